@@ -1,0 +1,69 @@
+"""A plain-text picture of a position, for the command line and logs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .tricks import TILES
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+def describe_phase(state: State) -> str:
+    """Where the game is, in words: whose move and inside which trick step."""
+    if state.is_terminal():
+        if state.winner is not None:
+            return f"Game over: seat {state.winner} wins with {state.rules.target} scored dogs."
+        return "Game over: the turn limit was reached."
+    if state.is_chance_node():
+        return f"Chance: {'a roll of %d dice' % state.pending_dice if state.phase == 'chance-roll' else 'a card is revealed'}."
+    where = f"Seat {state.seat} to move"
+    if state.trick is not None:
+        where += f", doing {TILES[state.trick].title} (step {state.step + 1})"
+    asks = {
+        "turn": "choose a trick or score",
+        "roll": "resolve the roll",
+        "continue": "roll again or stop",
+        "trot": "move a die or stop",
+        "dig": f"dig ({state.digs_left} left) or stop",
+        "retrieve": "choose the number for the retrieved die",
+        "bolt": "set aside dice",
+        "take": "take a die for the Dogpile",
+        "guard": "name a number",
+    }
+    return f"{where}: {asks.get(state.phase or '', state.phase)}."
+
+
+def render(state: State) -> str:
+    rules = state.rules
+    lines = [f"Turn {state.turn}  |  supply: {state.dice_supply} dice, {state.treat_supply} treats"]
+    tiles = []
+    for name, up, treats in zip(rules.tricks, state.face_up, state.tile_treats, strict=True):
+        mark = TILES[name].title if up else f"({TILES[name].title})"
+        tiles.append(mark + (f" +{treats} treat" if treats else ""))
+    lines.append("Tricks: " + ", ".join(tiles) + "   (face down in brackets)")
+    rest = len(state.deck_rest)
+    top = rules.cards[state.deck_top] if state.deck_top else None
+    top_text = f"{top.title} {list(top.spaces)}" if top else "none"
+    lines.append(f"Deck: top {top_text}, {rest} more below")
+    for seat, player in enumerate(state.players):
+        marker = ">" if seat == state.seat and not state.is_terminal() else " "
+        yard = player.yard_total()
+        lines.append(
+            f"{marker} Seat {seat}: {player.treats} treats, yard {sorted(player.yard)} = {yard}/{rules.bust_limit}, "
+            f"scored {player.scored_count()}/{rules.target}, paws {state.paws(seat)}"
+        )
+        for dog in player.dogs:
+            if dog.scored:
+                lines.append(f"    {rules.cards[dog.name].title}: scored")
+                continue
+            spaces = " ".join(f"[{v}]" if v in dog.filled else f" {v} " for v in dog.spaces)
+            done = "  complete" if dog.complete else ""
+            lines.append(f"    {rules.cards[dog.name].title:<10} {spaces}{done}")
+    if state.roll is not None and state.roll.dice:
+        lines.append(f"In hand: {' '.join(map(str, state.roll.dice))}")
+    if state.set_aside:
+        lines.append(f"Set aside (Bolt): {state.set_aside}")
+    lines.append(describe_phase(state))
+    return "\n".join(lines)
