@@ -23,16 +23,16 @@ class IllegalMoveError(ValueError):
     The state it was offered to is left unchanged.
     """
 
-    def __init__(self, move: str, reason: str, legal: Sequence[str] = ()) -> None:
+    def __init__(self, move: str, reason: str, legal: Sequence[str] = (), label: str = "Legal here") -> None:
         self.move = move
         self.reason = reason
         self.legal = list(legal)
-        super().__init__(f"{reason}: {move!r}. {describe_legal(self.legal)}")
+        super().__init__(f"{reason}: {move!r}. {describe_legal(self.legal, label)}")
 
 
-def describe_legal(legal: Sequence[str], limit: int = 24) -> str:
+def describe_legal(legal: Sequence[str], label: str = "Legal here", limit: int = 24) -> str:
     if not legal:
         return "No move is legal here (the game is over)."
     shown = ", ".join(legal[:limit])
     more = f" and {len(legal) - limit} more" if len(legal) > limit else ""
-    return f"Legal here: {shown}{more}."
+    return f"{label}: {shown}{more}."

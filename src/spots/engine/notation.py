@@ -49,7 +49,7 @@ class Move(NamedTuple):
 
 def _malformed(text: str, why: str) -> IllegalMoveError:
     forms = list(FORMS.values())
-    return IllegalMoveError(text, f"malformed move ({why})", forms)
+    return IllegalMoveError(text, f"malformed move ({why})", forms, label="Moves have the forms")
 
 
 def _die(text: str, token: str) -> int:
@@ -99,12 +99,12 @@ def parse(text: object) -> Move:
         return Move(kind, (_die(text, rest[0]),))
     if kind == "set-aside":
         arity(1)
-        if not rest[0].isdigit() or len(rest[0]) > 3:
+        if not (rest[0].isascii() and rest[0].isdigit()) or len(rest[0]) > 3:
             raise _malformed(text, f"{rest[0]!r} is not a count of dice")
         return Move(kind, (int(rest[0]),))
     if kind == "dig":
         arity(3)
-        if not rest[0].isdigit() or len(rest[0]) > 1:
+        if not (rest[0].isascii() and rest[0].isdigit()) or len(rest[0]) > 1:
             raise _malformed(text, f"{rest[0]!r} is not a seat number")
         if rest[2] not in ("up", "down"):
             raise _malformed(text, f"{rest[2]!r} must be 'up' or 'down'")

@@ -14,7 +14,7 @@ from typing import Any
 
 from .errors import IllegalMoveError, RulesError, StateFormatError
 from .rules import Rules
-from .state import STATE_FORMAT, Game, State
+from .state import STATE_FORMAT, Game, State, read_json
 
 RECORD_FORMAT = "spots-record"
 RECORD_VERSION = 1
@@ -60,10 +60,7 @@ def save_record(state: State, path: str | Path) -> None:
 
 
 def parse_record(text: str, source: str = "record") -> tuple[Rules, list[str]]:
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StateFormatError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    doc = read_json(text, source)
     if not isinstance(doc, dict):
         raise StateFormatError(f"{source}: expected a JSON object with rules and moves")
     kind = doc.get("format")
@@ -84,9 +81,14 @@ def parse_record(text: str, source: str = "record") -> tuple[Rules, list[str]]:
 
 def load_record(path: str | Path) -> State:
     """Read a record (or saved state) file and replay it."""
-    try:
-        text = Path(path).read_text("utf-8")
-    except OSError as exc:
-        raise StateFormatError(f"cannot read {str(path)!r}: {exc.strerror}") from None
-    rules, moves = parse_record(text, str(path))
+    rules, moves = parse_record(read_text(path), str(path))
     return replay(rules, moves)
+
+
+def read_text(path: str | Path) -> str:
+    try:
+        return Path(path).read_text("utf-8")
+    except OSError as exc:
+        raise StateFormatError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise StateFormatError(f"cannot read {str(path)!r}: it is not UTF-8 text") from None

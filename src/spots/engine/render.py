@@ -17,7 +17,8 @@ def describe_phase(state: State) -> str:
             return f"Game over: seat {state.winner} wins with {state.rules.target} scored dogs."
         return "Game over: the turn limit was reached."
     if state.is_chance_node():
-        return f"Chance: {'a roll of %d dice' % state.pending_dice if state.phase == 'chance-roll' else 'a card is revealed'}."
+        event = f"a roll of {state.pending_dice} dice" if state.phase == "chance-roll" else "a card is revealed"
+        return f"Chance: {event}."
     where = f"Seat {state.seat} to move"
     if state.trick is not None:
         where += f", doing {TILES[state.trick].title} (step {state.step + 1})"

@@ -139,6 +139,8 @@ class Rules:
         if not isinstance(data, dict):
             raise RulesError(f"rules must be an object of options, not {type(data).__name__}")
         known = {f.name for f in fields(cls) if f.init}
+        if isinstance(data.get("deck"), str):
+            raise RulesError("a saved deck must be the list of its cards, not a file name")
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(f"unknown rules option(s) {', '.join(unknown)}; options are: {', '.join(sorted(known))}")

@@ -122,6 +122,22 @@ def remove_dice(dice: list[int], taken: tuple[int, ...] | list[int]) -> list[int
     return rest
 
 
+def whole(value: Any, what: str) -> int:
+    """A saved whole number, refusing floats, booleans and text."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise StateFormatError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def read_json(text: str, source: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StateFormatError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise StateFormatError(f"{source}: the JSON is nested too deeply") from None
+
+
 class Game:
     """A game definition: the rules, and a factory of initial states."""
 
@@ -212,7 +228,7 @@ class State:
         scores = [p.scored_count() for p in self.players]
         best = max(scores)
         leaders = scores.count(best)
-        return [1.0 / leaders if s == best else 0.0 for s in range(n)]
+        return [1.0 / leaders if score == best else 0.0 for score in scores]
 
     def legal_actions(self) -> list[str]:
         """The legal moves (or chance outcomes) in notation, in a stable order."""
@@ -283,7 +299,10 @@ class State:
 
     def _validate(self, text: str) -> str:
         if self.phase == CHANCE_ROLL:
-            move = canonical(text)
+            try:
+                move = canonical(text)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(text, exc.reason, self._legal_for_message()) from None
             parts = move.split()
             if parts[0] != "roll" or len(parts) - 1 != self.pending_dice:
                 raise IllegalMoveError(
@@ -294,7 +313,10 @@ class State:
         legal = self.legal_actions()
         if text in legal:
             return text
-        move = canonical(text)  # raises IllegalMoveError for a malformed move
+        try:
+            move = canonical(text)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(text, exc.reason, legal) from None
         if move not in legal:
             raise IllegalMoveError(text, self._why_illegal(move), legal)
         return move
@@ -320,8 +342,10 @@ class State:
         self._legal = None
         if phase == CHANCE_ROLL:
             self._on_roll([int(v) for v in parts[1:]])
+            self.pending_dice, self.chance_for = 0, []
         elif phase == CHANCE_REVEAL:
             self._on_reveal(parts[1])
+            self.chance_for = []
         else:
             getattr(self, "_do_" + phase.replace("-", "_"))(parts)  # type: ignore[union-attr]
         self._history.append(text)
@@ -390,9 +414,10 @@ class State:
         self.phase = "turn"
 
     def _task_endturn(self) -> None:
-        self.trick = None
-        self.roll = None
-        self.guard = None
+        # Forget the trick's working values, so equal positions are equal objects.
+        self.trick, self.roll, self.guard, self.offer = None, None, None, []
+        self.step = self.rolls_in_step = self.digs_left = self.set_aside = 0
+        self.taken = False
         if self.turn >= self.rules.turn_limit:
             self._finish(None, "turn limit")
             return
@@ -895,15 +920,15 @@ class State:
             "trick": None if self.trick is None else {
                 "name": self.trick, "step": self.step, "rolls_in_step": self.rolls_in_step,
                 "set_aside": self.set_aside, "taken": self.taken, "guard": self.guard,
-                "digs_left": self.digs_left, "offer": self.offer,
+                "digs_left": self.digs_left, "offer": list(self.offer),
             },
             "roll": None if roll is None else {
-                "size": roll.size, "dice": roll.dice, "mode": roll.mode, "choosing": roll.choosing,
-                "fresh": roll.fresh, "partial": roll.partial, "bonus": roll.bonus, "held": roll.held,
+                "size": roll.size, "dice": list(roll.dice), "mode": roll.mode, "choosing": roll.choosing,
+                "fresh": roll.fresh, "partial": roll.partial, "bonus": roll.bonus, "held": list(roll.held),
             },
-            "chance": {"for": self.chance_for, "dice": self.pending_dice} if self.is_chance_node() else None,
-            "tied": self.tied,
-            "agenda": self.agenda,
+            "chance": {"for": list(self.chance_for), "dice": self.pending_dice} if self.is_chance_node() else None,
+            "tied": list(self.tied),
+            "agenda": [list(task) for task in self.agenda],
             "winner": self.winner,
             "end_reason": self.end_reason,
             "history": list(self._history),
@@ -915,25 +940,23 @@ class State:
     @classmethod
     def from_json(cls, text: str) -> State:
         """Rebuild a state saved by ``to_json``; a corrupt document raises StateFormatError."""
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise StateFormatError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from None
-        return cls.from_dict(doc)
+        return cls.from_dict(read_json(text, "state"))
 
     @classmethod
     def from_dict(cls, doc: Any) -> State:
         if not isinstance(doc, dict) or doc.get("format") != STATE_FORMAT:
             raise StateFormatError(f"not a Spots state: expected an object with \"format\": \"{STATE_FORMAT}\"")
         if doc.get("version") != STATE_VERSION:
-            raise StateFormatError(f"unsupported state version {doc.get('version')!r}; this engine reads {STATE_VERSION}")
+            raise StateFormatError(
+                f"unsupported state version {doc.get('version')!r}; this engine reads {STATE_VERSION}"
+            )
         try:
             return cls._from_fields(doc)
-        except StateFormatError:
-            raise
+        except StateFormatError as exc:
+            raise StateFormatError(f"corrupt state: {exc}") from None
         except RulesError as exc:
             raise StateFormatError(f"bad rules in state: {exc}") from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as exc:
             raise StateFormatError(f"corrupt state: {type(exc).__name__}: {exc}") from None
 
     @classmethod
@@ -945,9 +968,9 @@ class State:
         if phase not in (CHANCE_ROLL, CHANCE_REVEAL, OVER, *DECISION_PHASES):
             raise StateFormatError(f"unknown phase {phase!r}")
         state.phase = phase
-        state.seat = int(doc["seat"])
+        state.seat = whole(doc["seat"], "seat")
         state.first_player = doc["first_player"]
-        state.turn = int(doc["turn"])
+        state.turn = whole(doc["turn"], "turn")
         if len(doc["players"]) != rules.players:
             raise StateFormatError(f"the rules have {rules.players} players but the state has {len(doc['players'])}")
         state.players = []
@@ -962,29 +985,32 @@ class State:
             yard = [int(v) for v in p["yard"]]
             if any(not 1 <= v <= 6 for v in yard):
                 raise StateFormatError(f"a yard holds a die that is not 1-6: {yard}")
-            state.players.append(Player(dogs, yard, int(p["treats"])))
-        state.dice_supply = int(doc["supply"]["dice"])
-        state.treat_supply = int(doc["supply"]["treats"])
+            state.players.append(Player(dogs, yard, whole(p["treats"], "treats")))
+        state.dice_supply = whole(doc["supply"]["dice"], "supply.dice")
+        state.treat_supply = whole(doc["supply"]["treats"], "supply.treats")
         tiles = doc["tiles"]
         if [t["name"] for t in tiles] != list(rules.tricks):
             raise StateFormatError("the tiles do not match the rules' trick set")
         state.face_up = [bool(t["face_up"]) for t in tiles]
-        state.tile_treats = [int(t["treats"]) for t in tiles]
+        state.tile_treats = [whole(t["treats"], "tile treats") for t in tiles]
         state.deck_top = doc["deck"]["top"]
         state.deck_rest = list(doc["deck"]["rest"])
-        for name in [*state.deck_rest, *([state.deck_top] if state.deck_top else [])]:
-            if name not in rules.cards:
+        for name in [*state.deck_rest, *([] if state.deck_top is None else [state.deck_top])]:
+            if not isinstance(name, str) or name not in rules.cards:
                 raise StateFormatError(f"the deck holds an unknown dog {name!r}")
+        if not 0 <= state.seat < rules.players:
+            raise StateFormatError(f"seat {state.seat} does not exist with {rules.players} players")
+
         trick = doc["trick"] or {}
         state.trick = trick.get("name")
         if state.trick is not None and state.trick not in rules.tricks:
             raise StateFormatError(f"the trick in progress {state.trick!r} is not in play")
-        state.step = int(trick.get("step", 0))
-        state.rolls_in_step = int(trick.get("rolls_in_step", 0))
-        state.set_aside = int(trick.get("set_aside", 0))
+        state.step = whole(trick.get("step", 0), "trick.step")
+        state.rolls_in_step = whole(trick.get("rolls_in_step", 0), "trick.rolls_in_step")
+        state.set_aside = whole(trick.get("set_aside", 0), "trick.set_aside")
         state.taken = bool(trick.get("taken", False))
         state.guard = trick.get("guard")
-        state.digs_left = int(trick.get("digs_left", 0))
+        state.digs_left = whole(trick.get("digs_left", 0), "trick.digs_left")
         state.offer = list(trick.get("offer", []))
         r = doc["roll"]
         state.roll = None if r is None else Roll(
@@ -993,14 +1019,16 @@ class State:
         )
         chance = doc["chance"] or {"for": [], "dice": 0}
         state.chance_for = list(chance["for"])
-        state.pending_dice = int(chance["dice"])
+        state.pending_dice = whole(chance["dice"], "chance.dice")
         state.tied = [int(s) for s in doc["tied"]]
         state.agenda = [list(t) for t in doc["agenda"]]
         for task in state.agenda:
             if not task or not hasattr(state, "_task_" + str(task[0]).replace("-", "_")):
                 raise StateFormatError(f"unknown task in agenda: {task!r}")
-        state.winner = doc["winner"]
+        state.winner = None if doc["winner"] is None else whole(doc["winner"], "winner")
         state.end_reason = doc["end_reason"]
+        if state.winner is not None and state.winner not in range(rules.players):
+            raise StateFormatError(f"winner {state.winner!r} is not a seat")
         state._history = [str(m) for m in doc["history"]]
         state._legal = None
         if state.dice_total() != rules.dice:

@@ -1,0 +1,54 @@
+"""Bots that play Spots, and a factory by name.
+
+Every bot has ``choose(state) -> move`` and is deterministic under its seed.
+The front ends, the arena and outside scripts all get bots from ``make``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ..engine import State
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: State) -> str: ...
+
+
+class RandomBot:
+    """Uniform over the legal moves."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State) -> str:
+        moves = state.legal_actions()
+        return moves[int(self.rng.random() * len(moves))]
+
+
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+
+
+def make(name: str, seed: int = 0, **budget: Any) -> Bot:
+    """A bot by name (see ``BOTS``); ``budget`` is passed to bots that take one."""
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; the bots are: {', '.join(BOTS)}") from None
+    return factory(seed=seed, **budget)
+
+
+def play_game(state: State, bots: list[Bot], rng: random.Random) -> State:
+    """Play a state to the end: chance from ``rng``, each seat's moves from its bot."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.sample_chance(rng)
+        else:
+            state.apply_action(bots[state.current_player()].choose(state))
+    return state

@@ -1,0 +1,129 @@
+"""The ``spots`` command: self-play, replaying records, showing positions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+from . import bots
+from .engine import TILES, Game, IllegalMoveError, Rules, RulesError, State, StateFormatError, render
+from .engine.record import load_record, save_record
+from .engine.tricks import SUGGESTED_SETS
+
+
+def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rules options")
+    group.add_argument("--players", type=int, default=2, help="1 to 4 (default 2)")
+    group.add_argument(
+        "--tricks", default="beginner",
+        help="a suggested set (beginner, " + ", ".join(SUGGESTED_SETS) + "), random, random:N, all, "
+        "or a comma-separated list of tiles",
+    )
+    group.add_argument("--tricks-seed", type=int, default=None, help="seed for random trick sets")
+    group.add_argument("--target", type=int, default=6, help="scored dogs to win (1, 3, 6, 8, 10, ...)")
+    group.add_argument("--bust-limit", type=int, default=7)
+    group.add_argument("--dice", type=int, default=40, help="dice in the supply")
+    group.add_argument("--treats", type=int, default=20, help="treats in the supply")
+    group.add_argument("--starting-treats", type=int, default=1)
+    group.add_argument("--starting-dogs", type=int, default=2)
+    group.add_argument("--turn-limit", type=int, default=1000, help="safety limit of turns")
+    group.add_argument("--deck", default=None, help="a custom dog deck JSON file")
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    return Rules(
+        players=args.players, tricks=args.tricks, tricks_seed=args.tricks_seed, target=args.target,
+        bust_limit=args.bust_limit, dice=args.dice, treats=args.treats,
+        starting_treats=args.starting_treats, starting_dogs=args.starting_dogs,
+        turn_limit=args.turn_limit, deck=args.deck,
+    )
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    names = args.bots.split(",")
+    if len(names) == 1:
+        names *= rules.players
+    if len(names) != rules.players:
+        raise RulesError(f"--bots names {len(names)} bots for {rules.players} players")
+    players = [bots.make(name, seed=args.seed * 10 + seat) for seat, name in enumerate(names)]
+    state = Game(rules).new_initial_state()
+    rng = random.Random(args.seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            move = state.sample_chance(rng)
+            who = "chance"
+        else:
+            who = f"seat {state.current_player()}"
+            move = players[state.current_player()].choose(state)
+            state.apply_action(move)
+        if not args.quiet:
+            print(f"{len(state.history()):5d}  {who:<7} {move}")
+    print(render(state))
+    if args.out:
+        save_record(state, args.out)
+        print(f"record written to {args.out}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    state = load_record(args.file)
+    print(f"{args.file}: {len(state.history())} moves, all legal.")
+    print(render(state))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    text = Path(args.file).read_text("utf-8")
+    doc = json.loads(text)
+    state = State.from_dict(doc) if doc.get("format") == "spots-state" else load_record(args.file)
+    print(render(state))
+    if not state.is_terminal():
+        print("Legal: " + ", ".join(state.legal_actions()[:40]))
+    return 0
+
+
+def cmd_tiles(args: argparse.Namespace) -> int:
+    for tile in TILES.values():
+        print(f"{tile.name:<10} {tile.colour:<7} {tile.text}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="spots", description="Spots, the push-your-luck dice game about dogs.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("selfplay", help="bots play a whole game from a seed; prints the record")
+    add_rules_options(p)
+    p.add_argument("--seed", type=int, default=0, help="seed of the dice, deal and bots")
+    p.add_argument("--bots", default="random", help="bot names, comma-separated per seat (default random)")
+    p.add_argument("--out", help="write the game record (JSON) to this file")
+    p.add_argument("--quiet", action="store_true", help="print only the final position")
+    p.set_defaults(run=cmd_selfplay)
+    p = sub.add_parser("replay", help="check a game record move by move and print the final position")
+    p.add_argument("file")
+    p.set_defaults(run=cmd_replay)
+    p = sub.add_parser("show", help="print a saved state or record as text")
+    p.add_argument("file")
+    p.set_defaults(run=cmd_show)
+    p = sub.add_parser("tiles", help="list the 22 trick tiles")
+    p.set_defaults(run=cmd_tiles)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except (IllegalMoveError, RulesError, StateFormatError, ValueError) as exc:
+        print(f"spots: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"spots: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
