@@ -295,6 +295,21 @@ class State:
         other._history = list(self._history)
         return other
 
+    def key(self) -> tuple[Any, ...]:
+        """A hashable summary of the position (not its history): equal keys, equal futures."""
+        roll = self.roll
+        return (
+            self.phase, self.seat, self.turn, self.dice_supply, self.treat_supply,
+            tuple((tuple(p.dogs), tuple(sorted(p.yard)), p.treats) for p in self.players),
+            tuple(self.face_up), tuple(self.tile_treats), self.deck_top, len(self.deck_rest),
+            tuple(tuple(t) for t in self.agenda), self.pending_dice, tuple(self.chance_for),
+            self.trick, self.step, self.rolls_in_step, self.set_aside, self.taken, self.guard,
+            self.digs_left, tuple(self.offer),
+            None if roll is None else (
+                tuple(roll.dice), roll.size, roll.mode, roll.choosing, roll.fresh, tuple(roll.held)
+            ),
+        )
+
     # The rest of this class is the machinery behind the public methods.
 
     def _validate(self, text: str) -> str:
