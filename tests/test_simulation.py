@@ -145,7 +145,7 @@ def test_same_seed_same_game() -> None:
 def test_exact_roll_probabilities() -> None:
     """A roll of k dice: the multinomial over sorted faces, summing to exactly 1."""
     state = spots.Game(spots.Rules()).new_initial_state()
-    while not (state.phase == "chance-roll"):
+    while state.phase != "chance-roll":
         state.sample_chance(random.Random(0))
     outcomes = dict(state.chance_outcomes(exact=True))
     assert outcomes == {f"roll {v}": Fraction(1, 6) for v in range(1, 7)}

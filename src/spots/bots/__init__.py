@@ -32,7 +32,19 @@ class RandomBot:
         return moves[int(self.rng.random() * len(moves))]
 
 
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+def _greedy(seed: int = 0, **budget: Any) -> Bot:
+    from .greedy import GreedyBot
+
+    return GreedyBot(seed=seed, **budget)
+
+
+def _expectimax(seed: int = 0, **budget: Any) -> Bot:
+    from .expectimax import ExpectimaxBot
+
+    return ExpectimaxBot(seed=seed, **budget)
+
+
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": _greedy, "expectimax": _expectimax}
 
 
 def make(name: str, seed: int = 0, **budget: Any) -> Bot:

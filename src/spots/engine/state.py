@@ -188,6 +188,7 @@ class State:
         self.tied: list[int] = list(range(n))
         self.winner: int | None = None
         self.end_reason: str | None = None
+        self.busts = [0] * n  # how often each seat has busted (for summaries)
         self._history: list[str] = []
         self._legal: list[str] | None = None
         # Setup: deal each seat's dogs, reveal the top card, roll the first dice, break ties.
@@ -269,6 +270,10 @@ class State:
         text = self._validate(text)
         self._apply(text)
 
+    def apply_trusted(self, move: str) -> None:
+        """Apply a move taken from ``legal_actions()`` without checking it again (for search)."""
+        self._apply(move)
+
     def sample_chance(self, rng: random.Random) -> str:
         """Draw the pending chance event from ``rng``, apply it and return its notation."""
         if self.phase == CHANCE_ROLL:
@@ -292,6 +297,7 @@ class State:
         other.agenda = list(self.agenda)  # tasks are never mutated in place
         other.roll = self.roll.copy() if self.roll is not None else None
         other.tied = list(self.tied)
+        other.busts = list(self.busts)
         other._history = list(self._history)
         return other
 
@@ -483,6 +489,7 @@ class State:
     def _bust(self, seat: int) -> None:
         """Return every die on the seat's unscored dogs and in its yard to the supply."""
         player = self.players[seat]
+        self.busts[seat] += 1
         self.dice_supply += player.dice_on_dogs() + len(player.yard)
         player.dogs = [d._replace(filled=()) if d.filled else d for d in player.dogs]
         player.yard = []
@@ -946,6 +953,7 @@ class State:
             "agenda": [list(task) for task in self.agenda],
             "winner": self.winner,
             "end_reason": self.end_reason,
+            "busts": list(self.busts),
             "history": list(self._history),
         }
 
@@ -1042,6 +1050,9 @@ class State:
                 raise StateFormatError(f"unknown task in agenda: {task!r}")
         state.winner = None if doc["winner"] is None else whole(doc["winner"], "winner")
         state.end_reason = doc["end_reason"]
+        state.busts = [whole(b, "busts") for b in doc.get("busts", [0] * rules.players)]
+        if len(state.busts) != rules.players:
+            raise StateFormatError("busts must have one count per seat")
         if state.winner is not None and state.winner not in range(rules.players):
             raise StateFormatError(f"winner {state.winner!r} is not a seat")
         state._history = [str(m) for m in doc["history"]]

@@ -1,0 +1,232 @@
+"""The arena: bots play many games with seats rotated, in parallel, and the results are measured.
+
+Each game ``g`` of a match seats the bots in the order given, rotated by ``g``,
+so every bot plays every seat equally often. Game ``g`` draws its dice from
+``random.Random(f"{seed}:{g}")`` and its bots are seeded from the same pair,
+so a match is the same on any machine and with any number of worker processes.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import bots
+from .engine import Game, Rules
+
+
+@dataclass
+class GameResult:
+    game: int
+    seats: list[str]
+    returns: list[float]
+    winner: int | None
+    turns: int
+    busts: list[int]
+    turns_taken: list[int]
+    decision_times: list[list[float]] = field(repr=False)
+
+
+def seating(names: list[str], players: int, game: int) -> list[str]:
+    """The bots in seat order for game ``game``: the list padded with its last bot, rotated."""
+    names = (names + [names[-1]] * players)[:players]
+    shift = game % players
+    return names[-shift:] + names[:-shift] if shift else list(names)
+
+
+def play_one(rules: Rules, names: list[str], seed: int, game: int, budget: dict[str, Any]) -> GameResult:
+    seats = seating(names, rules.players, game)
+    players = [bots.make(name, seed=hash_seed(seed, game, s), **budget.get(name, {})) for s, name in enumerate(seats)]
+    rng = random.Random(f"{seed}:{game}")
+    state = Game(rules).new_initial_state()
+    times: list[list[float]] = [[] for _ in seats]
+    turns_taken = [0] * len(seats)
+    last_turn = -1
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.sample_chance(rng)
+            continue
+        seat = state.current_player()
+        if state.turn != last_turn:
+            turns_taken[seat] += 1
+            last_turn = state.turn
+        start = time.perf_counter()
+        move = players[seat].choose(state)
+        times[seat].append(time.perf_counter() - start)
+        state.apply_action(move)
+    return GameResult(game, seats, state.returns(), state.winner, state.turn, list(state.busts), turns_taken, times)
+
+
+def hash_seed(seed: int, game: int, seat: int) -> int:
+    """A per-game, per-seat bot seed that does not depend on Python's string hashing."""
+    return (seed * 1_000_003 + game) * 7 + seat
+
+
+def _play_star(job: tuple[Rules, list[str], int, int, dict[str, Any]]) -> GameResult:
+    return play_one(*job)
+
+
+def run_match(
+    rules: Rules,
+    names: list[str],
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    budget: dict[str, Any] | None = None,
+    progress: bool = False,
+) -> list[GameResult]:
+    """Play ``games`` games; results come back in game order whatever ``jobs`` is."""
+    for name in names:
+        if name not in bots.BOTS:
+            raise ValueError(f"unknown bot {name!r}; the bots are: {', '.join(bots.BOTS)}")
+    work = [(rules, names, seed, g, budget or {}) for g in range(games)]
+    results: list[GameResult] = []
+    bar = Progress(games) if progress else None
+    if jobs <= 1:
+        iterator: Iterator[GameResult] = map(_play_star, work)
+        for result in iterator:
+            results.append(result)
+            if bar:
+                bar.advance()
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for result in pool.map(_play_star, work, chunksize=max(1, min(8, games // (jobs * 8) or 1))):
+                results.append(result)
+                if bar:
+                    bar.advance()
+    if bar:
+        bar.close()
+    return results
+
+
+class Progress:
+    """A progress bar on standard error (rich's when it is installed, a plain line otherwise)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+        self.start = time.perf_counter()
+        try:
+            from rich.progress import Progress as RichProgress
+        except ImportError:
+            self._rich = None
+        else:
+            self._rich = RichProgress(transient=True)
+            self._rich.start()
+            self._task = self._rich.add_task("games", total=total)
+
+    def advance(self) -> None:
+        self.done += 1
+        if self._rich is not None:
+            self._rich.advance(self._task)
+        elif sys.stderr.isatty() or self.done == self.total or self.done % max(1, self.total // 20) == 0:
+            elapsed = time.perf_counter() - self.start
+            width = 30
+            filled = width * self.done // self.total
+            print(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, {elapsed:.0f}s",
+                  end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self._rich is not None:
+            self._rich.stop()
+        else:
+            print(file=sys.stderr)
+
+
+def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    index = min(len(sorted_values) - 1, max(0, math.ceil(q * len(sorted_values)) - 1))
+    return sorted_values[index]
+
+
+def summarise(results: list[GameResult]) -> list[dict[str, Any]]:
+    """One row per bot: seats played, wins, win rate and its Wilson interval, length, busts, times."""
+    rows: dict[str, dict[str, Any]] = {}
+    for r in results:
+        for seat, name in enumerate(r.seats):
+            row = rows.setdefault(name, {"bot": name, "seats": 0, "wins": 0.0, "turns": 0, "busts": 0,
+                                         "game_turns": [], "times": []})
+            row["seats"] += 1
+            row["wins"] += r.returns[seat]
+            row["turns"] += r.turns_taken[seat]
+            row["busts"] += r.busts[seat]
+            row["game_turns"].append(r.turns)
+            row["times"].extend(r.decision_times[seat])
+    out = []
+    for row in rows.values():
+        times = sorted(row.pop("times"))
+        low, high = wilson(row["wins"], row["seats"])
+        out.append({
+            "bot": row["bot"],
+            "seats": row["seats"],
+            "wins": row["wins"],
+            "win_rate": row["wins"] / row["seats"],
+            "ci_low": low,
+            "ci_high": high,
+            "mean_game_turns": statistics.fmean(row.pop("game_turns")),
+            "bust_rate": row["busts"] / max(1, row["turns"]),
+            "decisions": len(times),
+            "median_ms": 1000 * percentile(times, 0.5),
+            "p99_ms": 1000 * percentile(times, 0.99),
+        })
+    return out
+
+
+def format_table(rows: list[dict[str, Any]], results: list[GameResult]) -> str:
+    header = (f"{'bot':<12} {'seats':>6} {'wins':>8} {'win rate':>9} {'95% CI (Wilson)':>17} {'turns/game':>11} "
+              f"{'bust rate':>10} {'median ms':>10} {'p99 ms':>9}")
+    lines = [header, "-" * len(header)]
+    for r in sorted(rows, key=lambda r: -r["win_rate"]):
+        lines.append(
+            f"{r['bot']:<12} {r['seats']:>6} {r['wins']:>8.1f} {r['win_rate']:>8.1%} "
+            f"{'[' + format(r['ci_low'], '.1%') + ', ' + format(r['ci_high'], '.1%') + ']':>17} "
+            f"{r['mean_game_turns']:>11.1f} {r['bust_rate']:>9.1%} {r['median_ms']:>10.2f} {r['p99_ms']:>9.1f}"
+        )
+    ended = sum(1 for r in results if r.winner is not None)
+    lines.append(f"{len(results)} games, {ended} won outright, {len(results) - ended} ended at the turn limit.")
+    lines.append("bust rate: busts per turn taken; times: per decision of that bot.")
+    return "\n".join(lines)
+
+
+def write_results(results: list[GameResult], path: str | Path) -> None:
+    """Raw per-game results, as JSON or (by the file's suffix) CSV."""
+    path = Path(path)
+    if path.suffix.lower() == ".csv":
+        with path.open("w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(["game", "seat", "bot", "return", "winner", "turns", "busts", "turns_taken",
+                             "decisions", "mean_decision_ms"])
+            for r in results:
+                for seat, name in enumerate(r.seats):
+                    t = r.decision_times[seat]
+                    writer.writerow([r.game, seat, name, r.returns[seat], r.winner, r.turns, r.busts[seat],
+                                     r.turns_taken[seat], len(t), 1000 * statistics.fmean(t) if t else 0])
+        return
+    doc = [
+        {**{k: v for k, v in asdict(r).items() if k != "decision_times"},
+         "decisions": [len(t) for t in r.decision_times],
+         "mean_decision_ms": [1000 * statistics.fmean(t) if t else 0 for t in r.decision_times]}
+        for r in results
+    ]
+    path.write_text(json.dumps(doc, indent=1) + "\n", "utf-8")
