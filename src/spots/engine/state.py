@@ -1050,7 +1050,7 @@ class State:
                 raise StateFormatError(f"unknown task in agenda: {task!r}")
         state.winner = None if doc["winner"] is None else whole(doc["winner"], "winner")
         state.end_reason = doc["end_reason"]
-        state.busts = [whole(b, "busts") for b in doc.get("busts", [0] * rules.players)]
+        state.busts = [whole(b, "busts") for b in doc["busts"]]
         if len(state.busts) != rules.players:
             raise StateFormatError("busts must have one count per seat")
         if state.winner is not None and state.winner not in range(rules.players):
