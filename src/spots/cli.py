@@ -6,7 +6,6 @@ import argparse
 import json
 import random
 import sys
-from pathlib import Path
 
 from . import bots
 from .engine import TILES, Game, IllegalMoveError, Rules, RulesError, State, StateFormatError, render
@@ -77,12 +76,48 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    text = Path(args.file).read_text("utf-8")
-    doc = json.loads(text)
-    state = State.from_dict(doc) if doc.get("format") == "spots-state" else load_record(args.file)
+    state = load_position(args.file)
     print(render(state))
     if not state.is_terminal():
         print("Legal: " + ", ".join(state.legal_actions()[:40]))
+    return 0
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from .arena import format_table, run_match, summarise, write_results
+
+    rules = rules_from_args(args)
+    names = [n.strip() for n in args.bots.split(",") if n.strip()]
+    budget = json.loads(args.budget) if args.budget else {}
+    results = run_match(rules, names, args.games, seed=args.seed, jobs=args.jobs, budget=budget,
+                        progress=not args.no_progress)
+    print(f"{args.games} games, {rules.players} players, tricks {','.join(rules.tricks)}, seed {args.seed}, "
+          f"seats rotated over: {', '.join(names)}")
+    print(format_table(summarise(results), results))
+    if args.out:
+        write_results(results, args.out)
+        print(f"per-game results written to {args.out}")
+    return 0
+
+
+def load_position(path: str) -> State:
+    """A saved state or a game record (replayed), whichever the file holds."""
+    from .engine.record import read_text
+    from .engine.state import read_json
+
+    doc = read_json(read_text(path), path)
+    if isinstance(doc, dict) and doc.get("format") == "spots-state":
+        return State.from_dict(doc)
+    return load_record(path)
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from .advisor import advise, format_advice
+
+    state = load_position(args.file)
+    print(render(state))
+    print()
+    print(format_advice(advise(state, bot=args.bot, seed=args.seed), limit=args.limit))
     return 0
 
 
@@ -108,6 +143,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="print a saved state or record as text")
     p.add_argument("file")
     p.set_defaults(run=cmd_show)
+    p = sub.add_parser("arena", help="bots play a match with seats rotated; prints win rates and timings")
+    add_rules_options(p)
+    p.add_argument("--bots", required=True, help="comma-separated bot names, one per seat (the last is repeated)")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--budget", help='per-bot options as JSON, e.g. \'{"mcts": {"iterations": 300}}\'')
+    p.add_argument("--out", help="write raw per-game results (.json or .csv)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=cmd_arena)
+    p = sub.add_parser("hint", help="rank the legal moves of a saved position, with bust chances")
+    p.add_argument("file", help="a saved state (JSON) or a game record")
+    p.add_argument("--bot", default="expectimax", help="the bot whose estimates rank the moves")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--limit", type=int, default=15, help="moves to show")
+    p.set_defaults(run=cmd_hint)
     p = sub.add_parser("tiles", help="list the 22 trick tiles")
     p.set_defaults(run=cmd_tiles)
     return parser

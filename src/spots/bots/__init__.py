@@ -44,7 +44,18 @@ def _expectimax(seed: int = 0, **budget: Any) -> Bot:
     return ExpectimaxBot(seed=seed, **budget)
 
 
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": _greedy, "expectimax": _expectimax}
+def _mcts(seed: int = 0, **budget: Any) -> Bot:
+    from .mcts import MctsBot
+
+    return MctsBot(seed=seed, **budget)
+
+
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "greedy": _greedy,
+    "expectimax": _expectimax,
+    "mcts": _mcts,
+}
 
 
 def make(name: str, seed: int = 0, **budget: Any) -> Bot:

@@ -30,10 +30,10 @@ class ExpectimaxBot:
     def __init__(
         self,
         seed: int = 0,
-        depth: int = 3,
+        depth: int = 2,
         exact: int = 21,
         width: int = 8,
-        nodes: int = 6000,
+        nodes: int = 2000,
         weights: Weights | dict[str, float] = DEFAULT,
     ) -> None:
         if isinstance(weights, dict):

@@ -130,7 +130,7 @@ class GreedyBot:
             dice = 1
         else:
             step = TILES[state.trick].steps[state.offer[1]]  # type: ignore[index]
-            dice = state._roll_size(step, planning=True)
+            dice = state.roll_size(step, planning=True)
         if not open_spaces(state, state.seat):
             return "stop"
         return "continue" if bust_chance(state, dice) < self.risk else "stop"

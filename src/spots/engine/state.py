@@ -565,7 +565,7 @@ class State:
         self.treat_supply -= count
         self.players[self.seat].treats += count
 
-    def _roll_size(self, step: Step, planning: bool = False) -> int:
+    def roll_size(self, step: Step, planning: bool = False) -> int:
         """Dice the next roll of this step would have, given the supply.
 
         ``planning``: asked before a Dogpile roll, when the extra die is not taken yet.
@@ -585,7 +585,7 @@ class State:
         return min(wanted, self.dice_supply)
 
     def _task_offer(self, index: int) -> None:
-        if self._roll_size(self._current_step(index), planning=True) > 0:
+        if self.roll_size(self._current_step(index), planning=True) > 0:
             self.phase = "continue"
             self.offer = ["roll", index]
 
@@ -595,7 +595,7 @@ class State:
             self._push(["roll", index])
             self.phase = "take"
             return
-        size = self._roll_size(step)
+        size = self.roll_size(step)
         self.taken = False
         if size == 0:
             return

@@ -1,0 +1,104 @@
+"""The advisor: the legal moves ranked by the strongest bot, each with its bust chance.
+
+The terminal and web front ends show the same ``advise`` output. A move's bust
+chance is exact: the chance that the roll this move leads to (or the die it
+buries) busts you at once, resolving the dice well (``odds.py``); moves that roll
+nothing show None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+
+from . import bots
+from .engine.dice import roll_distribution
+from .engine.state import State, sub_multisets
+from .engine.tricks import TILES
+from .odds import Position
+
+STRONGEST = "expectimax"
+
+
+@dataclass(frozen=True)
+class Advice:
+    move: str
+    score: float  # the bot's estimate: for expectimax, the chance of winning after this move
+    bust: Fraction | None  # the chance this move busts you at once (None: no roll involved)
+
+
+def advise(state: State, bot: str = STRONGEST, seed: int = 0) -> list[Advice]:
+    """Legal moves, best first, as the bot ranks them."""
+    if state.is_terminal() or state.is_chance_node():
+        return []
+    ranker = bots.make(bot, seed=seed)
+    ranked = ranker.rank(state) if hasattr(ranker, "rank") else [(m, 0.0) for m in state.legal_actions()]
+    return [Advice(move, score, bust_chance(state, move)) for move, score in ranked]
+
+
+def bust_chance(state: State, move: str) -> Fraction | None:
+    """The chance that ``move`` busts the player to move at once (see the module docstring)."""
+    pos = Position.of(state)
+    parts = move.split()
+    kind = parts[0]
+    if kind == "bury":
+        return Fraction(int(pos.yard + int(parts[1]) > pos.limit))
+    if kind == "choose" and state.phase == "guard":  # Guard: dice above the number return
+        limit = int(parts[1])
+        return _chance(4, lambda faces: pos.busts(tuple(v for v in faces if v <= limit)))
+    if kind not in ("reroll", "continue", "trick"):
+        return Fraction(0) if state.roll is not None else None
+    roll = state.roll
+    if kind == "reroll" and roll is not None:
+        if len(parts) > 1:  # Track: the other dice stay
+            held = list(roll.dice)
+            for v in parts[1:]:
+                held.remove(int(v))
+            return _chance(len(parts) - 1, lambda faces: pos.busts(tuple(held) + faces))
+        return _roll_bust(pos, roll.size, roll.mode, state)
+    if kind == "continue":
+        if state.offer == ["bolt-roll"]:
+            return _roll_bust(pos, 1, None, state)
+        step = TILES[state.trick].steps[state.offer[1]]  # type: ignore[index]
+        return _roll_bust(pos, state.roll_size(step, planning=True), step.keep, state)
+    if kind == "trick":
+        step = next((s for s in TILES[parts[1]].steps if s.kind == "roll"), None)
+        if step is None:
+            return None
+        return _roll_bust(pos, state.roll_size(step, planning=True), step.keep, state)
+    return None
+
+
+def _chance(dice: int, busts: object) -> Fraction:
+    return sum((p for faces, p in roll_distribution(dice) if busts(faces)), Fraction(0))  # type: ignore[operator]
+
+
+def _roll_bust(pos: Position, dice: int, keep: str | None, state: State) -> Fraction | None:
+    """Bust chance of a roll of ``dice`` dice under a tile's keep rule, choosing the keep well."""
+    if dice <= 0:
+        return None
+    if keep == "fetch":
+        return _chance(dice, lambda f: all(pos.busts((v,) * f.count(v)) for v in set(f)))
+    if keep == "hunt":
+        return _chance(dice, lambda f: all(pos.busts(p) for p in (combinations(f, 2) if len(f) > 2 else [f])))
+    if keep == "search":
+        return _chance(dice, lambda f: all(pos.busts(s) for s in sub_multisets(list(f)) if sum(s) == 8))
+    if keep == "scavenge":
+        return _chance(dice, lambda f: pos.busts(tuple(v for v in f if v >= pos.yard)))
+    if keep == "guard":
+        return None  # depends on the number named next
+    return _chance(dice, pos.busts)
+
+
+def format_advice(advice: list[Advice], limit: int = 15) -> str:
+    if not advice:
+        return "No decision to advise on here."
+    lines = [f"{'rank':>4}  {'move':<28} {'estimate':>9}  {'bust now':>8}"]
+    for i, a in enumerate(advice[:limit], 1):
+        bust = "-" if a.bust is None else f"{float(a.bust):.1%}"
+        lines.append(f"{i:>4}  {a.move:<28} {a.score:>9.3f}  {bust:>8}")
+    if len(advice) > limit:
+        lines.append(f"      ... and {len(advice) - limit} more")
+    return "\n".join(lines)
+
