@@ -15,7 +15,7 @@ from .engine.tricks import SUGGESTED_SETS
 
 def add_rules_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("rules options")
-    group.add_argument("--players", type=int, default=2, help="1 to 4 (default 2)")
+    group.add_argument("--players", type=int, default=None, help="1 to 4 (default 2, or one per --seat)")
     group.add_argument(
         "--tricks", default="beginner",
         help="a suggested set (beginner, " + ", ".join(SUGGESTED_SETS) + "), random, random:N, all, "
@@ -34,7 +34,8 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     return Rules(
-        players=args.players, tricks=args.tricks, tricks_seed=args.tricks_seed, target=args.target,
+        players=args.players or len(getattr(args, "seat", None) or []) or 2,
+        tricks=args.tricks, tricks_seed=args.tricks_seed, target=args.target,
         bust_limit=args.bust_limit, dice=args.dice, treats=args.treats,
         starting_treats=args.starting_treats, starting_dogs=args.starting_dogs,
         turn_limit=args.turn_limit, deck=args.deck,
@@ -121,6 +122,14 @@ def cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    try:
+        from .play.terminal import start
+    except ImportError as exc:
+        raise ValueError(f"spots play needs the 'play' extra: pip install 'spots[play]' ({exc})") from None
+    return start(args, None if args.load else rules_from_args(args))
+
+
 def cmd_tiles(args: argparse.Namespace) -> int:
     for tile in TILES.values():
         print(f"{tile.name:<10} {tile.colour:<7} {tile.text}")
@@ -159,6 +168,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--limit", type=int, default=15, help="moves to show")
     p.set_defaults(run=cmd_hint)
+    p = sub.add_parser("play", help="play in the terminal against bots or friends")
+    add_rules_options(p)
+    p.add_argument("--seat", action="append", default=[],
+                   help="who sits in each seat, in order: 'me' for a human, or a bot name (repeat per seat)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the dice (default: unpredictable)")
+    p.add_argument("--load", help="continue a saved game record")
+    p.add_argument("--autosave", default=None,
+                   help="file the record is saved to after every move (default: the --load file, else "
+                   "spots-autosave.json; '' turns it off)")
+    p.add_argument("--fast", action="store_true", help="no pause after bots' moves")
+    p.add_argument("--plain", action="store_true", help="no colour, plain digits for dice")
+    p.set_defaults(run=cmd_play)
     p = sub.add_parser("tiles", help="list the 22 trick tiles")
     p.set_defaults(run=cmd_tiles)
     return parser

@@ -4,7 +4,7 @@ from .cards import DogCard, load_deck, slug
 from .errors import DeckError, IllegalMoveError, RulesError, StateFormatError
 from .notation import Move, canonical, parse
 from .record import load_record, replay, save_record
-from .render import describe_phase, render
+from .render import describe_move, describe_phase, render
 from .rules import Rules
 from .state import CHANCE, TERMINAL, Game, State
 from .tricks import SUGGESTED_SETS, TILES
@@ -24,7 +24,7 @@ __all__ = [
     "State",
     "StateFormatError",
     "canonical",
-    "describe_phase",
+    "describe_move", "describe_phase",
     "load_deck",
     "load_record",
     "parse",

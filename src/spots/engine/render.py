@@ -68,3 +68,46 @@ def render(state: State) -> str:
         lines.append(f"Set aside (Bolt): {state.set_aside}")
     lines.append(describe_phase(state))
     return "\n".join(lines)
+
+
+def describe_move(state: State, move: str) -> str:
+    """A move in plain words, for game logs; ``state`` is the position the move was made in."""
+    parts = move.split()
+    kind, args = parts[0], parts[1:]
+    cards = state.rules.cards
+
+    def dog(name: str) -> str:
+        return cards[name].title if name in cards else name
+
+    if kind == "roll":
+        if state.chance_for[:1] == ["first-die"]:
+            return f"Seat {state.chance_for[1]} rolls a {args[0]} for the start"
+        return f"Seat {state.seat} rolls {' '.join(args)}"
+    if kind == "reveal":
+        if state.chance_for[:1] == ["deal"]:
+            return f"Seat {state.chance_for[1]} is dealt {dog(args[0])}"
+        return f"{dog(args[0])} is the new top card of the deck"
+    if kind == "trick" and args and args[0] in TILES:
+        words = f"does {TILES[args[0]].title}"
+    elif kind == "place" and len(args) == 2:
+        words = f"places a {args[0]} on {dog(args[1])}"
+    elif kind == "dig" and len(args) == 3:
+        words = f"digs seat {args[0]}'s buried {args[1]} {args[2]}"
+    elif kind == "move" and len(args) == 4:
+        words = f"moves the die on {dog(args[0])}'s {args[1]} to {dog(args[2])}'s {args[3]}"
+    elif kind == "take" and len(args) == 2:
+        words = f"takes the {args[1]} from {'the yard' if args[0] == 'yard' else dog(args[0])}"
+    else:
+        dice = " ".join(args)
+        words = {
+            "score": "scores their complete dogs",
+            "continue": "rolls again",
+            "stop": "stops",
+            "reroll": f"spends a treat to reroll {dice}".rstrip(),
+            "bury": f"buries a {dice}",
+            "choose": f"chooses {dice}",
+            "pick": f"keeps {dice}",
+            "discard": f"returns {dice or 'nothing'}",
+            "set-aside": f"sets aside {dice} dice",
+        }.get(kind, move)
+    return f"Seat {state.seat} {words}"
