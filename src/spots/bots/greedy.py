@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..engine.dice import float_distribution
 from ..engine.state import State
 from ..engine.tricks import TILES
 from ..odds import Position
@@ -24,9 +25,8 @@ def bust_chance(state: State, dice: int) -> float:
     """Chance that a plain roll of ``dice`` dice busts the player to move (exact, small rolls)."""
     if dice <= 0:
         return 0.0
-    from ..odds import bust_probability
-
-    return float(bust_probability(state, min(dice, 8)))
+    pos = Position.of(state)
+    return sum(p for faces, p in float_distribution(min(dice, 8)) if pos.busts(faces))
 
 
 def roll_quality(state: State, faces: list[int] | tuple[int, ...]) -> tuple[int, int]:

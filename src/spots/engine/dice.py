@@ -23,6 +23,12 @@ def roll_distribution(k: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
 
 
 @lru_cache(maxsize=64)
+def float_distribution(k: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """``roll_distribution`` with float probabilities, for bots that need speed over exactness."""
+    return tuple((faces, float(p)) for faces, p in roll_distribution(k))
+
+
+@lru_cache(maxsize=64)
 def roll_outcomes(k: int) -> tuple[tuple[str, float], ...]:
     """The chance outcomes of a roll in notation, with float probabilities."""
     return tuple(("roll " + " ".join(map(str, faces)), float(p)) for faces, p in roll_distribution(k))
