@@ -62,7 +62,16 @@ def adjust(
         old = [d["name"] for d in p["dogs"]]
         for d in p["dogs"]:
             doc["supply"]["dice"] += len(d["filled"])
-        doc["deck"]["rest"] = [c for c in doc["deck"]["rest"] if c not in dogs] + [c for c in old if c not in dogs]
+        rest = [c for c in doc["deck"]["rest"] if c not in dogs] + [c for c in old if c not in dogs]
+        # A card wanted here but held by another seat or on top of the deck is swapped for a spare one.
+        for other in doc["players"]:
+            for d in other["dogs"]:
+                if other is not p and d["name"] in dogs:
+                    doc["supply"]["dice"] += len(d["filled"])
+                    d["name"], d["filled"] = rest.pop(0), []
+        if doc["deck"]["top"] in dogs:
+            doc["deck"]["top"] = rest.pop(0)
+        doc["deck"]["rest"] = rest
         p["dogs"] = [{"name": name, "filled": [], "scored": False} for name in dogs]
     if yard is not None:
         doc["supply"]["dice"] += len(p["yard"]) - len(yard)

@@ -382,10 +382,10 @@ def test_score_scores_all_complete_dogs_and_draws_one_per_dog():
 
 def test_score_draw_stops_at_dog_limit():
     """Scoring 5.5: with 5 dogs, scoring 2 draws only 1 (the dog limit is 6)."""
-    state = adjust(start(), 0, dogs=["wilbur", "bongo", "doog", "ursula", "missy"])
+    state = adjust(start(), 0, dogs=["wilbur", "bongo", "doog", "eloise", "mayor"])
     state = adjust(state, 0, filled={"wilbur": [1, 3, 6], "bongo": [1, 3]})
     play(state, "score")
-    assert names(state, 0) == ["wilbur", "bongo", "doog", "ursula", "missy", "burt"]
+    assert names(state, 0) == ["wilbur", "bongo", "doog", "eloise", "mayor", "burt"]
     play(state, "reveal lief")
     assert state.deck_top == "lief"
     assert len(state.players[0].dogs) == 6
@@ -395,7 +395,7 @@ def test_score_draw_stops_at_dog_limit():
 
 def test_score_with_six_dogs_draws_nothing():
     """Scoring 5.5 / dog limit: holding 6 dogs, scoring draws nothing and asks no reveal."""
-    state = adjust(start(), 0, dogs=["wilbur", "bongo", "doog", "ursula", "missy", "lief"])
+    state = adjust(start(), 0, dogs=["wilbur", "bongo", "doog", "eloise", "mayor", "lief"])
     state = adjust(state, 0, filled={"bongo": [1, 3]})
     play(state, "score")
     assert len(state.players[0].dogs) == 6
@@ -488,7 +488,7 @@ def test_howl_draws_the_top_dog_below_the_limit():
 
 def test_dog_limit_howl_draws_nothing_with_six_dogs():
     """Dog limit 5.5: a player holding 6 dogs (scored and unscored) draws nothing."""
-    state = adjust(start(), 0, dogs=["wilbur", "bongo", "doog", "ursula", "missy", "lief"])
+    state = adjust(start(), 0, dogs=["wilbur", "bongo", "doog", "eloise", "mayor", "lief"])
     state = adjust(state, 0, scored=["bongo", "lief"])
     play(state, "trick howl")
     assert len(state.players[0].dogs) == 6

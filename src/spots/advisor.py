@@ -15,7 +15,6 @@ from itertools import combinations
 from . import bots
 from .engine.dice import roll_distribution
 from .engine.state import State, sub_multisets
-from .engine.tricks import TILES
 from .odds import Position
 
 STRONGEST = "expectimax"
@@ -56,25 +55,32 @@ def bust_chance(state: State, move: str) -> Fraction | None:
             for v in parts[1:]:
                 held.remove(int(v))
             return _chance(len(parts) - 1, lambda faces: pos.busts(tuple(held) + faces))
-        return _roll_bust(pos, roll.size, roll.mode, state)
-    if kind == "continue":
-        if state.offer == ["bolt-roll"]:
-            return _roll_bust(pos, 1, None, state)
-        step = TILES[state.trick].steps[state.offer[1]]  # type: ignore[index]
-        return _roll_bust(pos, state.roll_size(step, planning=True), step.keep, state)
-    if kind == "trick":
-        step = next((s for s in TILES[parts[1]].steps if s.kind == "roll"), None)
-        if step is None:
-            return None
-        return _roll_bust(pos, state.roll_size(step, planning=True), step.keep, state)
+        return _roll_bust(pos, roll.size, roll.mode)
+    if kind in ("continue", "trick"):
+        return _next_roll_bust(state, move)
     return None
+
+
+def _next_roll_bust(state: State, move: str) -> Fraction | None:
+    """Play the move on a copy up to its next roll (through any card reveal) and price that roll.
+
+    None when a decision comes first (Trot, Dig, Retrieve, Guard, Bolt, Dogpile's take) or
+    nothing is rolled: the bust chance then depends on that decision.
+    """
+    probe = state.clone()
+    probe.apply_trusted(move)
+    while probe.phase == "chance-reveal":
+        probe.apply_trusted(probe.legal_actions()[0])  # a new top card changes nothing before the roll
+    if probe.phase != "chance-roll" or probe.seat != state.seat or probe.roll is None:
+        return None
+    return _roll_bust(Position.of(probe), probe.pending_dice, probe.roll.mode)
 
 
 def _chance(dice: int, busts: object) -> Fraction:
     return sum((p for faces, p in roll_distribution(dice) if busts(faces)), Fraction(0))  # type: ignore[operator]
 
 
-def _roll_bust(pos: Position, dice: int, keep: str | None, state: State) -> Fraction | None:
+def _roll_bust(pos: Position, dice: int, keep: str | None) -> Fraction | None:
     """Bust chance of a roll of ``dice`` dice under a tile's keep rule, choosing the keep well."""
     if dice <= 0:
         return None
@@ -82,8 +88,12 @@ def _roll_bust(pos: Position, dice: int, keep: str | None, state: State) -> Frac
         return _chance(dice, lambda f: all(pos.busts((v,) * f.count(v)) for v in set(f)))
     if keep == "hunt":
         return _chance(dice, lambda f: all(pos.busts(p) for p in (combinations(f, 2) if len(f) > 2 else [f])))
-    if keep == "search":
-        return _chance(dice, lambda f: all(pos.busts(s) for s in sub_multisets(list(f)) if sum(s) == 8))
+    if keep == "search":  # with no set of 8 every die returns: no bust
+        def search_busts(faces: tuple[int, ...]) -> bool:
+            sets = [s for s in sub_multisets(list(faces)) if sum(s) == 8]
+            return bool(sets) and all(pos.busts(s) for s in sets)
+
+        return _chance(dice, search_busts)
     if keep == "scavenge":
         return _chance(dice, lambda f: pos.busts(tuple(v for v in f if v >= pos.yard)))
     if keep == "guard":

@@ -86,6 +86,8 @@ def run_match(
     progress: bool = False,
 ) -> list[GameResult]:
     """Play ``games`` games; results come back in game order whatever ``jobs`` is."""
+    if not names or len(names) > rules.players:
+        raise ValueError(f"a match needs 1 to {rules.players} bot names, got {names!r}")
     for name in names:
         if name not in bots.BOTS:
             raise ValueError(f"unknown bot {name!r}; the bots are: {', '.join(bots.BOTS)}")

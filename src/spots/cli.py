@@ -34,7 +34,7 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     return Rules(
-        players=args.players or len(getattr(args, "seat", None) or []) or 2,
+        players=args.players if args.players is not None else len(getattr(args, "seat", None) or []) or 2,
         tricks=args.tricks, tricks_seed=args.tricks_seed, target=args.target,
         bust_limit=args.bust_limit, dice=args.dice, treats=args.treats,
         starting_treats=args.starting_treats, starting_dogs=args.starting_dogs,
@@ -89,7 +89,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     rules = rules_from_args(args)
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
-    budget = json.loads(args.budget) if args.budget else {}
+    if not names or len(names) > rules.players:
+        raise ValueError(f"--bots needs 1 to {rules.players} bot names (one per seat), got {args.bots!r}")
+    budget = parse_budget(args.budget)
     results = run_match(rules, names, args.games, seed=args.seed, jobs=args.jobs, budget=budget,
                         progress=not args.no_progress)
     print(f"{args.games} games, {rules.players} players, tricks {','.join(rules.tricks)}, seed {args.seed}, "
@@ -99,6 +101,21 @@ def cmd_arena(args: argparse.Namespace) -> int:
         write_results(results, args.out)
         print(f"per-game results written to {args.out}")
     return 0
+
+
+def parse_budget(text: str | None) -> dict[str, dict[str, object]]:
+    """--budget: a JSON object mapping bot names to their options."""
+    if not text:
+        return {}
+    try:
+        budget = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--budget is not valid JSON: {exc.msg}") from None
+    if not isinstance(budget, dict) or not all(isinstance(v, dict) for v in budget.values()):
+        raise ValueError('--budget must map bot names to option objects, e.g. {"mcts": {"iterations": 300}}')
+    for name, options in budget.items():
+        bots.make(name, **options)  # refuses an unknown bot or option now, not in a worker
+    return budget
 
 
 def load_position(path: str) -> State:

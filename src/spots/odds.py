@@ -97,18 +97,13 @@ def trick_fill_chances(state: State, trick: str, dog: str, seat: int | None = No
     """Each rolling step of a trick, with the chance that its (first) roll completes or fits ``dog``."""
     rows: list[dict[str, object]] = []
     seat = state.seat if seat is None else seat
-    player = state.players[seat]
+    probe = state.clone()
+    probe.seat = seat
+    probe.rolls_in_step = 0
     for index, step in enumerate(TILES[trick].steps):
         if step.kind != "roll":
             continue
-        if step.dice == "yard":
-            dice = len(player.yard)
-        elif step.dice == "sprint":
-            dice = sum(1 for d in player.unscored() if not d.complete)
-        elif step.dice == "hunt":
-            dice = 2 + state.paws(seat)
-        else:
-            dice = int(step.dice) + (1 if step.source == "dogpile" else 0)
+        dice = probe.roll_size(step, planning=True)  # the engine's own count, supply included
         if dice == 0:
             continue
         rows.append({"step": index + 1, "dice": dice, **fill_probability(state, dog, dice, seat)})

@@ -64,7 +64,10 @@ def make(name: str, seed: int = 0, **budget: Any) -> Bot:
         factory = BOTS[name]
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; the bots are: {', '.join(BOTS)}") from None
-    return factory(seed=seed, **budget)
+    try:
+        return factory(seed=seed, **budget)
+    except TypeError as exc:
+        raise ValueError(f"bad option for bot {name!r}: {exc}") from None
 
 
 def play_game(state: State, bots: list[Bot], rng: random.Random) -> State:

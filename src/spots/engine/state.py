@@ -1021,6 +1021,10 @@ class State:
         for name in [*state.deck_rest, *([] if state.deck_top is None else [state.deck_top])]:
             if not isinstance(name, str) or name not in rules.cards:
                 raise StateFormatError(f"the deck holds an unknown dog {name!r}")
+        held = [d.name for p in state.players for d in p.dogs]
+        every = held + state.deck_rest + ([] if state.deck_top is None else [state.deck_top])
+        if len(set(every)) != len(every):
+            raise StateFormatError("a dog card appears twice (in packs or the deck)")
         if not 0 <= state.seat < rules.players:
             raise StateFormatError(f"seat {state.seat} does not exist with {rules.players} players")
 
