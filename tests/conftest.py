@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -90,6 +92,21 @@ def adjust(
         doc["rules"]["dice"] -= doc["supply"]["dice"] - supply_dice
         doc["supply"]["dice"] = supply_dice
     return State.from_dict(doc)
+
+
+def random_play(seed: int, players: int, tricks: str = "all", max_steps: int = 1500, **options: Any) -> Iterator[State]:
+    """The positions of one seeded random game (the same object, advanced in place)."""
+    rng = random.Random(seed)
+    state = spots.Game(spots.Rules(players=players, tricks=tricks, **options)).new_initial_state()
+    yield state
+    for _ in range(max_steps):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            state.sample_chance(rng)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        yield state
 
 
 def play(state: State, *moves: str) -> State:

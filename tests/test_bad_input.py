@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import spots
+from conftest import random_play
 from spots.engine import canonical
 from spots.engine.record import ReplayError
 from spots.engine.state import State
@@ -27,21 +28,6 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 
 
 # ----------------------------------------------------------------- positions
-
-
-def random_play(seed: int, players: int, tricks: str = "all", max_steps: int = 1500, **options: Any) -> Iterator[State]:
-    """The positions of one seeded random game (the same object, advanced in place)."""
-    rng = random.Random(seed)
-    state = spots.Game(spots.Rules(players=players, tricks=tricks, **options)).new_initial_state()
-    yield state
-    for _ in range(max_steps):
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            state.sample_chance(rng)
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        yield state
 
 
 @cache

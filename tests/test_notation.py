@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import string
-from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -17,9 +16,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import spots
+from conftest import random_play
 from spots.engine import canonical
 from spots.engine.notation import FORMS
-from spots.engine.state import State
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -294,23 +293,6 @@ def test_malformed_moves_name_the_problem(text: str, problem: str) -> None:
 
 
 # ----------------------------------------------------------------- the engine's own moves are canonical
-
-
-def random_play(
-    seed: int, players: int, tricks: str = "all", max_steps: int = 1500, **options: object
-) -> Iterator[State]:
-    """The positions of one seeded random game (the same object, advanced in place)."""
-    rng = random.Random(seed)
-    state = spots.Game(spots.Rules(players=players, tricks=tricks, **options)).new_initial_state()
-    yield state
-    for _ in range(max_steps):
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            state.sample_chance(rng)
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        yield state
 
 
 def assert_canonical(move: str) -> None:
