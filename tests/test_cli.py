@@ -404,3 +404,12 @@ def test_arena_bad_budget(cli, budget: str) -> None:
 def test_arena_unwritable_output(cli, tmp_path: Path) -> None:
     code, _, err = cli(*ARENA, "--games", "2", "--out", tmp_path / "no" / "such" / "dir.json")
     assert_clean_error(code, err)
+
+
+def test_serve_is_wired_to_the_web_server(capsys: pytest.CaptureFixture[str]) -> None:
+    """`spots serve --help` reaches the web server's own options (the README's run command)."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "--db" in out and "--port" in out and "--host" in out

@@ -147,6 +147,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     return start(args, None if args.load else rules_from_args(args))
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .web.server import main as serve
+    except ImportError as exc:
+        raise ValueError(f"spots serve needs the 'web' extra: pip install 'spots[web]' ({exc})") from None
+    return serve([o for o in args.options if o != "--"])
+
+
 def cmd_tiles(args: argparse.Namespace) -> int:
     for tile in TILES.values():
         print(f"{tile.name:<10} {tile.colour:<7} {tile.text}")
@@ -197,12 +205,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fast", action="store_true", help="no pause after bots' moves")
     p.add_argument("--plain", action="store_true", help="no colour, plain digits for dice")
     p.set_defaults(run=cmd_play)
+    p = sub.add_parser("serve", help="the web app: tables, friends, bots and replays (default 127.0.0.1:8000)",
+                       add_help=False)
+    p.add_argument("options", nargs=argparse.REMAINDER,
+                   help="--host, --port, --db (SQLite file), --bot-delay, --durable; --help for all")
+    p.set_defaults(run=cmd_serve)
     p = sub.add_parser("tiles", help="list the 22 trick tiles")
     p.set_defaults(run=cmd_tiles)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:  # the web server parses its own options
+        argv = ["serve", "--", *argv[1:]]
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))

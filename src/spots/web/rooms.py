@@ -1,0 +1,349 @@
+"""Live tables: the position in memory, its viewers, and the bots that play its bot seats.
+
+Why a room owns everything about one table: every change goes through
+``Room.submit``, which checks the move with the engine on a copy, plays the
+chance events that follow with an unpredictable generator, writes the moves
+to the database, and only then swaps the copy in and tells the viewers. A
+move refused anywhere on that path changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import bots
+from ..engine import IllegalMoveError, Rules, State
+from ..engine.state import Game
+from .store import Store, TableRow
+from .words import narrate, view
+
+log = logging.getLogger("spots.web")
+
+DICE = random.SystemRandom()  # online dice: the OS's entropy, never a seed a client could learn
+
+
+class MoveError(Exception):
+    """A refused message: ``code`` for programs, ``message`` for people, ``legal`` when it helps."""
+
+    def __init__(self, code: str, message: str, legal: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.legal = code, message, legal
+
+
+@dataclass(eq=False)
+class Conn:
+    """One WebSocket viewer. Outgoing messages go through a bounded queue so a slow client never stalls a table."""
+
+    seat: int | None
+    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=500))
+    log_sent: int = 0
+    tokens: float = 0.0
+    refilled: float = 0.0
+    dropped: bool = False
+
+    def send(self, text: str) -> None:
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:  # the client stopped reading: let it go
+            self.dropped = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.get_nowait()
+                self.queue.put_nowait(None)
+
+    def allow(self, rate: float, burst: float) -> bool:
+        """A token bucket: ``burst`` messages at once, then ``rate`` per second."""
+        now = time.monotonic()
+        if not self.refilled:
+            self.tokens, self.refilled = burst, now
+        self.tokens = min(burst, self.tokens + (now - self.refilled) * rate)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Room:
+    """One table: its rules, seats, position, log and viewers."""
+
+    def __init__(self, hub: Hub, row: TableRow, state: State, log_lines: list[str]) -> None:
+        self.hub = hub
+        self.id = row.id
+        self.row = row
+        self.state = state
+        self.log = log_lines
+        self.conns: set[Conn] = set()
+        self.bots: dict[int, Any] = {
+            s.seat: bots.make(s.bot or "random", seed=DICE.randrange(2**32)) for s in row.seats if s.kind == "bot"
+        }
+        self.bot_task: asyncio.Task[None] | None = None
+        self._view: dict[str, Any] | None = None
+
+    # -------------------------------------------------------------- queries
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.row.seats]
+
+    def seat_info(self) -> list[dict[str, Any]]:
+        online = {c.seat for c in self.conns}
+        return [
+            {"name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed or s.kind == "bot",
+             "online": s.kind == "bot" or s.seat in online}
+            for s in self.row.seats
+        ]
+
+    def current_view(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = view(self.state, self.seat_info(), len(self.log))
+            self._view["table"] = self.id
+        return self._view
+
+    def summary(self) -> dict[str, Any]:
+        """A lobby row."""
+        st = self.state
+        names = self.names
+        free = [s.seat for s in self.row.seats if s.kind == "human" and not s.claimed]
+        return {
+            "id": self.id, "status": "over" if st.is_terminal() else ("open" if free else "playing"),
+            "created": self.row.created, "updated": self.row.updated,
+            "players": [
+                {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot, "free": s.seat in free,
+                 "scored": st.players[s.seat].scored_count()}
+                for s in self.row.seats
+            ],
+            "target": st.rules.target, "tricks": list(st.rules.tricks), "moves": len(self.log), "turn": st.turn,
+            "to_move": None if st.is_terminal() else names[st.seat],
+            "winner": None if st.winner is None else names[st.winner], "viewers": len(self.conns),
+        }
+
+    # -------------------------------------------------------------- changes
+
+    def submit(self, move: Any, seat: int, at: int | None = None) -> tuple[int, str]:
+        """Apply a seat's move, then the chance events it leads to; persist; broadcast.
+
+        Returns the move's index in the record and its canonical text.
+        Raises MoveError and changes nothing when refused.
+        """
+        state = self.state
+        if not isinstance(move, str) or not move.strip():
+            raise MoveError("bad-message", "'move' must be a non-empty string in the move notation")
+        if at is not None and at != len(self.log):
+            raise MoveError("stale", f"the table has moved on: {len(self.log)} moves, you sent 'at': {at}")
+        if state.is_terminal():
+            raise MoveError("game-over", "the game is over; no move is accepted")
+        if state.current_player() != seat:
+            who = self.names[state.seat]
+            raise MoveError("not-your-turn", f"it is {who}'s turn, not seat {seat}'s", [])
+        after = state.clone()
+        try:
+            after.apply_action(move, player=seat)
+        except IllegalMoveError as exc:
+            raise MoveError("illegal-move", str(exc), state.legal_actions()) from None
+        index, text = len(self.log), after.history()[-1]
+        self._commit(state, after, [(text, seat)])
+        return index, text
+
+    def _commit(self, before: State, after: State, moves: list[tuple[str, int]]) -> None:
+        """Play chance events up to the next decision, write everything, then swap and tell everyone."""
+        lines = [narrate(before, moves[0][0], after, self.names)] if moves else []
+        while after.is_chance_node():
+            prior = after.clone()
+            text = after.sample_chance(DICE)
+            moves.append((text, -1))
+            lines.append(narrate(prior, text, after, self.names))
+        start = len(self.log)
+        status = "over" if after.is_terminal() else "playing"
+        try:
+            self.hub.store.append_moves(self.id, start, moves, status, after.winner)  # durable before anyone hears
+        except sqlite3.Error as exc:
+            log.error("table %s: a move could not be saved: %s", self.id, exc)
+            raise MoveError("server-error", "the move could not be saved; nothing changed, try again") from None
+        self.state = after
+        self.log.extend(lines)
+        self.row.updated = time.time()
+        self.row.status = status
+        self._view = None
+        self.broadcast()
+        self.schedule_bot()
+
+    def broadcast(self) -> None:
+        """Send the new view and the new log lines to every viewer (one serialised message for all)."""
+        self._view = None
+        payload = json.dumps({"type": "state", "view": self.current_view()})
+        for conn in list(self.conns):
+            start = conn.log_sent
+            lines = self.log[start:]
+            conn.log_sent = len(self.log)
+            conn.send(payload[:-1] + f', "log_start": {start}, "log": {json.dumps(lines)}}}')
+
+    def full_state(self, conn: Conn) -> None:
+        """Resend everything to one viewer (on connect, or when it asks to resync)."""
+        conn.log_sent = len(self.log)
+        conn.send(json.dumps({"type": "state", "view": self.current_view(), "log_start": 0, "log": self.log}))
+
+    # -------------------------------------------------------------- viewers
+
+    def join(self, conn: Conn) -> None:
+        self.conns.add(conn)
+        self._view = None
+        self.full_state(conn)
+        self.broadcast_presence()
+
+    def leave(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+        self.broadcast_presence()
+
+    def broadcast_presence(self) -> None:
+        if not self.hub.closing:
+            self.broadcast()
+
+    # -------------------------------------------------------------- bots
+
+    def schedule_bot(self) -> None:
+        """Start the bot runner if a bot seat is to move and none is running."""
+        st = self.state
+        if self.hub.closing or st.is_terminal() or st.current_player() not in self.bots:
+            return
+        if self.bot_task is None or self.bot_task.done():
+            self.bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        """Play bot seats one move at a time, at a pace people can follow."""
+        while not self.hub.closing:
+            st = self.state
+            seat = st.current_player()
+            if st.is_terminal() or seat not in self.bots:
+                return
+            await asyncio.sleep(self.hub.bot_delay)
+            if self.state is not st:
+                continue
+            try:
+                move = await asyncio.to_thread(self.bots[seat].choose, st.clone())
+                if self.state is st:
+                    self.submit(move, seat)
+            except MoveError as exc:  # a bot bug must not stop the table
+                log.error("table %s: bot move refused: %s", self.id, exc.message)
+                return
+            except Exception:
+                log.exception("table %s: bot failed", self.id)
+                return
+
+
+class Hub:
+    """Every table of the server, loaded from the store at start-up."""
+
+    def __init__(self, store: Store, bot_delay: float = 1.0) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.rooms: dict[str, Room] = {}
+        self.by_token: dict[str, tuple[str, int]] = {}
+        self.by_host: dict[str, str] = {}
+        self.closing = False
+
+    def load(self) -> None:
+        """Rebuild every table by replaying its recorded moves (the moves are the truth)."""
+        for row in self.store.load_tables():
+            try:
+                names = [s.name for s in row.seats]
+                state, lines = replay_with_log(Rules.from_dict(row.rules), row.moves, names)
+            except Exception:
+                log.exception("table %s cannot be rebuilt; it is left out", row.id)
+                continue
+            self._add(Room(self, row, state, lines))
+
+    def _add(self, room: Room) -> None:
+        self.rooms[room.id] = room
+        self.by_host[room.row.host_token] = room.id
+        for s in room.row.seats:
+            if s.token:
+                self.by_token[s.token] = (room.id, s.seat)
+
+    def start(self) -> None:
+        """After loading: finish any pending chance events and wake the bots."""
+        for room in self.rooms.values():
+            if room.state.is_chance_node():
+                room._commit(room.state, room.state.clone(), [])
+            room.schedule_bot()
+
+    async def stop(self) -> None:
+        self.closing = True
+        tasks = [r.bot_task for r in self.rooms.values() if r.bot_task and not r.bot_task.done()]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+
+    def create(self, rules: Rules, seats: list[dict[str, Any]]) -> Room:
+        """A new table: deal and roll the opening dice, store it all, start the bots."""
+        state = Game(rules).new_initial_state()
+        names = [s["name"] for s in seats]
+        moves: list[tuple[str, int]] = []
+        lines: list[str] = []
+        while state.is_chance_node():
+            prior = state.clone()
+            text = state.sample_chance(DICE)
+            moves.append((text, -1))
+            lines.append(narrate(prior, text, state, names))
+        row = self.store.create_table(rules.to_dict(), seats, moves)
+        room = Room(self, row, state, lines)
+        self._add(room)
+        room.schedule_bot()
+        return room
+
+    def claim(self, token: str) -> tuple[Room, int] | None:
+        found = self.by_token.get(token)
+        if found is None:
+            return None
+        room = self.rooms[found[0]]
+        seat = room.row.seats[found[1]]
+        if not seat.claimed:
+            self.store.claim_seat(room.id, seat.seat, rotate=False)
+            seat.claimed = True
+            room.broadcast_presence()
+        return room, found[1]
+
+    def join_free(self, room: Room, seat_no: int, name: str | None) -> str | None:
+        """Take a free human seat from the lobby: a fresh token, so older links to it stop working."""
+        token = self.store.claim_seat(room.id, seat_no, rotate=True, name=name)
+        if token is None:
+            return None
+        seat = room.row.seats[seat_no]
+        if seat.token:
+            self.by_token.pop(seat.token, None)
+        seat.token, seat.claimed = token, True
+        if name:
+            seat.name = name
+        self.by_token[token] = (room.id, seat_no)
+        room.broadcast_presence()
+        return token
+
+
+def replay_with_log(rules: Rules, moves: list[str], names: list[str]) -> tuple[State, list[str]]:
+    """Replay a table's moves from the start, narrating each (the same check as ``spots.replay``)."""
+    state = Game(rules).new_initial_state()
+    lines = []
+    for move in moves:
+        before = state.clone()
+        state.apply_action(move)
+        lines.append(narrate(before, move, state, names))
+    return state, lines
+
+
+def state_at(rules: Rules, moves: list[str], count: int) -> State:
+    """The position after the first ``count`` moves (for the replay viewer)."""
+    state = Game(rules).new_initial_state()
+    for move in moves[:count]:
+        state.apply_action(move)
+    return state

@@ -1,0 +1,108 @@
+// The lobby: the create-table form and the live list of tables (polled from /api/tables).
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({
+    "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
+  })[c]);
+  const bots = window.SPOTS_BOTS || ["random", "greedy"];
+
+  function seatRows() {
+    const n = Number($("players").value);
+    const box = $("seats");
+    const old = [...box.querySelectorAll(".seat-row")].map((row) => ({
+      kind: row.querySelector("select").value, name: row.querySelector("input").value,
+    }));
+    let html = "";
+    for (let i = 0; i < n; i++) {
+      const prev = old[i] || { kind: i === 0 ? "human" : "bot:greedy", name: "" };
+      const options = [["human", "Human"], ...bots.map((b) => [`bot:${b}`, `Bot: ${b}`])]
+        .map(([v, t]) => `<option value="${v}"${prev.kind === v ? " selected" : ""}>${t}</option>`).join("");
+      html += `<div class="seat-row"><span class="seat-no">Seat ${i + 1}</span>
+        <select name="seat-${i}" aria-label="seat ${i + 1} player">${options}</select>
+        <input name="name-${i}" maxlength="24" placeholder="name (optional)" value="${esc(prev.name)}"
+          aria-label="seat ${i + 1} name"></div>`;
+    }
+    box.innerHTML = html;
+  }
+
+  $("players").addEventListener("change", seatRows);
+  $("tricks").addEventListener("change", () => { $("custom-tiles").hidden = $("tricks").value !== "custom"; });
+  seatRows();
+
+  $("create-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const form = e.target;
+    const seats = [...form.querySelectorAll(".seat-row")].map((row) => {
+      const kind = row.querySelector("select").value;
+      const name = row.querySelector("input").value.trim();
+      return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
+    });
+    const options = {};
+    for (const input of form.querySelectorAll(".variants input")) {
+      if (input.value !== "") options[input.name] = Number(input.value);
+    }
+    const body = {
+      seats, tricks: $("tricks").value, target: Number($("target").value), options,
+      tiles: [...form.querySelectorAll("input[name=tile]:checked")].map((c) => c.value),
+    };
+    $("create").disabled = true;
+    try {
+      const r = await fetch("/api/tables", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      });
+      const data = await r.json();
+      if (!r.ok) { $("create-error").textContent = data.message; return; }
+      location.href = data.host;
+    } catch (err) {
+      $("create-error").textContent = "Could not reach the server.";
+    } finally {
+      $("create").disabled = false;
+    }
+  });
+
+  function row(t) {
+    const players = t.players.map((p) => {
+      const who = p.kind === "bot" ? `${esc(p.name)} <span class="muted">(${esc(p.bot)})</span>` : esc(p.name);
+      const join = p.free ? ` <button type="button" class="join" data-table="${t.id}" data-seat="${p.seat}">Join</button>` : "";
+      return `<span class="lp">${who} ★${p.scored}${join}</span>`;
+    }).join(" · ");
+    const state = t.status === "over" ? `won by ${esc(t.winner || "nobody")}` : `turn ${t.turn}, ${esc(t.to_move || "")} to move`;
+    const links = t.status === "over"
+      ? `<a class="button" href="/t/${t.id}/replay">Replay</a> <a class="button" href="/t/${t.id}">Final table</a>`
+      : `<a class="button" href="/t/${t.id}">Watch</a>`;
+    return `<li class="table-row" data-table="${t.id}"><div><b>Table ${t.id}</b>
+      <span class="muted">first to ${t.target} · ${t.moves} moves · ${state} · ${t.viewers} watching</span></div>
+      <div class="lps">${players}</div><div class="links">${links}</div></li>`;
+  }
+
+  function fill(id, rows) {
+    $(id).innerHTML = rows.length ? rows.map(row).join("") : '<li class="empty">None yet.</li>';
+  }
+
+  async function refresh() {
+    try {
+      const r = await fetch("/api/tables");
+      const data = await r.json();
+      fill("open-tables", data.tables.filter((t) => t.status === "open"));
+      fill("running-tables", data.tables.filter((t) => t.status === "playing"));
+      fill("finished-tables", data.tables.filter((t) => t.status === "over"));
+    } catch (e) { /* the next poll tries again */ }
+  }
+
+  document.addEventListener("click", async (e) => {
+    const b = e.target.closest("button.join");
+    if (!b) return;
+    const name = prompt("Your name at this table (optional):") || "";
+    const r = await fetch(`/api/tables/${b.dataset.table}/join`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ seat: Number(b.dataset.seat), name }),
+    });
+    const data = await r.json();
+    if (r.ok) location.href = data.link; else alert(data.message);
+  });
+
+  refresh();
+  setInterval(refresh, 3000);
+})();

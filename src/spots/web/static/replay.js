@@ -1,0 +1,57 @@
+// The replay viewer: asks the server for the position after N moves and draws it.
+"use strict";
+
+(() => {
+  const table = document.body.dataset.table;
+  let total = Number(document.body.dataset.total);
+  let at = 0;
+  let timer = null;
+  let loading = 0;
+  const $ = (id) => document.getElementById(id);
+
+  async function show(n) {
+    n = Math.max(0, Math.min(total, n));
+    const ticket = ++loading;
+    const r = await fetch(`/api/tables/${encodeURIComponent(table)}/replay?at=${n}`);
+    if (!r.ok || ticket !== loading) return;
+    const data = await r.json();
+    at = data.at;
+    total = data.total;
+    const v = data.view;
+    document.body.dataset.at = at;
+    $("slider").max = total;
+    $("slider").value = at;
+    $("pos").textContent = at;
+    $("total").textContent = total;
+    $("move-text").textContent = data.move || "(start)";
+    $("move-words").textContent = at ? data.log[at - 1] : "The table before the first card is dealt.";
+    $("status").textContent = v.status;
+    $("board").innerHTML = Spots.board(v, null);
+    $("end").hidden = !v.over;
+    $("end").innerHTML = Spots.end(v, table, false);
+    $("log").innerHTML = Spots.logLines(data.log, 0);
+    const last = $("log").lastElementChild;
+    if (last) { last.classList.add("current"); last.scrollIntoView({ block: "nearest" }); }
+  }
+
+  function play() {
+    if (timer) { clearInterval(timer); timer = null; $("play").textContent = "Play"; return; }
+    $("play").textContent = "Pause";
+    timer = setInterval(() => {
+      if (at >= total) { play(); return; }
+      show(at + 1);
+    }, 400);
+  }
+
+  $("first").onclick = () => show(0);
+  $("prev").onclick = () => show(at - 1);
+  $("next").onclick = () => show(at + 1);
+  $("last").onclick = () => show(total);
+  $("play").onclick = play;
+  $("slider").oninput = (e) => show(Number(e.target.value));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") show(at + 1);
+    if (e.key === "ArrowLeft") show(at - 1);
+  });
+  show(0);
+})();

@@ -1,0 +1,134 @@
+// The table page: one WebSocket to the server, redraw on every state it pushes,
+// send the notation of a clicked move. Reconnects by itself; the server resends everything.
+"use strict";
+
+(() => {
+  const body = document.body.dataset;
+  const table = body.table;
+  const token = body.token || "";
+  let me = body.seat === "" ? null : Number(body.seat);
+  let view = null;
+  let log = [];
+  let ws = null;
+  let busy = false;
+  let retry = 0;
+  const $ = (id) => document.getElementById(id);
+
+  function toast(text) {
+    const t = $("toast");
+    t.textContent = text;
+    t.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { t.hidden = true; }, 5000);
+  }
+
+  function setConn(text, ok) {
+    const c = $("conn");
+    c.textContent = text;
+    c.className = "conn " + (ok ? "ok" : "bad");
+  }
+
+  function draw() {
+    if (!view) return;
+    document.body.dataset.moves = view.moves;
+    document.body.dataset.over = view.over ? "1" : "0";
+    $("status").textContent = view.status;
+    $("board").innerHTML = Spots.board(view, me);
+    $("controls").innerHTML = Spots.controls(view, me, busy);
+    const end = $("end");
+    end.hidden = !view.over;
+    end.innerHTML = Spots.end(view, table, true);
+    $("replay-link").hidden = !view.over;
+    $("hint-button").hidden = me === null || view.over || view.to_move !== me;
+    if (view.to_move !== me) $("hints").hidden = true;
+  }
+
+  function appendLog(start, lines) {
+    const list = $("log");
+    if (start === 0) { log = []; list.innerHTML = ""; }
+    log = log.concat(lines);
+    list.insertAdjacentHTML("beforeend", Spots.logLines(lines, start));
+    const panel = list.parentElement;
+    panel.scrollTop = panel.scrollHeight;
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function onMessage(event) {
+    let msg;
+    try { msg = JSON.parse(event.data); } catch (e) { return; }
+    if (msg.type === "hello") {
+      me = msg.seat;
+    } else if (msg.type === "state") {
+      if (msg.log_start !== 0 && msg.log_start !== log.length) {
+        ws.send(JSON.stringify({ type: "sync" }));  // missed something: ask for everything
+        return;
+      }
+      view = msg.view;
+      busy = false;
+      appendLog(msg.log_start, msg.log);
+      draw();
+    } else if (msg.type === "error") {
+      busy = false;
+      toast(msg.message);
+      draw();
+      if (msg.code === "unknown-table" || msg.code === "bad-token") { retry = -1; setConn("not available", false); }
+    } else if (msg.type === "hint") {
+      showHints(msg);
+    }
+  }
+
+  function showHints(msg) {
+    const h = $("hints");
+    if (!view || msg.moves !== view.moves) return;
+    const rows = msg.advice.map((a, i) => `<tr><td>${i + 1}</td>
+      <td><button type="button" class="move" data-move="${Spots.esc(a.move)}">${Spots.esc(a.label)}</button></td>
+      <td>${(a.score * 100).toFixed(1)}%</td><td>${a.bust === null ? "–" : (a.bust * 100).toFixed(1) + "%"}</td></tr>`).join("");
+    h.innerHTML = `<h2>Advisor <button type="button" class="close" id="close-hints">×</button></h2>
+      <table class="advice"><thead><tr><th>#</th><th>Move</th><th>Win estimate</th><th>Bust now</th></tr></thead>
+      <tbody>${rows}</tbody></table>`;
+    h.hidden = false;
+    $("close-hints").onclick = () => { h.hidden = true; };
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const url = `${proto}//${location.host}/ws/${encodeURIComponent(table)}` + (token ? `?token=${encodeURIComponent(token)}` : "");
+    ws = new WebSocket(url);
+    ws.onopen = () => { retry = 0; setConn("live", true); };
+    ws.onmessage = onMessage;
+    ws.onclose = () => {
+      busy = false;
+      if (retry < 0) return;
+      setConn("reconnecting…", false);
+      retry = Math.min(retry + 1, 5);
+      setTimeout(connect, 500 * retry);
+    };
+  }
+
+  function sendMove(move) {
+    if (!ws || ws.readyState !== WebSocket.OPEN || busy || !view) return;
+    busy = true;
+    $("hints").hidden = true;
+    ws.send(JSON.stringify({ type: "move", move, at: view.moves }));
+    $("controls").innerHTML = Spots.controls(view, me, busy);
+  }
+
+  document.addEventListener("click", (e) => {
+    const el = e.target.closest("[data-move]");
+    if (el && !el.disabled && me !== null) sendMove(el.dataset.move);
+  });
+  document.addEventListener("keydown", (e) => {
+    if ((e.key === "Enter" || e.key === " ") && e.target.matches("[data-move][role=button]")) {
+      e.preventDefault();
+      sendMove(e.target.dataset.move);
+    }
+  });
+  $("hint-button").addEventListener("click", () => {
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify({ type: "hint" }));
+      $("hints").innerHTML = "<p>Thinking…</p>";
+      $("hints").hidden = false;
+    }
+  });
+  connect();
+})();

@@ -1,0 +1,266 @@
+"""End to end: the real server in a subprocess on 127.0.0.1, driven by headless Chromium and by kill -9.
+
+The browser tests need Debian's ``chromium`` and Playwright's Python package; they
+are skipped (with the reason) when either is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import spots
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``python -m spots.web.server`` on a free loopback port and a given database file."""
+
+    def __init__(self, db: Path, bot_delay: float = 0.05) -> None:
+        self.db, self.bot_delay = db, bot_delay
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        cmd = [sys.executable, "-m", "spots.web.server", "--host", "127.0.0.1", "--port", str(self.port),
+               "--db", str(self.db), "--bot-delay", str(self.bot_delay), "--log-level", "warning"]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("the server died: " + self.proc.stderr.read().decode())  # type: ignore[union-attr]
+            try:
+                if httpx.get(self.url + "/api/tables", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, exactly like a crash."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def create(self, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
+        r = httpx.post(self.url + "/api/tables", json={"seats": seats, "tricks": "beginner", "target": 1, **body})
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+    def table(self, table_id: str) -> dict[str, Any]:
+        return dict(httpx.get(f"{self.url}/api/tables/{table_id}").json())
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("web") / "e2e.db").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def moves_of(page: Any) -> int:
+    return int(page.get_attribute("body", "data-moves") or -1)
+
+
+def wait_for_my_turn_or_end(page: Any, timeout: float = 20_000) -> bool:
+    """True when the game is over, False when this page has moves to click."""
+    page.wait_for_function(
+        "document.body.dataset.over === '1' || document.querySelector('#controls button.move:not([disabled])')",
+        timeout=timeout,
+    )
+    return page.get_attribute("body", "data-over") == "1"
+
+
+def click_a_move(page: Any, turn: int) -> None:
+    """Click something the page offers: a tile, a dog's space, or a button, then wait for the table to move."""
+    before = moves_of(page)
+    tiles = page.locator(".tile.clickable")
+    spaces = page.locator(".space.clickable")
+    buttons = page.locator("#controls button.move")
+    if turn % 3 == 1 and tiles.count():
+        tiles.first.click()
+    elif turn % 3 == 2 and spaces.count():
+        spaces.first.click()
+    else:
+        labels = buttons.all_inner_texts()
+        # play sensibly enough to finish: place before burying, stop rather than roll on forever
+        pick = next((i for i, t in enumerate(labels) if t.startswith(("Place", "Score", "Keep"))), None)
+        if pick is None:
+            pick = next((i for i, t in enumerate(labels) if t == "Stop"), 0)
+        buttons.nth(pick).click()
+    page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+
+
+def new_game_against_a_bot(page: Any, server: Server) -> None:
+    """Create a table in the lobby form (me against the random bot, first to 1 dog) and take my seat."""
+    page.goto(server.url + "/")
+    page.select_option("#players", "2")
+    page.select_option("select[name=seat-1]", "bot:random")
+    page.fill("input[name=name-0]", "Tester")
+    page.select_option("#target", "1")
+    page.click("#create")
+    page.wait_for_url("**/host/**")
+    assert page.locator(".seat-link").count() == 2
+    page.click(".play-link")
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("#log li")
+    assert "Tester" in page.inner_text(".player.me")
+
+
+def play_to_the_end(page: Any) -> tuple[int, bool]:
+    """Click moves until the game ends, reloading the page once mid-game; returns (clicks, reloaded)."""
+    clicks = 0
+    reloaded = False
+    while not wait_for_my_turn_or_end(page):
+        click_a_move(page, clicks)
+        clicks += 1
+        if clicks == 2 and not reloaded and page.get_attribute("body", "data-over") != "1":
+            seen = moves_of(page)
+            log_lines = page.locator("#log li").count()
+            page.reload()  # everything comes back, and play goes on from there
+            page.wait_for_function(f"Number(document.body.dataset.moves) >= {seen}")
+            assert page.locator("#log li").count() >= log_lines
+            reloaded = True
+        assert clicks < 400, "the game did not end"
+    return clicks, reloaded
+
+
+def test_play_a_whole_game_against_a_bot_by_clicking(server: Server, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone-sized screen
+    page = context.new_page()
+    for _ in range(5):  # the bot may win before the page could be reloaded mid-game: then play again
+        new_game_against_a_bot(page, server)
+        clicks, reloaded = play_to_the_end(page)
+        if reloaded:
+            break
+    assert reloaded and clicks >= 2
+    end = page.inner_text("#end")
+    assert re.search(r"wins with \d scored dogs", end), end
+    table_id = page.get_attribute("body", "data-table")
+    row = server.table(table_id)
+    assert row["status"] == "over" and row["view"]["over"]
+    # the replay viewer steps through the whole game
+    page.click("#open-replay")
+    page.wait_for_url("**/replay")
+    page.wait_for_function("document.body.dataset.at === '0'")
+    total = int(page.inner_text("#total"))
+    assert total == row["moves"]
+    page.click("#next")
+    page.wait_for_function("document.body.dataset.at === '1'")
+    assert page.inner_text("#move-text").startswith("reveal ")
+    page.click("#last")
+    page.wait_for_function(f"document.body.dataset.at === '{total}'")
+    assert "wins" in page.inner_text("#end")
+    page.click("#prev")
+    page.wait_for_function(f"document.body.dataset.at === '{total - 1}'")
+    # finished games stay listed in the lobby, with their replay
+    page.goto(server.url + "/")
+    page.wait_for_selector(f"#finished-tables li[data-table='{table_id}'] a[href$='/replay']")
+    context.close()
+
+
+def test_a_second_seat_and_a_spectator_see_moves_live(server: Server, browser: Any) -> None:
+    t = server.create([{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], target=3)
+    pages = []
+    for link in [t["seats"][0]["link"], t["seats"][1]["link"], t["watch"]]:
+        ctx = browser.new_context()  # separate contexts: separate people
+        page = ctx.new_page()
+        page.goto(link)
+        page.wait_for_selector("#log li")
+        pages.append(page)
+    spectator = pages[2]
+    assert spectator.locator("#controls button.move").count() == 0
+    for _ in range(3):
+        to_move = server.table(t["id"])["view"]["to_move"]
+        mover, other = pages[to_move], pages[1 - to_move]
+        assert other.locator("#controls button.move").count() == 0
+        before = moves_of(other)
+        log_before = other.locator("#log li").count()
+        mover.locator("#controls button.move").first.click()
+        for watcher in (other, spectator):
+            watcher.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        assert other.locator("#log li").count() > log_before
+        assert ["Ann", "Bob"][to_move] in other.locator("#log li").nth(log_before).inner_text()
+        for page in pages:
+            page.wait_for_function("!document.querySelector('#controls p.your-turn')?.textContent.includes('sending')")
+    for page in pages:
+        page.context.close()
+
+
+def test_kill_the_server_mid_game_and_start_it_again(tmp_path: Path) -> None:
+    """kill -9 while bots are moving: every recorded move is back, and the bots carry on."""
+    db = tmp_path / "crash.db"
+    srv = Server(db, bot_delay=0.01).start()
+    try:
+        bots = srv.create([{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}], target=10)
+        humans = srv.create([{"kind": "human"}, {"kind": "human"}], target=3)
+        deadline = time.time() + 20
+        while srv.table(bots["id"])["moves"] < 40 and time.time() < deadline:
+            time.sleep(0.05)
+        seen_before = srv.table(humans["id"])
+        srv.kill()
+    finally:
+        srv.stop()
+    con = sqlite3.connect(db)
+    rules = json.loads(con.execute("SELECT rules FROM tables WHERE id = ?", (bots["id"],)).fetchone()[0])
+    recorded = [m for (m,) in con.execute("SELECT move FROM moves WHERE table_id = ? ORDER BY idx", (bots["id"],))]
+    con.close()
+    assert len(recorded) >= 40
+    crashed_at = spots.replay(rules, recorded)  # the file holds a consistent game
+    srv = Server(db, bot_delay=0.01).start()
+    try:
+        again = srv.table(humans["id"])
+        assert again["view"] == seen_before["view"] and again["log"] == seen_before["log"]
+        first = srv.table(bots["id"])
+        assert first["moves"] >= len(recorded)
+        assert httpx.get(f"{srv.url}/api/tables/{bots['id']}/record").json()["moves"][: len(recorded)] == recorded
+        deadline = time.time() + 20
+        while srv.table(bots["id"])["moves"] < len(recorded) + 10 and time.time() < deadline:
+            time.sleep(0.05)
+        assert srv.table(bots["id"])["moves"] >= len(recorded) + 10 or crashed_at.is_terminal()
+    finally:
+        srv.stop()
