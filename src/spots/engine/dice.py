@@ -34,5 +34,5 @@ def roll_outcomes(k: int) -> tuple[tuple[str, float], ...]:
     return tuple(("roll " + " ".join(map(str, faces)), float(p)) for faces, p in roll_distribution(k))
 
 
-def faces_text(faces: list[int] | tuple[int, ...]) -> str:
+def faces_text(faces: list[int] | list[str] | tuple[int, ...]) -> str:
     return " ".join(map(str, faces))

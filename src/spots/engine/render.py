@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .dice import faces_text as _dice
 from .tricks import TILES
 
 if TYPE_CHECKING:
@@ -70,44 +71,100 @@ def render(state: State) -> str:
     return "\n".join(lines)
 
 
-def describe_move(state: State, move: str) -> str:
-    """A move in plain words, for game logs; ``state`` is the position the move was made in."""
+def dog_title(state: State, dog: str) -> str:
+    """A dog's printed name from its notation name."""
+    card = state.rules.cards.get(dog)
+    return card.title if card else dog
+
+
+def describe_move(before: State, move: str, after: State | None = None, names: list[str] | None = None) -> str:
+    """One log line for a move, in plain words: what was done, by whom, and what it caused.
+
+    ``before`` is the position the move was made in; with ``after`` (the position it led to) the
+    line also tells busts, fast-and-risky scores, draws, treats taken and the end. ``names`` are
+    the players' names (default ``Seat 0``, ``Seat 1``, ...). Every front end's game log uses this.
+    """
+    names = names or [f"Seat {s}" for s in range(before.rules.players)]
     parts = move.split()
-    kind, args = parts[0], parts[1:]
-    cards = state.rules.cards
-
-    def dog(name: str) -> str:
-        return cards[name].title if name in cards else name
-
-    if kind == "roll":
-        if state.chance_for[:1] == ["first-die"]:
-            return f"Seat {state.chance_for[1]} rolls a {args[0]} for the start"
-        return f"Seat {state.seat} rolls {' '.join(args)}"
+    kind = parts[0]
+    who = names[before.seat] if 0 <= before.seat < len(names) else "?"
+    chance_for = list(before.chance_for)
     if kind == "reveal":
-        if state.chance_for[:1] == ["deal"]:
-            return f"Seat {state.chance_for[1]} is dealt {dog(args[0])}"
-        return f"{dog(args[0])} is the new top card of the deck"
-    if kind == "trick" and args and args[0] in TILES:
-        words = f"does {TILES[args[0]].title}"
-    elif kind == "place" and len(args) == 2:
-        words = f"places a {args[0]} on {dog(args[1])}"
-    elif kind == "dig" and len(args) == 3:
-        words = f"digs seat {args[0]}'s buried {args[1]} {args[2]}"
-    elif kind == "move" and len(args) == 4:
-        words = f"moves the die on {dog(args[0])}'s {args[1]} to {dog(args[2])}'s {args[3]}"
-    elif kind == "take" and len(args) == 2:
-        words = f"takes the {args[1]} from {'the yard' if args[0] == 'yard' else dog(args[0])}"
+        if chance_for and chance_for[0] == "deal":
+            text = f"{names[chance_for[1]]} is dealt {dog_title(before, parts[1])}."
+        else:
+            text = f"{dog_title(before, parts[1])} turns up on top of the deck."
+    elif kind == "roll":
+        faces = _dice(parts[1:])
+        if chance_for and chance_for[0] == "first-die":
+            text = f"{names[chance_for[1]]} rolls a first die and buries it: {faces}."
+        else:
+            text = f"{who} rolls {faces}."
+    elif kind == "trick":
+        text = f"{who} does {TILES[parts[1]].title}."
+    elif kind == "score":
+        gained = after.players[before.seat].scored_count() - before.players[before.seat].scored_count()
+        text = f"{who} scores {gained} dog{'s' if gained != 1 else ''}."
+    elif kind == "reroll":
+        text = f"{who} spends a treat to reroll" + (f" {_dice(parts[1:])}." if len(parts) > 1 else " the dice.")
+    elif kind == "place":
+        text = f"{who} places a {parts[1]} on {dog_title(before, parts[2])}."
+    elif kind == "bury":
+        total = before.players[before.seat].yard_total() + int(parts[1])
+        text = f"{who} buries a {parts[1]} (yard {total}/{before.rules.bust_limit})."
+    elif kind == "choose":
+        if before.phase == "guard":
+            text = f"{who} names {parts[1]}."
+        elif before.phase == "retrieve":
+            text = f"{who} sets the retrieved die to {parts[1]}."
+        else:
+            text = f"{who} keeps the {parts[1]}s."
+    elif kind == "pick":
+        text = f"{who} keeps {_dice(parts[1:])}."
+    elif kind == "discard":
+        text = f"{who} returns {_dice(parts[1:]) or 'nothing'} to the supply."
+    elif kind == "set-aside":
+        text = f"{who} sets aside {parts[1]} dice."
+    elif kind == "dig":
+        verb = "raises" if parts[3] == "up" else "lowers"
+        text = f"{who} {verb} {names[int(parts[1])]}'s buried {parts[2]}."
+    elif kind == "move":
+        src, dst = dog_title(before, parts[1]), dog_title(before, parts[3])
+        text = f"{who} moves the die on {src}'s {parts[2]} to {dst}'s {parts[4]}."
+    elif kind == "take":
+        where = "the yard" if parts[1] == "yard" else dog_title(before, parts[1])
+        text = f"{who} takes the {parts[2]} from {where} for the Dogpile."
+    elif kind == "continue":
+        text = f"{who} rolls again."
+    elif kind == "stop":
+        text = f"{who} stops."
     else:
-        dice = " ".join(args)
-        words = {
-            "score": "scores their complete dogs",
-            "continue": "rolls again",
-            "stop": "stops",
-            "reroll": f"spends a treat to reroll {dice}".rstrip(),
-            "bury": f"buries a {dice}",
-            "choose": f"chooses {dice}",
-            "pick": f"keeps {dice}",
-            "discard": f"returns {dice or 'nothing'}",
-            "set-aside": f"sets aside {dice} dice",
-        }.get(kind, move)
-    return f"Seat {state.seat} {words}"
+        text = f"{who}: {move}."
+    if after is None:
+        return text
+    extras = []
+    for seat, (b, a) in enumerate(zip(before.busts, after.busts, strict=True)):
+        if a > b:
+            extras.append(f"{names[seat]} busts!")
+    if kind != "score":
+        for seat, (pb, pa) in enumerate(zip(before.players, after.players, strict=True)):
+            gained = pa.scored_count() - pb.scored_count()
+            if gained > 0:
+                extras.append(f"{names[seat]} scores {gained} dog{'s' if gained != 1 else ''} (fast and risky)!")
+    for seat, (pb, pa) in enumerate(zip(before.players, after.players, strict=True)):
+        old = {d.name for d in pb.dogs}
+        for d in pa.dogs:
+            if d.name not in old and kind != "reveal":
+                extras.append(f"{names[seat]} draws {dog_title(after, d.name)}.")
+    if kind in ("trick", "bury"):
+        gained = after.players[before.seat].treats - before.players[before.seat].treats
+        if gained > 0:
+            extras.append(f"{who} takes {gained} treat{'s' if gained != 1 else ''}.")
+    if before.first_player is None and after.first_player is not None:
+        extras.append(f"{names[after.first_player]} goes first.")
+    if after.is_terminal() and not before.is_terminal():
+        if after.winner is not None:
+            extras.append(f"{names[after.winner]} wins the game!")
+        else:
+            extras.append("The turn limit ends the game.")
+    return " ".join([text, *extras])

@@ -155,15 +155,19 @@ class TerminalGame:
             self.state.apply_action(move)
         else:
             self.state.apply_action(move, player=before.current_player())
+        line = describe_move(before, move, self.state, self.names())
         if move.startswith("roll") or move.startswith("reveal"):
             if before.turn > 0:
-                self.say("  " + describe_move(before, move), "cyan")
+                self.say("  " + line, "cyan")
         else:
             name = self.table.seats[before.seat]
-            self.say(f"  {describe_move(before, move)}" + (f"   [{name}]" if name != HUMAN else ""), "")
+            self.say("  " + line)
             if name != HUMAN and not self.fast:
                 time.sleep(0.6)
         self._autosave()
+
+    def names(self) -> list[str]:
+        return [f"Seat {s} ({'you' if who == HUMAN else who})" for s, who in enumerate(self.table.seats)]
 
     def _autosave(self) -> None:
         if self.table.autosave:
@@ -215,7 +219,7 @@ class TerminalGame:
                 except IllegalMoveError as exc:
                     self.say(str(exc), "red")
                     continue
-                self.say(f"  {describe_move(before, self.state.history()[-1])}")
+                self.say("  " + describe_move(before, self.state.history()[-1], self.state, self.names()))
                 self._autosave()
                 return True
 

@@ -21,9 +21,10 @@ from typing import Any
 
 from .. import bots
 from ..engine import IllegalMoveError, Rules, State
+from ..engine.render import describe_move as narrate
 from ..engine.state import Game
 from .store import Store, TableRow
-from .words import narrate, view
+from .words import view
 
 log = logging.getLogger("spots.web")
 

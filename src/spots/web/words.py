@@ -9,18 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.dice import faces_text as _dice
 from ..engine.render import describe_phase
+from ..engine.render import dog_title as title
 from ..engine.state import State
 from ..engine.tricks import TILES
-
-
-def title(state: State, dog: str) -> str:
-    card = state.rules.cards.get(dog)
-    return card.title if card else dog
-
-
-def _dice(values: list[str] | list[int]) -> str:
-    return " ".join(str(v) for v in values)
 
 
 def label(state: State, move: str, names: list[str]) -> tuple[str, str]:
@@ -66,91 +59,6 @@ def label(state: State, move: str, names: list[str]) -> tuple[str, str]:
     if kind == "stop":
         return "Stop", "stop"
     return move, kind
-
-
-def narrate(before: State, move: str, after: State, names: list[str]) -> str:
-    """One log line for a move: what was done, by whom, and what it caused (busts, scores, the end)."""
-    parts = move.split()
-    kind = parts[0]
-    who = names[before.seat] if 0 <= before.seat < len(names) else "?"
-    chance_for = list(before.chance_for)
-    if kind == "reveal":
-        if chance_for and chance_for[0] == "deal":
-            text = f"{names[chance_for[1]]} is dealt {title(before, parts[1])}."
-        else:
-            text = f"{title(before, parts[1])} turns up on top of the deck."
-    elif kind == "roll":
-        faces = _dice(parts[1:])
-        if chance_for and chance_for[0] == "first-die":
-            text = f"{names[chance_for[1]]} rolls a first die and buries it: {faces}."
-        else:
-            text = f"{who} rolls {faces}."
-    elif kind == "trick":
-        text = f"{who} does {TILES[parts[1]].title}."
-    elif kind == "score":
-        gained = after.players[before.seat].scored_count() - before.players[before.seat].scored_count()
-        text = f"{who} scores {gained} dog{'s' if gained != 1 else ''}."
-    elif kind == "reroll":
-        text = f"{who} spends a treat to reroll" + (f" {_dice(parts[1:])}." if len(parts) > 1 else " the dice.")
-    elif kind == "place":
-        text = f"{who} places a {parts[1]} on {title(before, parts[2])}."
-    elif kind == "bury":
-        total = before.players[before.seat].yard_total() + int(parts[1])
-        text = f"{who} buries a {parts[1]} (yard {total}/{before.rules.bust_limit})."
-    elif kind == "choose":
-        if before.phase == "guard":
-            text = f"{who} names {parts[1]}."
-        elif before.phase == "retrieve":
-            text = f"{who} sets the retrieved die to {parts[1]}."
-        else:
-            text = f"{who} keeps the {parts[1]}s."
-    elif kind == "pick":
-        text = f"{who} keeps {_dice(parts[1:])}."
-    elif kind == "discard":
-        text = f"{who} returns {_dice(parts[1:]) or 'nothing'} to the supply."
-    elif kind == "set-aside":
-        text = f"{who} sets aside {parts[1]} dice."
-    elif kind == "dig":
-        verb = "raises" if parts[3] == "up" else "lowers"
-        text = f"{who} {verb} {names[int(parts[1])]}'s buried {parts[2]}."
-    elif kind == "move":
-        src, dst = title(before, parts[1]), title(before, parts[3])
-        text = f"{who} moves the die on {src}'s {parts[2]} to {dst}'s {parts[4]}."
-    elif kind == "take":
-        where = "the yard" if parts[1] == "yard" else title(before, parts[1])
-        text = f"{who} takes the {parts[2]} from {where} for the Dogpile."
-    elif kind == "continue":
-        text = f"{who} rolls again."
-    elif kind == "stop":
-        text = f"{who} stops."
-    else:
-        text = f"{who}: {move}."
-    extras = []
-    for seat, (b, a) in enumerate(zip(before.busts, after.busts, strict=True)):
-        if a > b:
-            extras.append(f"{names[seat]} busts!")
-    if kind != "score":
-        for seat, (pb, pa) in enumerate(zip(before.players, after.players, strict=True)):
-            gained = pa.scored_count() - pb.scored_count()
-            if gained > 0:
-                extras.append(f"{names[seat]} scores {gained} dog{'s' if gained != 1 else ''} (fast and risky)!")
-    for seat, (pb, pa) in enumerate(zip(before.players, after.players, strict=True)):
-        old = {d.name for d in pb.dogs}
-        for d in pa.dogs:
-            if d.name not in old and kind != "reveal":
-                extras.append(f"{names[seat]} draws {title(after, d.name)}.")
-    if kind in ("trick", "bury"):
-        gained = after.players[before.seat].treats - before.players[before.seat].treats
-        if gained > 0:
-            extras.append(f"{who} takes {gained} treat{'s' if gained != 1 else ''}.")
-    if before.first_player is None and after.first_player is not None:
-        extras.append(f"{names[after.first_player]} goes first.")
-    if after.is_terminal() and not before.is_terminal():
-        if after.winner is not None:
-            extras.append(f"{names[after.winner]} wins the game!")
-        else:
-            extras.append("The turn limit ends the game.")
-    return " ".join([text, *extras])
 
 
 def phase_text(state: State, names: list[str]) -> str:
