@@ -167,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("selfplay", help="bots play a whole game from a seed; prints the record")
     add_rules_options(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the dice, deal and bots")
-    p.add_argument("--bots", default="random", help="bot names, comma-separated per seat (default random)")
+    p.add_argument("--bots", default="greedy", help="bot names, comma-separated per seat (default greedy)")
     p.add_argument("--out", help="write the game record (JSON) to this file")
     p.add_argument("--quiet", action="store_true", help="print only the final position")
     p.set_defaults(run=cmd_selfplay)
@@ -204,6 +204,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "spots-autosave.json; '' turns it off)")
     p.add_argument("--fast", action="store_true", help="no pause after bots' moves")
     p.add_argument("--plain", action="store_true", help="no colour, plain digits for dice")
+    p.add_argument("--lang", default=None,
+                   help="language: en, es, vi or zh-Hant (default: from LANG; unknown languages fall back to English)")
     p.set_defaults(run=cmd_play)
     p = sub.add_parser("serve", help="the web app: tables, friends, bots and replays (default 127.0.0.1:8000)",
                        add_help=False)
