@@ -7,7 +7,7 @@ if [ ! -x /usr/bin/chromium ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null
 fi
 python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e ".[test]"

@@ -8,6 +8,7 @@ nothing show None.
 
 from __future__ import annotations
 
+import gettext
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -101,14 +102,17 @@ def _roll_bust(pos: Position, dice: int, keep: str | None) -> Fraction | None:
     return _chance(dice, pos.busts)
 
 
-def format_advice(advice: list[Advice], limit: int = 15) -> str:
+def format_advice(advice: list[Advice], limit: int = 15, tr: gettext.NullTranslations | None = None) -> str:
+    """The ranked moves as a text table (``tr``: the language of the words; moves stay in the notation)."""
+    tr = tr or gettext.NullTranslations()
+    _ = tr.gettext
     if not advice:
-        return "No decision to advise on here."
-    lines = [f"{'rank':>4}  {'move':<28} {'estimate':>9}  {'bust now':>8}"]
+        return _("No decision to advise on here.")
+    lines = [f"{_('rank'):>4}  {_('move'):<28} {_('estimate'):>9}  {_('bust now'):>8}"]
     for i, a in enumerate(advice[:limit], 1):
         bust = "-" if a.bust is None else f"{float(a.bust):.1%}"
         lines.append(f"{i:>4}  {a.move:<28} {a.score:>9.3f}  {bust:>8}")
     if len(advice) > limit:
-        lines.append(f"      ... and {len(advice) - limit} more")
+        more = len(advice) - limit
+        lines.append("      " + tr.ngettext("... and {n} more", "... and {n} more", more).format(n=more))
     return "\n".join(lines)
-

@@ -54,6 +54,11 @@ class Tile:
     steps: tuple[Step, ...]
 
 
+def N_(text: str) -> str:
+    """Marks a text for translation (``pybabel extract -k N_``); the data stays English."""
+    return text
+
+
 def roll(dice: int | str, **fields: object) -> Step:
     return Step("roll", dice, **fields)  # type: ignore[arg-type]
 
@@ -62,75 +67,75 @@ TILES: dict[str, Tile] = {
     t.name: t
     for t in (
         # Red core, in every game.
-        Tile("howl", "Howl", "red",
-             "If you have fewer dogs than the dog limit, draw the top dog. Then roll 1 die.",
+        Tile("howl", N_("Howl"), "red",
+             N_("If you have fewer dogs than the dog limit, draw the top dog. Then roll 1 die."),
              (Step("draw"), roll(1))),
-        Tile("roll-over", "Roll Over", "red",
-             "Take every die out of your yard and roll them together, then place or rebury them. "
-             "Then you may roll 1 die.",
+        Tile("roll-over", N_("Roll Over"), "red",
+             N_("Take every die out of your yard and roll them together, then place or rebury them. "
+             "Then you may roll 1 die."),
              (roll("yard", source="yard"), roll(1, optional=True))),
         # Yellow.
-        Tile("walk", "Walk", "yellow", "Roll 2 dice. Then you may roll 1 die.",
+        Tile("walk", N_("Walk"), "yellow", N_("Roll 2 dice. Then you may roll 1 die."),
              (roll(2), roll(1, optional=True))),
-        Tile("trot", "Trot", "yellow",
-             "You may move 1 die from a space on one of your dogs to an empty space on any of your dogs, "
-             "turning it to that space's number. Then roll 2 dice.",
+        Tile("trot", N_("Trot"), "yellow",
+             N_("You may move 1 die from a space on one of your dogs to an empty space on any of your dogs, "
+             "turning it to that space's number. Then roll 2 dice."),
              (Step("trot"), roll(2))),
-        Tile("dig", "Dig", "yellow",
-             "For each paw, you may raise or lower any player's buried die by 1 "
-             "(lowering a 1 returns it to the supply). Then roll 2 dice.",
+        Tile("dig", N_("Dig"), "yellow",
+             N_("For each paw, you may raise or lower any player's buried die by 1 "
+             "(lowering a 1 returns it to the supply). Then roll 2 dice."),
              (Step("dig"), roll(2))),
-        Tile("retrieve", "Retrieve", "yellow",
-             "Take 1 die from the supply, set it to any number on the top card of the dog deck, "
-             "and place or bury it. Then roll 2 dice.",
+        Tile("retrieve", N_("Retrieve"), "yellow",
+             N_("Take 1 die from the supply, set it to any number on the top card of the dog deck, "
+             "and place or bury it. Then roll 2 dice."),
              (Step("retrieve"), roll(2))),
-        Tile("track", "Track", "yellow",
-             "Roll 3 dice. When you spend a treat on this roll you may reroll only some of the dice.",
+        Tile("track", N_("Track"), "yellow",
+             N_("Roll 3 dice. When you spend a treat on this roll you may reroll only some of the dice."),
              (roll(3, partial_reroll=True),)),
         # Purple.
-        Tile("run", "Run", "purple", "Roll 3 dice. Then you may roll 1 die; you may repeat this step.",
+        Tile("run", N_("Run"), "purple", N_("Roll 3 dice. Then you may roll 1 die; you may repeat this step."),
              (roll(3), roll(1, optional=True, repeat=True))),
-        Tile("chase", "Chase", "purple",
-             "Roll 1 die. You may repeat, each time rolling 1 more die than the time before.",
+        Tile("chase", N_("Chase"), "purple",
+             N_("Roll 1 die. You may repeat, each time rolling 1 more die than the time before."),
              (roll(1, repeat=True, grow=True),)),
-        Tile("bolt", "Bolt", "purple",
-             "Set aside 3 to 12 dice. Roll them one at a time. You may stop early only while your "
-             "paws are at least the number of dice not yet rolled.",
+        Tile("bolt", N_("Bolt"), "purple",
+             N_("Set aside 3 to 12 dice. Roll them one at a time. You may stop early only while your "
+             "paws are at least the number of dice not yet rolled."),
              (Step("bolt"),)),
-        Tile("dogpile", "Dogpile", "purple",
-             "Take 2 dice from the supply plus 1 die from your yard or one of your dogs, roll them all. "
-             "You may repeat.",
+        Tile("dogpile", N_("Dogpile"), "purple",
+             N_("Take 2 dice from the supply plus 1 die from your yard or one of your dogs, roll them all. "
+             "You may repeat."),
              (roll(2, source="dogpile", repeat=True),)),
-        Tile("sprint", "Sprint", "purple",
-             "Roll 1 die for each of your dogs with an empty space. You may repeat.",
+        Tile("sprint", N_("Sprint"), "purple",
+             N_("Roll 1 die for each of your dogs with an empty space. You may repeat."),
              (roll("sprint", repeat=True),)),
         # Green: getting treats.
-        Tile("beg", "Beg", "green", "Take 1 treat, then 1 more per paw.",
+        Tile("beg", N_("Beg"), "green", N_("Take 1 treat, then 1 more per paw."),
              (Step("treats", treats="beg"),)),
-        Tile("chew", "Chew", "green", "Double your treats, then take 1.",
+        Tile("chew", N_("Chew"), "green", N_("Double your treats, then take 1."),
              (Step("treats", treats="chew"),)),
-        Tile("gobble", "Gobble", "green",
-             "Take 7 treats, then return as many as the number on your highest empty space.",
+        Tile("gobble", N_("Gobble"), "green",
+             N_("Take 7 treats, then return as many as the number on your highest empty space."),
              (Step("treats", treats="gobble"),)),
-        Tile("play-dead", "Play Dead", "green",
-             "Roll 1 die. If you bury it without busting, take as many treats as its spots.",
+        Tile("play-dead", N_("Play Dead"), "green",
+             N_("Roll 1 die. If you bury it without busting, take as many treats as its spots."),
              (roll(1, bonus="play-dead"),)),
-        Tile("stay", "Stay", "green", "Take 1 treat for each face-down trick tile other than Stay.",
+        Tile("stay", N_("Stay"), "green", N_("Take 1 treat for each face-down trick tile other than Stay."),
              (Step("treats", treats="stay"),)),
         # Blue: choosing dice.
-        Tile("fetch", "Fetch", "blue",
-             "Roll 8 dice. Choose one number that was rolled; place or bury every die showing it.",
+        Tile("fetch", N_("Fetch"), "blue",
+             N_("Roll 8 dice. Choose one number that was rolled; place or bury every die showing it."),
              (roll(8, keep="fetch"),)),
-        Tile("guard", "Guard", "blue",
-             "Name a number from 1 to 6, then roll 4 dice. Dice above the number return to the supply.",
+        Tile("guard", N_("Guard"), "blue",
+             N_("Name a number from 1 to 6, then roll 4 dice. Dice above the number return to the supply."),
              (Step("guard"), roll(4, keep="guard"))),
-        Tile("hunt", "Hunt", "blue", "Roll 2 dice plus 1 per paw. Choose 2 of them to place or bury.",
+        Tile("hunt", N_("Hunt"), "blue", N_("Roll 2 dice plus 1 per paw. Choose 2 of them to place or bury."),
              (roll("hunt", keep="hunt"),)),
-        Tile("scavenge", "Scavenge", "blue",
-             "Roll 4 dice. You may return any of them whose number is lower than your yard total.",
+        Tile("scavenge", N_("Scavenge"), "blue",
+             N_("Roll 4 dice. You may return any of them whose number is lower than your yard total."),
              (roll(4, keep="scavenge"),)),
-        Tile("search", "Search", "blue",
-             "Roll 7 dice. If some add up to exactly 8, choose such a set to place or bury.",
+        Tile("search", N_("Search"), "blue",
+             N_("Roll 7 dice. If some add up to exactly 8, choose such a set to place or bury."),
              (roll(7, keep="search"),)),
     )
 }

@@ -8,6 +8,7 @@ nothing; ``--load`` continues it).
 
 from __future__ import annotations
 
+import gettext
 import json
 import random
 import time
@@ -17,18 +18,18 @@ from typing import Any
 
 from rich.console import Console
 
-from .. import bots
+from .. import bots, i18n
 from ..advisor import advise, format_advice
 from ..engine import Game, IllegalMoveError, Rules, State, describe_move, replay
 from ..engine.record import parse_record, read_text, record_dict
-from ..engine.tricks import TILES
+from ..engine.tricks import N_, TILES
 from .view import board, moves_table
 
 HUMAN = "me"
 HUMAN_ALIASES = {"me", "human", "you"}
-HELP = """Type a move in the notation (e.g. 'trick walk', 'place 4 wilbur'), or its number from the list.
+HELP = N_("""Type a move in the notation (e.g. 'trick walk', 'place 4 wilbur'), or its number from the list.
 Commands: hint (ranked moves with bust odds), rules (the face-up tiles), undo (take back your moves
-since the last roll or reveal), save FILE, help, quit (the game is saved and can be continued)."""
+since the last roll or reveal), save FILE, help, quit (the game is saved and can be continued).""")
 
 
 @dataclass
@@ -90,19 +91,21 @@ def check_seats(seats: list[str], players: int) -> list[str]:
     return names
 
 
-def ask_seats(console: Console, ask: Any) -> list[str]:
+def ask_seats(console: Console, ask: Any, tr: gettext.NullTranslations | None = None) -> list[str]:
     """The short interactive set-up when no seats are given."""
+    _ = (tr or gettext.NullTranslations()).gettext
     while True:
-        answer = ask("How many players (1-4)? [2] ").strip() or "2"
+        answer = ask(_("How many players (1-4)? [2] ")).strip() or "2"
         if answer in ("1", "2", "3", "4"):
             players = int(answer)
             break
-        console.print("Please answer 1, 2, 3 or 4.")
+        console.print(_("Please answer 1, 2, 3 or 4."))
     seats = []
     for seat in range(players):
         default = HUMAN if seat == 0 else "greedy"
         while True:
-            answer = ask(f"Seat {seat}: 'me' or a bot ({', '.join(bots.BOTS)})? [{default}] ").strip().lower()
+            answer = ask(_("Seat {seat}: 'me' or a bot ({bots})? [{default}] ").format(
+                seat=seat, bots=", ".join(bots.BOTS), default=default)).strip().lower()
             answer = answer or default
             try:
                 seats.append(check_seats([answer], 1)[0])
@@ -114,7 +117,10 @@ def ask_seats(console: Console, ask: Any) -> list[str]:
 
 class TerminalGame:
     def __init__(self, table: Table, console: Console, fast: bool = False, plain: bool = False,
-                 ask: Any = input) -> None:
+                 ask: Any = input, tr: gettext.NullTranslations | None = None) -> None:
+        self.tr = tr or gettext.NullTranslations()
+        self._ = self.tr.gettext
+        self.ngettext = self.tr.ngettext
         self.table = table
         self.console = console
         self.fast = fast
@@ -129,13 +135,17 @@ class TerminalGame:
         self.console.print(text, style=None if self.plain or not style else style, markup=False, highlight=False)
 
     def show(self) -> None:
-        self.console.print(board(self.state, self.plain, self.table.seats))
+        self.console.print(board(self.state, self.plain, self.who_list(), self.tr))
 
     def run(self) -> int:
-        self.say(f"Spots: {len(self.table.seats)} players, tricks {', '.join(self.state.rules.tricks)}, "
-                 f"target {self.state.rules.target}. Type 'help' at your prompt.")
+        _ = self._
+        n = len(self.table.seats)
+        self.say(self.ngettext("Spots: {n} player, tricks {tricks}, target {target}. Type 'help' at your prompt.",
+                               "Spots: {n} players, tricks {tricks}, target {target}. Type 'help' at your prompt.",
+                               n).format(n=n, tricks=", ".join(self.state.rules.tricks),  # tile names: notation
+                                         target=self.state.rules.target))
         if self.table.autosave:
-            self.say(f"The game is saved after every move to {self.table.autosave}.")
+            self.say(_("The game is saved after every move to {file}.").format(file=self.table.autosave))
         while not self.state.is_terminal():
             if self.state.is_chance_node():
                 self._play(None)
@@ -155,7 +165,7 @@ class TerminalGame:
             self.state.apply_action(move)
         else:
             self.state.apply_action(move, player=before.current_player())
-        line = describe_move(before, move, self.state, self.names())
+        line = describe_move(before, move, self.state, self.names(), self.tr)
         if move.startswith("roll") or move.startswith("reveal"):
             if before.turn > 0:
                 self.say("  " + line, "cyan")
@@ -167,7 +177,13 @@ class TerminalGame:
         self._autosave()
 
     def names(self) -> list[str]:
-        return [f"Seat {s} ({'you' if who == HUMAN else who})" for s, who in enumerate(self.table.seats)]
+        _ = self._
+        return [_("Seat {seat} ({who})").format(seat=s, who=_("you") if who == HUMAN else who)
+                for s, who in enumerate(self.table.seats)]
+
+    def who_list(self) -> list[str]:
+        """Who sits where, for people: 'you' (in the player's language) or the bot's name."""
+        return [self._("you") if who == HUMAN else who for who in self.table.seats]
 
     def _autosave(self) -> None:
         if self.table.autosave:
@@ -176,40 +192,42 @@ class TerminalGame:
     def _human(self) -> bool:
         """One human decision (with any number of commands before it). False: the player quit."""
         self.show()
+        _ = self._
         seat = self.state.current_player()
         while True:
             moves = self.state.legal_actions()
             self.console.print(moves_table(moves), markup=False, highlight=False)
             try:
-                line = self.ask(f"Seat {seat} > ").strip()
+                line = self.ask(_("Seat {seat} > ").format(seat=seat)).strip()
             except EOFError:
-                self.say("Input closed: the game is saved." if self.table.autosave else "Input closed.")
+                self.say(_("Input closed: the game is saved.") if self.table.autosave else _("Input closed."))
                 return False
             if not line:
                 continue
-            word, _, rest = line.partition(" ")
+            word, _sep, rest = line.partition(" ")
             word = word.lower()
             if line.isdigit():
                 index = int(line)
                 if 1 <= index <= len(moves):
                     self._play(moves[index - 1])
                     return True
-                self.say(f"There is no move {index}: choose from 1 to {len(moves)}.", "red")
+                self.say(_("There is no move {index}: choose from 1 to {n}.").format(index=index, n=len(moves)), "red")
             elif word in ("help", "?"):
-                self.say(HELP)
+                self.say(_(HELP))
             elif word == "hint":
-                self.say(format_advice(advise(self.state)))
+                self.say(format_advice(advise(self.state), tr=self.tr))
             elif word == "rules":
                 for name, up in zip(self.state.rules.tricks, self.state.face_up, strict=True):
                     if up:
-                        self.say(f"{TILES[name].title}: {TILES[name].text}")
+                        self.say(f"{_(TILES[name].title)}: {_(TILES[name].text)}")
             elif word == "undo":
                 if self._undo():
                     return True
             elif word == "save":
                 self._save(rest.strip())
             elif word in ("quit", "exit"):
-                self.say("Game saved; continue it with: spots play --load FILE." if self.table.autosave else "Bye.")
+                self.say(_("Game saved; continue it with: spots play --load FILE.") if self.table.autosave
+                         else _("Bye."))
                 return False
             else:
                 try:
@@ -219,47 +237,57 @@ class TerminalGame:
                 except IllegalMoveError as exc:
                     self.say(str(exc), "red")
                     continue
-                self.say("  " + describe_move(before, self.state.history()[-1], self.state, self.names()))
+                self.say("  " + describe_move(before, self.state.history()[-1], self.state, self.names(), self.tr))
                 self._autosave()
                 return True
 
     def _undo(self) -> bool:
+        _ = self._
         count = self.table.human_moves_since_chance()
         if count == 0:
-            self.say("Nothing to undo: only your own moves since the last roll or reveal can be taken back.", "red")
+            self.say(_("Nothing to undo: only your own moves since the last roll or reveal can be taken back."), "red")
             return False
         history = self.state.history()[:-1]
         self.table.state = replay(self.state.rules, history)
-        self.say(f"Took back your last move ({count - 1} more can be undone).")
+        self.say(self.ngettext("Took back your last move ({n} more can be undone).",
+                               "Took back your last move ({n} more can be undone).", count - 1).format(n=count - 1))
         self._autosave()
         return True
 
     def _save(self, name: str) -> None:
+        _ = self._
         if not name:
-            self.say("Say where: save FILE", "red")
+            self.say(_("Say where: save FILE"), "red")
             return
         try:
             self.table.save(Path(name))
         except OSError as exc:
-            self.say(f"Could not save to {name}: {exc.strerror or exc}", "red")
+            self.say(_("Could not save to {file}: {error}").format(file=name, error=exc.strerror or exc), "red")
             return
-        self.say(f"Saved to {name}; continue with: spots play --load {name}")
+        self.say(_("Saved to {file}; continue with: spots play --load {file}").format(file=name))
 
     def summary(self) -> None:
+        _, ngettext = self._, self.ngettext
         state = self.state
         if state.winner is not None:
-            self.say(f"Seat {state.winner} ({self.table.seats[state.winner]}) wins!", "bold green")
+            self.say(_("Seat {seat} ({who}) wins!").format(seat=state.winner, who=self.who_list()[state.winner]),
+                     "bold green")
         else:
-            self.say("The turn limit ended the game.", "bold")
-        self.say(f"{state.turn} turns.")
+            self.say(_("The turn limit ended the game."), "bold")
+        self.say(ngettext("{n} turn.", "{n} turns.", state.turn).format(n=state.turn))
         for seat, player in enumerate(state.players):
-            self.say(f"  Seat {seat} ({self.table.seats[seat]}): {player.scored_count()} dogs scored, "
-                     f"{state.busts[seat]} busts, result {state.returns()[seat]:g}")
+            scored, busts = player.scored_count(), state.busts[seat]
+            self.say("  " + _("Seat {seat} ({who}): {scored}, {busts}, result {result}").format(
+                seat=seat, who=self.who_list()[seat],
+                scored=ngettext("{n} dog scored", "{n} dogs scored", scored).format(n=scored),
+                busts=ngettext("{n} bust", "{n} busts", busts).format(n=busts),
+                result=format(state.returns()[seat], "g")))
 
 
 def start(args: Any, rules: Rules | None) -> int:
     """Entry point for ``spots play`` (arguments parsed by the CLI)."""
     console = Console(no_color=args.plain, highlight=False, emoji=False)
+    tr = i18n.translator(getattr(args, "lang", None) or i18n.from_environment())
     plain = args.plain or not console.is_terminal or (console.encoding or "").lower() not in ("utf-8", "utf8")
     # The record is saved after every move: to --autosave, else to the loaded file, else a default file.
     default = args.load or "spots-autosave.json"
@@ -268,9 +296,9 @@ def start(args: Any, rules: Rules | None) -> int:
         table = load_table(args.load, args.seat or None, autosave)
     else:
         assert rules is not None
-        seats = check_seats(args.seat, rules.players) if args.seat else ask_seats(console, input)
+        seats = check_seats(args.seat, rules.players) if args.seat else ask_seats(console, input, tr)
         if not args.seat and len(seats) != rules.players:
             rules = Rules(**{**rules.to_dict(), "players": len(seats)})
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         table = Table(Game(rules).new_initial_state(), seats, seed, autosave)
-    return TerminalGame(table, console, fast=args.fast, plain=plain).run()
+    return TerminalGame(table, console, fast=args.fast, plain=plain, tr=tr).run()

@@ -6,6 +6,8 @@ colour and unicode dice for terminals that cannot show them.
 
 from __future__ import annotations
 
+import gettext
+
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -22,39 +24,49 @@ def die(value: int, plain: bool) -> str:
     return str(value) if plain else DIE_FACES[value - 1]
 
 
-def board(state: State, plain: bool = False, names: list[str] | None = None) -> RenderableType:
+def board(state: State, plain: bool = False, names: list[str] | None = None,
+          tr: gettext.NullTranslations | None = None) -> RenderableType:
+    tr = tr or gettext.NullTranslations()
+    _ = tr.gettext
+    ngettext = tr.ngettext
     rules = state.rules
     parts: list[RenderableType] = []
-    head = Text(f"Turn {state.turn}   supply: {state.dice_supply} dice, {state.treat_supply} treats   ")
+    supply = ngettext("{n} die", "{n} dice", state.dice_supply).format(n=state.dice_supply)
+    treats = ngettext("{n} treat", "{n} treats", state.treat_supply).format(n=state.treat_supply)
+    head = Text(_("Turn {turn}   supply: {dice}, {treats}").format(turn=state.turn, dice=supply, treats=treats) + "   ")
     top = rules.cards[state.deck_top] if state.deck_top else None
-    head.append(f"deck top: {top.title} {list(top.spaces)}" if top else "deck: empty")
-    head.append(f" ({len(state.deck_rest)} below)")
+    head.append(_("deck top: {dog} {spaces}").format(dog=top.title, spaces=list(top.spaces)) if top
+                else _("deck: empty"))
+    head.append(" " + _("({n} below)").format(n=len(state.deck_rest)))
     parts.append(head)
-    tiles = Text("Tricks: ")
+    tiles = Text(_("Tricks:") + " ")
     for name, up, treats in zip(rules.tricks, state.face_up, state.tile_treats, strict=True):
         tile = TILES[name]
-        label = tile.title if up else f"({tile.title})"
+        label = _(tile.title) if up else f"({_(tile.title)})"
         style = "" if plain else (COLOURS[tile.colour] if up else "dim")
         tiles.append(label, style=style)
         if treats:
-            tiles.append(f" +{treats} treat{'s' if treats > 1 else ''}", style="" if plain else "bold")
+            tiles.append(" " + ngettext("+{n} treat", "+{n} treats", treats).format(n=treats),
+                         style="" if plain else "bold")
         tiles.append("  ")
     parts.append(tiles)
     for seat, player in enumerate(state.players):
         turn = seat == state.seat and not state.is_terminal()
-        who = f"Seat {seat}" + (f" ({names[seat]})" if names else "")
+        who = _("Seat {seat}").format(seat=seat) + (f" ({names[seat]})" if names else "")
         yard = player.yard_total()
         danger = "" if plain else ("bold red" if yard >= rules.bust_limit - 1 else "")
         title = Text(f"{'▶ ' if turn and not plain else ('> ' if turn else '')}{who}   ")
-        title.append(f"yard {' '.join(die(v, plain) for v in sorted(player.yard)) or '-'} = {yard}/{rules.bust_limit}",
+        dice = ' '.join(die(v, plain) for v in sorted(player.yard)) or '-'
+        title.append(_("yard {dice} = {total}/{limit}").format(dice=dice, total=yard, limit=rules.bust_limit),
                      style=danger)
-        title.append(f"   treats {player.treats}   scored {player.scored_count()}/{rules.target}   "
-                     f"paws {state.paws(seat)}   busts {state.busts[seat]}")
+        title.append("   " + _("treats {treats}   scored {scored}/{target}   paws {paws}   busts {busts}").format(
+            treats=player.treats, scored=player.scored_count(), target=rules.target, paws=state.paws(seat),
+            busts=state.busts[seat]))
         table = Table(show_header=False, box=None, padding=(0, 1))
         for dog in player.dogs:
             card = rules.cards[dog.name]
             if dog.scored:
-                scored = Text("scored", style="" if plain else "green")
+                scored = Text(_("scored"), style="" if plain else "green")
                 table.add_row(Text(card.title, style="" if plain else "dim"), scored)
                 continue
             spaces = Text()
@@ -63,16 +75,17 @@ def board(state: State, plain: bool = False, names: list[str] | None = None) -> 
                     spaces.append(f"[{die(v, plain)}]", style="" if plain else "bold cyan")
                 else:
                     spaces.append(f" {v} ")
-            paws = f" {'paw ' * card.paws}".rstrip() if card.paws else ""
-            status = " complete" if dog.complete else ""
+            paws = " " + " ".join([_("paw")] * card.paws) if card.paws else ""
+            status = " " + _("complete") if dog.complete else ""
             table.add_row(Text(card.title), spaces, Text(paws + status, style="" if plain else "yellow"))
         parts.append(Panel(Group(title, table), expand=False) if not plain else Group(title, table))
     if state.roll is not None and state.roll.dice:
-        parts.append(Text("In hand: " + " ".join(die(v, plain) for v in state.roll.dice) +
+        parts.append(Text(_("In hand:") + " " + " ".join(die(v, plain) for v in state.roll.dice) +
                           f"   ({' '.join(map(str, state.roll.dice))})"))
     if state.set_aside:
-        parts.append(Text(f"Set aside for Bolt: {state.set_aside} dice"))
-    parts.append(Text(describe_phase(state), style="" if plain else "bold"))
+        parts.append(Text(ngettext("Set aside for Bolt: {n} die", "Set aside for Bolt: {n} dice", state.set_aside)
+                          .format(n=state.set_aside)))
+    parts.append(Text(describe_phase(state, tr), style="" if plain else "bold"))
     return Group(*parts)
 
 

@@ -23,19 +23,25 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from .. import i18n
 from ..advisor import advise
 from ..bots import BOTS
 from ..engine import Rules, RulesError
-from ..engine.tricks import SUGGESTED_SETS, TILES
+from ..engine.tricks import N_, SUGGESTED_SETS, TILES
 from .rooms import DICE, Conn, Hub, MoveError, Room, state_at
 from .store import Store
-from .words import label, view
+from .words import js_words, label, view
 
 HERE = Path(__file__).parent
 MAX_MESSAGE = 4096  # bytes: far above any move, far below anything abusive
 RATE, BURST = 10.0, 20.0  # messages per second per connection, and the burst allowed
 MAX_NAME = 24
 TRICK_SETS = ["beginner", *[s for s in SUGGESTED_SETS if s != "adoption-event"], "random", "all", "custom"]
+TRICK_SET_LABELS = {  # what the lobby's menu shows for each trick set
+    "beginner": N_("beginner (Adoption Event)"), "dog-park": N_("dog park"), "agility-course": N_("agility course"),
+    "hunting": N_("hunting"), "kennel-club": N_("kennel club"), "puppy-pen": N_("puppy pen"),
+    "random": N_("random"), "all": N_("all"), "custom": N_("custom"),
+}
 OPTION_LIMITS = {  # variant options a lobby form may set, with sane bounds for a public server
     "bust_limit": (0, 60), "dog_limit": (1, 32), "dice": (1, 200), "treats": (0, 200),
     "starting_treats": (0, 20), "starting_dogs": (0, 6), "turn_limit": (1, 5000),
@@ -109,6 +115,19 @@ def parse_new_table(body: Any) -> tuple[Rules, list[dict[str, Any]]]:
     return rules, seats
 
 
+def request_lang(request: Request | WebSocket) -> str:
+    """The page's language: ``?lang=`` (the switcher), else the remembered cookie, else Accept-Language."""
+    for value in (request.query_params.get("lang"), request.cookies.get("lang")):
+        code = i18n.normalize(value)
+        if code:
+            return code
+    return i18n.negotiate(request.headers.get("accept-language"))
+
+
+def tr_of(request: Request | WebSocket) -> Any:
+    return i18n.translator(request_lang(request)).gettext
+
+
 def create_app(
     db_path: str | Path = "spots.sqlite3",
     bot_delay: float = 1.0,
@@ -138,10 +157,22 @@ def create_app(
     templates = Jinja2Templates(directory=HERE / "templates")
 
     def page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
-        return templates.TemplateResponse(request, template, context, status_code=status)
+        lang = request_lang(request)
+        tr = i18n.translator(lang)
+        here = request.url.remove_query_params("lang")
+        switch = [{"code": code, "name": name, "url": f"{here.path}?{here.include_query_params(lang=code).query}",
+                   "current": code == lang} for code, name in i18n.LANGUAGES.items()]
+        response = templates.TemplateResponse(request, template, {
+            **context, "_": tr.gettext, "ngettext": tr.ngettext, "lang": lang, "languages": switch,
+            "words": js_words(tr),
+        }, status_code=status)
+        if i18n.normalize(request.query_params.get("lang")):  # the switcher: remember the choice
+            response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
+        return response
 
     def not_found(request: Request, what: str) -> HTMLResponse:
-        return page(request, "message.html", 404, title="Not found", message=what)
+        _ = tr_of(request)
+        return page(request, "message.html", 404, title=_("Not found"), message=what)
 
     def room_or_none(table_id: str) -> Room | None:
         return hub.rooms.get(table_id)
@@ -151,13 +182,15 @@ def create_app(
     @app.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:
         tiles = [{"name": t.name, "title": t.title, "colour": t.colour} for t in TILES.values()]
-        return page(request, "lobby.html", tiles=tiles, bots=list(BOTS), sets=TRICK_SETS)
+        _ = tr_of(request)
+        labels = {s: _(TRICK_SET_LABELS.get(s, s)) for s in TRICK_SETS}
+        return page(request, "lobby.html", tiles=tiles, bots=list(BOTS), sets=TRICK_SETS, set_labels=labels)
 
     @app.get("/host/{host_token}", response_class=HTMLResponse)
     async def host_page(request: Request, host_token: str) -> HTMLResponse:
         table_id = hub.by_host.get(host_token)
         if table_id is None:
-            return not_found(request, "No table has this host link.")
+            return not_found(request, tr_of(request)("No table has this host link."))
         room = hub.rooms[table_id]
         base = str(request.base_url).rstrip("/")
         seats = [
@@ -171,21 +204,22 @@ def create_app(
     async def play_page(request: Request, token: str) -> HTMLResponse:
         found = hub.claim(token)
         if found is None:
-            return not_found(request, "This seat link is not valid (the seat may have been taken from the lobby).")
+            return not_found(request, tr_of(request)(
+                "This seat link is not valid (the seat may have been taken from the lobby)."))
         room, seat = found
         return page(request, "table.html", table=room.id, seat=seat, token=token, name=room.names[seat])
 
     @app.get("/t/{table_id}", response_class=HTMLResponse)
     async def watch_page(request: Request, table_id: str) -> HTMLResponse:
         if room_or_none(table_id) is None:
-            return not_found(request, f"There is no table {table_id!r}.")
+            return not_found(request, tr_of(request)("There is no table {table}.").format(table=repr(table_id)))
         return page(request, "table.html", table=table_id, seat=None, token="", name="")
 
     @app.get("/t/{table_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, table_id: str) -> HTMLResponse:
         room = room_or_none(table_id)
         if room is None:
-            return not_found(request, f"There is no table {table_id!r}.")
+            return not_found(request, tr_of(request)("There is no table {table}.").format(table=repr(table_id)))
         return page(request, "replay.html", table=table_id, moves=len(room.log))
 
     # ------------------------------------------------------------------ JSON API
@@ -242,7 +276,7 @@ def create_app(
         return JSONResponse({"seat": seat, "token": token, "link": f"{base}/play/{token}"})
 
     @app.get("/api/tables/{table_id}/replay")
-    async def replay_step(table_id: str, at: int = -1) -> Response:
+    async def replay_step(request: Request, table_id: str, at: int = -1) -> Response:
         """The position after ``at`` moves, with the log so far (the replay viewer's data)."""
         room = room_or_none(table_id)
         if room is None:
@@ -251,7 +285,8 @@ def create_app(
         total = len(moves)
         count = total if at < 0 or at > total else at
         state = room.state if count == total else await asyncio.to_thread(state_at, room.state.rules, moves, count)
-        data = view(state, room.seat_info(), count)
+        lang = request_lang(request)
+        data = view(state, room.seat_info(), count, i18n.translator(lang))
         data["legal"] = []  # a replay offers nothing to click
         for tile in data["tiles"]:
             tile.pop("move", None)
@@ -260,7 +295,7 @@ def create_app(
                 for s in d["spaces"]:
                     s.pop("move", None)
         return JSONResponse({"at": count, "total": total, "view": data, "move": moves[count - 1] if count else None,
-                             "log": room.log[:count]})
+                             "log": room.log_in(lang)[:count]})
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> Response:
@@ -290,7 +325,7 @@ def create_app(
                 await ws.close(code=4403)
                 return
             seat = found[1]
-        conn = Conn(seat)
+        conn = Conn(seat, request_lang(ws))
         writer = asyncio.get_running_loop().create_task(_writer(ws, conn))
         conn.send(json.dumps({"type": "hello", "table": room.id, "seat": seat,
                               "role": "player" if seat is not None else "spectator",
@@ -336,21 +371,25 @@ def create_app(
     async def _handle(room: Room, conn: Conn, text: str | None, size: int) -> dict[str, Any] | None:
         """One client message: a reply for the sender (an error, a hint), or None."""
 
+        _ = i18n.translator(conn.lang).gettext
+
         def error(code: str, message: str, **more: Any) -> dict[str, Any]:
             return {"type": "error", "code": code, "message": message, **more}
 
         if not conn.allow(rate, burst):
-            return error("rate-limited", f"too many messages: at most {rate:g} a second; this one was ignored")
+            return error("rate-limited", _("too many messages: at most {rate} a second; this one was ignored").format(
+                rate=f"{rate:g}"))
         if size > MAX_MESSAGE:
-            return error("too-large", f"messages are limited to {MAX_MESSAGE} bytes; this one had {size}")
+            return error("too-large", _("messages are limited to {limit} bytes; this one had {size}").format(
+                limit=MAX_MESSAGE, size=size))
         if text is None:
-            return error("bad-message", "send text frames holding JSON objects")
+            return error("bad-message", _("send text frames holding JSON objects"))
         try:
             msg = json.loads(text)
         except (json.JSONDecodeError, RecursionError):
-            return error("bad-json", "the message is not valid JSON")
+            return error("bad-json", _("the message is not valid JSON"))
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            return error("bad-message", "a message is a JSON object with a 'type': move, hint, sync or ping")
+            return error("bad-message", _("a message is a JSON object with a 'type': move, hint, sync or ping"))
         kind = msg["type"]
         if kind == "ping":
             return {"type": "pong"}
@@ -358,38 +397,42 @@ def create_app(
             room.full_state(conn)
             return None
         if kind not in ("move", "hint"):
-            return error("bad-message", f"unknown message type {kind!r}; the types are move, hint, sync, ping")
+            return error("bad-message", _("unknown message type {kind}; the types are move, hint, sync, ping").format(
+                kind=repr(kind)))
         if conn.seat is None:
-            return error("spectator", "spectators cannot act; open a seat's invite link to play")
+            return error("spectator", _("spectators cannot act; open a seat's invite link to play"))
         claimed = msg.get("seat", conn.seat)
         if claimed != conn.seat:
-            return error("wrong-seat", f"this connection plays seat {conn.seat}; it cannot act for seat {claimed!r}")
+            return error("wrong-seat", _("this connection plays seat {seat}; it cannot act for seat {claimed}").format(
+                seat=conn.seat, claimed=repr(claimed)))
         if kind == "hint":
-            return await _hint(room, conn.seat)
+            return await _hint(room, conn.seat, conn.lang)
         at = msg.get("at")
         if at is not None and (not isinstance(at, int) or isinstance(at, bool)):
-            return error("bad-message", "'at' must be the number of moves you have seen")
+            return error("bad-message", _("'at' must be the number of moves you have seen"))
         try:
-            index, canonical = room.submit(msg.get("move"), conn.seat, at)
+            index, canonical = room.submit(msg.get("move"), conn.seat, at, conn.lang)
         except MoveError as exc:
             extra = {"legal": exc.legal} if exc.legal is not None else {}
             return error(exc.code, exc.message, move=msg.get("move") if isinstance(msg.get("move"), str) else None,
                          **extra)
         return {"type": "ok", "move": canonical, "index": index, "moves": len(room.log)}
 
-    async def _hint(room: Room, seat: int) -> dict[str, Any]:
+    async def _hint(room: Room, seat: int, lang: str = "en") -> dict[str, Any]:
         state = room.state
+        tr = i18n.translator(lang)
+        _ = tr.gettext
         if state.is_terminal() or state.current_player() != seat:
-            return {"type": "error", "code": "not-your-turn", "message": "hints are given on your own turn"}
+            return {"type": "error", "code": "not-your-turn", "message": _("hints are given on your own turn")}
         try:
             ranked = await asyncio.wait_for(asyncio.to_thread(advise, state.clone()), timeout=20)
         except TimeoutError:
-            return {"type": "error", "code": "hint-timeout", "message": "the advisor took too long"}
+            return {"type": "error", "code": "hint-timeout", "message": _("the advisor took too long")}
         names = room.names
         return {
             "type": "hint", "moves": len(room.log),
             "advice": [
-                {"move": a.move, "label": label(state, a.move, names)[0], "score": round(a.score, 3),
+                {"move": a.move, "label": label(state, a.move, names, tr)[0], "score": round(a.score, 3),
                  "bust": None if a.bust is None else round(float(a.bust), 4)}
                 for a in ranked[:12]
             ],

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import bots
+from .. import bots, i18n
 from ..engine import IllegalMoveError, Rules, State
 from ..engine.render import describe_move as narrate
 from ..engine.state import Game
@@ -44,6 +44,7 @@ class Conn:
     """One WebSocket viewer. Outgoing messages go through a bounded queue so a slow client never stalls a table."""
 
     seat: int | None
+    lang: str = "en"
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=500))
     log_sent: int = 0
     tokens: float = 0.0
@@ -82,13 +83,14 @@ class Room:
         self.id = row.id
         self.row = row
         self.state = state
-        self.log = log_lines
+        self.log = log_lines  # English; other languages are narrated on first need (self.logs)
+        self.logs: dict[str, list[str]] = {}
         self.conns: set[Conn] = set()
         self.bots: dict[int, Any] = {
             s.seat: bots.make(s.bot or "random", seed=DICE.randrange(2**32)) for s in row.seats if s.kind == "bot"
         }
         self.bot_task: asyncio.Task[None] | None = None
-        self._view: dict[str, Any] | None = None
+        self._views: dict[str, dict[str, Any]] = {}
 
     # -------------------------------------------------------------- queries
 
@@ -104,11 +106,26 @@ class Room:
             for s in self.row.seats
         ]
 
-    def current_view(self) -> dict[str, Any]:
-        if self._view is None:
-            self._view = view(self.state, self.seat_info(), len(self.log))
-            self._view["table"] = self.id
-        return self._view
+    def current_view(self, lang: str = "en") -> dict[str, Any]:
+        lang = i18n.resolve(lang)
+        if lang not in self._views:
+            self._views[lang] = view(self.state, self.seat_info(), len(self.log), i18n.translator(lang))
+            self._views[lang]["table"] = self.id
+        return self._views[lang]
+
+    def log_in(self, lang: str = "en") -> list[str]:
+        """The game log in one language (narrated from the record the first time it is asked for)."""
+        lang = i18n.resolve(lang)
+        if lang == i18n.DEFAULT:
+            return self.log
+        if lang not in self.logs:
+            self.logs[lang] = replay_with_log(self.state.rules, self.state.history(), self.names,
+                                              i18n.translator(lang))[1]
+        return self.logs[lang]
+
+    def _narrate(self, before: State, move: str, after: State) -> dict[str, str]:
+        return {lang: narrate(before, move, after, self.names, i18n.translator(lang))
+                for lang in [i18n.DEFAULT, *self.logs]}
 
     def summary(self) -> dict[str, Any]:
         """A lobby row."""
@@ -130,39 +147,44 @@ class Room:
 
     # -------------------------------------------------------------- changes
 
-    def submit(self, move: Any, seat: int, at: int | None = None) -> tuple[int, str]:
+    def submit(self, move: Any, seat: int, at: int | None = None, lang: str = "en") -> tuple[int, str]:
         """Apply a seat's move, then the chance events it leads to; persist; broadcast.
 
         Returns the move's index in the record and its canonical text.
         Raises MoveError and changes nothing when refused.
         """
+        _ = i18n.translator(lang).gettext
         state = self.state
         if not isinstance(move, str) or not move.strip():
-            raise MoveError("bad-message", "'move' must be a non-empty string in the move notation")
+            raise MoveError("bad-message", _("'move' must be a non-empty string in the move notation"))
         if at is not None and at != len(self.log):
-            raise MoveError("stale", f"the table has moved on: {len(self.log)} moves, you sent 'at': {at}")
+            raise MoveError("stale", _("the table has moved on: {n} moves, you sent 'at': {at}").format(
+                n=len(self.log), at=at))
         if state.is_terminal():
-            raise MoveError("game-over", "the game is over; no move is accepted")
+            raise MoveError("game-over", _("the game is over; no move is accepted"))
         if state.current_player() != seat:
             who = self.names[state.seat]
-            raise MoveError("not-your-turn", f"it is {who}'s turn, not seat {seat}'s", [])
+            raise MoveError("not-your-turn", _("it is {who}'s turn, not seat {seat}'s").format(who=who, seat=seat), [])
         after = state.clone()
         try:
             after.apply_action(move, player=seat)
         except IllegalMoveError as exc:
-            raise MoveError("illegal-move", str(exc), state.legal_actions()) from None
+            message = str(exc) if i18n.resolve(lang) == i18n.DEFAULT else _(
+                "{move} is not a legal move here. Legal here: {legal}").format(
+                move=repr(move), legal=", ".join(state.legal_actions()))
+            raise MoveError("illegal-move", message, state.legal_actions()) from None
         index, text = len(self.log), after.history()[-1]
         self._commit(state, after, [(text, seat)])
         return index, text
 
     def _commit(self, before: State, after: State, moves: list[tuple[str, int]]) -> None:
         """Play chance events up to the next decision, write everything, then swap and tell everyone."""
-        lines = [narrate(before, moves[0][0], after, self.names)] if moves else []
+        lines = [self._narrate(before, moves[0][0], after)] if moves else []
         while after.is_chance_node():
             prior = after.clone()
             text = after.sample_chance(DICE)
             moves.append((text, -1))
-            lines.append(narrate(prior, text, after, self.names))
+            lines.append(self._narrate(prior, text, after))
         start = len(self.log)
         status = "over" if after.is_terminal() else "playing"
         try:
@@ -171,33 +193,39 @@ class Room:
             log.error("table %s: a move could not be saved: %s", self.id, exc)
             raise MoveError("server-error", "the move could not be saved; nothing changed, try again") from None
         self.state = after
-        self.log.extend(lines)
+        self.log.extend(line[i18n.DEFAULT] for line in lines)
+        for lang, other in self.logs.items():
+            other.extend(line[lang] for line in lines)
         self.row.updated = time.time()
         self.row.status = status
-        self._view = None
+        self._views = {}
         self.broadcast()
         self.schedule_bot()
 
     def broadcast(self) -> None:
-        """Send the new view and the new log lines to every viewer (one serialised message for all)."""
-        self._view = None
-        payload = json.dumps({"type": "state", "view": self.current_view()})
+        """Send the new view and the new log lines to every viewer (one serialised message per language)."""
+        self._views = {}
+        payloads: dict[str, str] = {}
         for conn in list(self.conns):
+            if conn.lang not in payloads:
+                payloads[conn.lang] = json.dumps({"type": "state", "view": self.current_view(conn.lang)})
+            payload = payloads[conn.lang]
             start = conn.log_sent
-            lines = self.log[start:]
+            lines = self.log_in(conn.lang)[start:]
             conn.log_sent = len(self.log)
             conn.send(payload[:-1] + f', "log_start": {start}, "log": {json.dumps(lines)}}}')
 
     def full_state(self, conn: Conn) -> None:
         """Resend everything to one viewer (on connect, or when it asks to resync)."""
         conn.log_sent = len(self.log)
-        conn.send(json.dumps({"type": "state", "view": self.current_view(), "log_start": 0, "log": self.log}))
+        conn.send(json.dumps({"type": "state", "view": self.current_view(conn.lang), "log_start": 0,
+                              "log": self.log_in(conn.lang)}))
 
     # -------------------------------------------------------------- viewers
 
     def join(self, conn: Conn) -> None:
         self.conns.add(conn)
-        self._view = None
+        self._views = {}
         self.full_state(conn)
         self.broadcast_presence()
 
@@ -331,14 +359,14 @@ class Hub:
         return token
 
 
-def replay_with_log(rules: Rules, moves: list[str], names: list[str]) -> tuple[State, list[str]]:
+def replay_with_log(rules: Rules, moves: list[str], names: list[str], tr: Any = None) -> tuple[State, list[str]]:
     """Replay a table's moves from the start, narrating each (the same check as ``spots.replay``)."""
     state = Game(rules).new_initial_state()
     lines = []
     for move in moves:
         before = state.clone()
         state.apply_action(move)
-        lines.append(narrate(before, move, state, names))
+        lines.append(narrate(before, move, state, names, tr))
     return state, lines
 
 

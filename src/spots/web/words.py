@@ -7,73 +7,137 @@ here from the engine's state and legal moves, and sent ready to draw.
 
 from __future__ import annotations
 
+import gettext
 from typing import Any
 
 from ..engine.dice import faces_text as _dice
 from ..engine.render import describe_phase
 from ..engine.render import dog_title as title
 from ..engine.state import State
-from ..engine.tricks import TILES
+from ..engine.tricks import N_, TILES
+
+ENGLISH = gettext.NullTranslations()
 
 
-def label(state: State, move: str, names: list[str]) -> tuple[str, str]:
-    """A button's text and group for one legal move of the player to move."""
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a plural pair for extraction (``pybabel extract -k NP_:1,2``)."""
+    return singular, plural
+
+
+# Words the page scripts show (sent in the page as a catalog: see js_words).
+JS_WORDS = [
+    N_("Copied"), N_("Copy"),
+    N_(" (sending…)"), N_(" (you)"), N_("(start)"), N_("+{n} set aside"), N_("Advisor"), N_("Back to the lobby"),
+    N_("Bot: {bot}"), N_("Bury a die"), N_("Bust now"), N_("Busts"), N_("Choose"), N_("Choose a trick"),
+    N_("Choose dice"), N_("Could not reach the server."), N_("Deck top"), N_("Dig"), N_("Dogs scored"),
+    N_("Final table"), N_("Go on"), N_("Human"), N_("In hand:"), N_("Join"), N_("Move"), N_("Move a die"),
+    N_("None yet."), N_("Pause"), N_("Place a die"), N_("Play"), N_("Player"), N_("Replay"), N_("Reroll"),
+    N_("Score"), N_("Scored"), N_("Seat {n}"), N_("Supply"), N_("Table {id}"), N_("Take a die"),
+    N_("The table before the first card is dealt."), N_("Thinking…"), N_("Treats"), N_("Turn"),
+    N_("Waiting for {who}…"), N_("Watch"), N_("Watch the replay"), N_("Win estimate"), N_("Yard"), N_("Your move"),
+    N_("Your name at this table (optional):"), N_("away"), N_("complete"), N_("die showing {v}"), N_("empty"),
+    N_("face down"), N_("first to {n}"), N_("free seat"), N_("live"), N_("name (optional)"), N_("no dogs"),
+    N_("nobody"), N_("not available"), N_("online"), N_("paw prints on unscored dogs"), N_("place {v} here"),
+    N_("reconnecting…"), N_("scored"), N_("scored dogs"), N_("seat {n} name"), N_("seat {n} player"),
+    N_("step {step} of {steps}"), N_("times busted"), N_("to move"), N_("treats"), N_("treats on this tile"),
+    N_("turn {turn}, {who} to move"), N_("won by {who}"), N_("{bot} bot"), N_("{n} below"), N_("{turns}, {moves}."),
+]
+JS_PLURALS = [
+    NP_("treat", "treats"),
+    NP_("{n} bust", "{n} busts"),
+    NP_("{n} die", "{n} dice"),
+    NP_("{n} move", "{n} moves"),
+    NP_("{n} paw", "{n} paws"),
+    NP_("{n} paw print", "{n} paw prints"),
+    NP_("{n} treat", "{n} treats"),
+    NP_("{n} turn", "{n} turns"),
+    NP_("{n} watching", "{n} watching"),
+]
+
+
+def js_words(tr: gettext.NullTranslations) -> dict[str, Any]:
+    """The page scripts' catalog: English text -> translation; a plural pair -> [one form, other form]."""
+    words: dict[str, Any] = {text: tr.gettext(text) for text in JS_WORDS}
+    for one, other in JS_PLURALS:
+        words[one] = [tr.ngettext(one, other, 1), tr.ngettext(one, other, 2)]
+    return words
+
+
+def label(state: State, move: str, names: list[str], tr: gettext.NullTranslations | None = None) -> tuple[str, str]:
+    """A button's text and group for one legal move of the player to move (``tr``: the language)."""
+    _ = (tr or ENGLISH).gettext
     parts = move.split()
     kind = parts[0]
     me = state.players[state.seat]
     if kind == "trick":
-        return TILES[parts[1]].title, "trick"
+        return _(TILES[parts[1]].title), "trick"
     if kind == "score":
-        return "Score your complete dogs", "score"
+        return _("Score your complete dogs"), "score"
     if kind == "reroll":
-        return ("Reroll " + _dice(parts[1:]) if len(parts) > 1 else "Reroll all") + " (1 treat)", "reroll"
+        if len(parts) > 1:
+            return _("Reroll {faces} (1 treat)").format(faces=_dice(parts[1:])), "reroll"
+        return _("Reroll all (1 treat)"), "reroll"
     if kind == "place":
-        return f"Place {parts[1]} on {title(state, parts[2])}", "place"
+        return _("Place {v} on {dog}").format(v=parts[1], dog=title(state, parts[2])), "place"
     if kind == "bury":
         total = me.yard_total() + int(parts[1])
-        bust = " (busts!)" if total > state.rules.bust_limit else ""
-        return f"Bury {parts[1]} → yard {total}/{state.rules.bust_limit}{bust}", "bury"
+        if total > state.rules.bust_limit:
+            return _("Bury {v} → yard {total}/{limit} (busts!)").format(
+                v=parts[1], total=total, limit=state.rules.bust_limit), "bury"
+        return _("Bury {v} → yard {total}/{limit}").format(v=parts[1], total=total,
+                                                           limit=state.rules.bust_limit), "bury"
     if kind == "choose":
         if state.phase == "guard":
-            return f"Name {parts[1]}", "choose"
+            return _("Name {v}").format(v=parts[1]), "choose"
         if state.phase == "retrieve":
-            return f"Set the die to {parts[1]}", "choose"
-        return f"Keep the {parts[1]}s", "choose"
+            return _("Set the die to {v}").format(v=parts[1]), "choose"
+        return _("Keep the {v}s").format(v=parts[1]), "choose"
     if kind == "pick":
-        return "Keep " + _dice(parts[1:]), "pick"
+        return _("Keep {faces}").format(faces=_dice(parts[1:])), "pick"
     if kind == "discard":
-        return ("Return " + _dice(parts[1:])) if len(parts) > 1 else "Return none", "pick"
+        if len(parts) > 1:
+            return _("Return {faces}").format(faces=_dice(parts[1:])), "pick"
+        return _("Return none"), "pick"
     if kind == "set-aside":
-        return f"Set aside {parts[1]} dice", "choose"
+        n = int(parts[1])
+        return (tr or ENGLISH).ngettext("Set aside {n} die", "Set aside {n} dice", n).format(n=n), "choose"
     if kind == "dig":
         who = names[int(parts[1])]
-        verb = "Raise" if parts[3] == "up" else "Lower"
-        return f"{verb} {who}'s buried {parts[2]}", "dig"
+        if parts[3] == "up":
+            return _("Raise {owner}'s buried {v}").format(owner=who, v=parts[2]), "dig"
+        return _("Lower {owner}'s buried {v}").format(owner=who, v=parts[2]), "dig"
     if kind == "move":
-        return f"Move {title(state, parts[1])}'s {parts[2]} to {title(state, parts[3])}'s {parts[4]}", "move"
+        return _("Move {src}'s {a} to {dst}'s {b}").format(
+            src=title(state, parts[1]), a=parts[2], dst=title(state, parts[3]), b=parts[4]), "move"
     if kind == "take":
-        where = "your yard" if parts[1] == "yard" else title(state, parts[1])
-        return f"Take the {parts[2]} from {where}", "take"
+        if parts[1] == "yard":
+            return _("Take the {v} from your yard").format(v=parts[2]), "take"
+        return _("Take the {v} from {dog}").format(v=parts[2], dog=title(state, parts[1])), "take"
     if kind == "continue":
-        return "Roll again", "continue"
+        return _("Roll again"), "continue"
     if kind == "stop":
-        return "Stop", "stop"
+        return _("Stop"), "stop"
     return move, kind
 
 
-def phase_text(state: State, names: list[str]) -> str:
+def phase_text(state: State, names: list[str], tr: gettext.NullTranslations | None = None) -> str:
     """Where the game stands, with seat numbers replaced by names."""
-    text = describe_phase(state)
+    tr = tr or ENGLISH
+    text = describe_phase(state, tr, None if state.is_terminal() or state.is_chance_node() else names)
     if state.is_terminal():
         if state.winner is not None:
             scored = state.players[state.winner].scored_count()
-            return f"Game over: {names[state.winner]} wins with {scored} scored dogs."
+            return tr.ngettext("Game over: {who} wins with {n} scored dogs.",
+                               "Game over: {who} wins with {n} scored dogs.", scored).format(
+                who=names[state.winner], n=scored)
         return text
-    return text.replace(f"Seat {state.seat}", names[state.seat], 1)
+    return text
 
 
-def view(state: State, seats: list[dict[str, Any]], moves: int) -> dict[str, Any]:
-    """The public picture of a position, as JSON-ready data (the same for every viewer)."""
+def view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.NullTranslations | None = None
+         ) -> dict[str, Any]:
+    """The public picture of a position, as JSON-ready data (the same for every viewer of one language)."""
+    _ = (tr or ENGLISH).gettext
     rules = state.rules
     names = [s["name"] for s in seats]
     over = state.is_terminal()
@@ -106,7 +170,7 @@ def view(state: State, seats: list[dict[str, Any]], moves: int) -> dict[str, Any
     for name, up, treats in zip(rules.tricks, state.face_up, state.tile_treats, strict=True):
         tile = TILES[name]
         entry: dict[str, Any] = {
-            "name": name, "title": tile.title, "colour": tile.colour, "text": tile.text, "face_up": up,
+            "name": name, "title": _(tile.title), "colour": tile.colour, "text": _(tile.text), "face_up": up,
             "treats": treats, "active": state.trick == name,
         }
         if f"trick {name}" in legal_set:
@@ -119,7 +183,7 @@ def view(state: State, seats: list[dict[str, Any]], moves: int) -> dict[str, Any
     trick = None
     if state.trick is not None:
         tile = TILES[state.trick]
-        trick = {"name": tile.name, "title": tile.title, "text": tile.text, "step": state.step + 1,
+        trick = {"name": tile.name, "title": _(tile.title), "text": _(tile.text), "step": state.step + 1,
                  "steps": len(tile.steps)}
     roll = state.roll
     hand = {
@@ -128,11 +192,11 @@ def view(state: State, seats: list[dict[str, Any]], moves: int) -> dict[str, Any
     }
     buttons = []
     for move in legal:
-        text, group = label(state, move, names)
+        text, group = label(state, move, names, tr)
         buttons.append({"move": move, "label": text, "group": group})
     out: dict[str, Any] = {
         "moves": moves, "turn": state.turn, "over": over, "to_move": to_move, "phase": state.phase,
-        "status": phase_text(state, names),
+        "status": phase_text(state, names, tr),
         "rules": {"players": rules.players, "target": rules.target, "bust_limit": rules.bust_limit,
                   "dog_limit": rules.dog_limit, "tricks": list(rules.tricks)},
         "supply": {"dice": state.dice_supply, "treats": state.treat_supply},
@@ -141,16 +205,19 @@ def view(state: State, seats: list[dict[str, Any]], moves: int) -> dict[str, Any
         "winner": state.winner, "returns": state.returns() if over else None,
     }
     if over:
-        out["summary"] = summary(state, names)
+        out["summary"] = summary(state, names, tr)
     return out
 
 
-def summary(state: State, names: list[str]) -> dict[str, Any]:
+def summary(state: State, names: list[str], tr: gettext.NullTranslations | None = None) -> dict[str, Any]:
     """The end screen: who won, and each player's scored dogs, busts and treats."""
+    tr = tr or ENGLISH
     if state.winner is not None:
-        headline = f"{names[state.winner]} wins with {state.players[state.winner].scored_count()} scored dogs."
+        n = state.players[state.winner].scored_count()
+        headline = tr.ngettext("{who} wins with {n} scored dogs.", "{who} wins with {n} scored dogs.", n).format(
+            who=names[state.winner], n=n)
     else:
-        headline = "The turn limit ended the game; the leaders share the win."
+        headline = tr.gettext("The turn limit ended the game; the leaders share the win.")
     rows = [
         {"seat": s, "name": names[s], "scored": p.scored_count(), "busts": state.busts[s], "treats": p.treats,
          "scored_dogs": [title(state, d.name) for d in p.dogs if d.scored], "result": r}

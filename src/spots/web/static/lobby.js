@@ -17,12 +17,12 @@
     let html = "";
     for (let i = 0; i < n; i++) {
       const prev = old[i] || { kind: i === 0 ? "human" : "bot:greedy", name: "" };
-      const options = [["human", "Human"], ...bots.map((b) => [`bot:${b}`, `Bot: ${b}`])]
+      const options = [["human", T("Human")], ...bots.map((b) => [`bot:${b}`, T("Bot: {bot}", { bot: b })])]
         .map(([v, t]) => `<option value="${v}"${prev.kind === v ? " selected" : ""}>${t}</option>`).join("");
-      html += `<div class="seat-row"><span class="seat-no">Seat ${i + 1}</span>
-        <select name="seat-${i}" aria-label="seat ${i + 1} player">${options}</select>
-        <input name="name-${i}" maxlength="24" placeholder="name (optional)" value="${esc(prev.name)}"
-          aria-label="seat ${i + 1} name"></div>`;
+      html += `<div class="seat-row"><span class="seat-no">${esc(T("Seat {n}", { n: i + 1 }))}</span>
+        <select name="seat-${i}" aria-label="${esc(T("seat {n} player", { n: i + 1 }))}">${options}</select>
+        <input name="name-${i}" maxlength="24" placeholder="${esc(T("name (optional)"))}" value="${esc(prev.name)}"
+          aria-label="${esc(T("seat {n} name", { n: i + 1 }))}"></div>`;
     }
     box.innerHTML = html;
   }
@@ -56,7 +56,7 @@
       if (!r.ok) { $("create-error").textContent = data.message; return; }
       location.href = data.host;
     } catch (err) {
-      $("create-error").textContent = "Could not reach the server.";
+      $("create-error").textContent = T("Could not reach the server.");
     } finally {
       $("create").disabled = false;
     }
@@ -65,20 +65,21 @@
   function row(t) {
     const players = t.players.map((p) => {
       const who = p.kind === "bot" ? `${esc(p.name)} <span class="muted">(${esc(p.bot)})</span>` : esc(p.name);
-      const join = p.free ? ` <button type="button" class="join" data-table="${t.id}" data-seat="${p.seat}">Join</button>` : "";
+      const join = p.free ? ` <button type="button" class="join" data-table="${t.id}" data-seat="${p.seat}">${esc(T("Join"))}</button>` : "";
       return `<span class="lp">${who} ★${p.scored}${join}</span>`;
     }).join(" · ");
-    const state = t.status === "over" ? `won by ${esc(t.winner || "nobody")}` : `turn ${t.turn}, ${esc(t.to_move || "")} to move`;
+    const state = t.status === "over" ? esc(T("won by {who}", { who: t.winner || T("nobody") }))
+      : esc(T("turn {turn}, {who} to move", { turn: t.turn, who: t.to_move || "" }));
     const links = t.status === "over"
-      ? `<a class="button" href="/t/${t.id}/replay">Replay</a> <a class="button" href="/t/${t.id}">Final table</a>`
-      : `<a class="button" href="/t/${t.id}">Watch</a>`;
-    return `<li class="table-row" data-table="${t.id}"><div><b>Table ${t.id}</b>
-      <span class="muted">first to ${t.target} · ${t.moves} moves · ${state} · ${t.viewers} watching</span></div>
+      ? `<a class="button" href="/t/${t.id}/replay">${esc(T("Replay"))}</a> <a class="button" href="/t/${t.id}">${esc(T("Final table"))}</a>`
+      : `<a class="button" href="/t/${t.id}">${esc(T("Watch"))}</a>`;
+    return `<li class="table-row" data-table="${t.id}"><div><b>${esc(T("Table {id}", { id: t.id }))}</b>
+      <span class="muted">${esc(T("first to {n}", { n: t.target }))} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}</span></div>
       <div class="lps">${players}</div><div class="links">${links}</div></li>`;
   }
 
   function fill(id, rows) {
-    $(id).innerHTML = rows.length ? rows.map(row).join("") : '<li class="empty">None yet.</li>';
+    $(id).innerHTML = rows.length ? rows.map(row).join("") : `<li class="empty">${esc(T("None yet."))}</li>`;
   }
 
   async function refresh() {
@@ -94,7 +95,7 @@
   document.addEventListener("click", async (e) => {
     const b = e.target.closest("button.join");
     if (!b) return;
-    const name = prompt("Your name at this table (optional):") || "";
+    const name = prompt(T("Your name at this table (optional):")) || "";
     const r = await fetch(`/api/tables/${b.dataset.table}/join`, {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ seat: Number(b.dataset.seat), name }),

@@ -23,8 +23,8 @@
     $("slider").value = at;
     $("pos").textContent = at;
     $("total").textContent = total;
-    $("move-text").textContent = data.move || "(start)";
-    $("move-words").textContent = at ? data.log[at - 1] : "The table before the first card is dealt.";
+    $("move-text").textContent = data.move || T("(start)");
+    $("move-words").textContent = at ? data.log[at - 1] : T("The table before the first card is dealt.");
     $("status").textContent = v.status;
     $("board").innerHTML = Spots.board(v, null);
     $("end").hidden = !v.over;
@@ -35,8 +35,8 @@
   }
 
   function play() {
-    if (timer) { clearInterval(timer); timer = null; $("play").textContent = "Play"; return; }
-    $("play").textContent = "Pause";
+    if (timer) { clearInterval(timer); timer = null; $("play").textContent = T("Play"); return; }
+    $("play").textContent = T("Pause");
     timer = setInterval(() => {
       if (at >= total) { play(); return; }
       show(at + 1);

@@ -71,7 +71,7 @@
       busy = false;
       toast(msg.message);
       draw();
-      if (msg.code === "unknown-table" || msg.code === "bad-token") { retry = -1; setConn("not available", false); }
+      if (msg.code === "unknown-table" || msg.code === "bad-token") { retry = -1; setConn(T("not available"), false); }
     } else if (msg.type === "hint") {
       showHints(msg);
     }
@@ -82,9 +82,9 @@
     if (!view || msg.moves !== view.moves) return;
     const rows = msg.advice.map((a, i) => `<tr><td>${i + 1}</td>
       <td><button type="button" class="move" data-move="${Spots.esc(a.move)}">${Spots.esc(a.label)}</button></td>
-      <td>${(a.score * 100).toFixed(1)}%</td><td>${a.bust === null ? "–" : (a.bust * 100).toFixed(1) + "%"}</td></tr>`).join("");
-    h.innerHTML = `<h2>Advisor <button type="button" class="close" id="close-hints">×</button></h2>
-      <table class="advice"><thead><tr><th>#</th><th>Move</th><th>Win estimate</th><th>Bust now</th></tr></thead>
+      <td>${PCT(a.score)}</td><td>${a.bust === null ? "–" : PCT(a.bust)}</td></tr>`).join("");
+    h.innerHTML = `<h2>${Spots.esc(T("Advisor"))} <button type="button" class="close" id="close-hints">×</button></h2>
+      <table class="advice"><thead><tr><th>#</th><th>${Spots.esc(T("Move"))}</th><th>${Spots.esc(T("Win estimate"))}</th><th>${Spots.esc(T("Bust now"))}</th></tr></thead>
       <tbody>${rows}</tbody></table>`;
     h.hidden = false;
     $("close-hints").onclick = () => { h.hidden = true; };
@@ -94,12 +94,12 @@
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const url = `${proto}//${location.host}/ws/${encodeURIComponent(table)}` + (token ? `?token=${encodeURIComponent(token)}` : "");
     ws = new WebSocket(url);
-    ws.onopen = () => { retry = 0; setConn("live", true); };
+    ws.onopen = () => { retry = 0; setConn(T("live"), true); };
     ws.onmessage = onMessage;
     ws.onclose = () => {
       busy = false;
       if (retry < 0) return;
-      setConn("reconnecting…", false);
+      setConn(T("reconnecting…"), false);
       retry = Math.min(retry + 1, 5);
       setTimeout(connect, 500 * retry);
     };
@@ -126,7 +126,7 @@
   $("hint-button").addEventListener("click", () => {
     if (ws && ws.readyState === WebSocket.OPEN) {
       ws.send(JSON.stringify({ type: "hint" }));
-      $("hints").innerHTML = "<p>Thinking…</p>";
+      $("hints").innerHTML = `<p>${Spots.esc(T("Thinking…"))}</p>`;
       $("hints").hidden = false;
     }
   });

@@ -1,0 +1,86 @@
+"""Each language in the real browser: the lobby and a table page, one screenshot per language.
+
+Headless Chromium (``/usr/bin/chromium``) against the real server; the browser's locale sets
+``Accept-Language``. Screenshots go to ``docs/screenshots/lang-<code>.png``. For Chinese text a
+CJK font is needed (Debian: ``fonts-wqy-microhei`` or ``fonts-noto-cjk``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spots import i18n
+from test_web_e2e import CHROMIUM, CHROMIUM_ARGS, Server
+
+pytestmark = pytest.mark.timeout(180)
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+LOCALES = {"en": "en-US", "es": "es-ES", "vi": "vi-VN", "zh-Hant": "zh-HK"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("i18n") / "i18n.db", bot_delay=0.3).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.mark.parametrize("code", list(i18n.LANGUAGES))
+def test_lobby_and_table_in_each_language(server: Server, browser: Any, code: str) -> None:
+    tr = i18n.translator(code)
+    context = browser.new_context(locale=LOCALES[code], viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    assert page.get_attribute("html", "lang") == code
+    assert page.locator("main.lobby h1").inner_text() == tr.gettext("New table")
+    page.wait_for_function("document.querySelectorAll('#seats .seat-row').length === 2")
+    assert tr.gettext("Human") in page.locator("#seats").inner_text()
+    assert page.locator(".languages a.current").inner_text() == i18n.LANGUAGES[code]
+
+    table = server.create([{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy", "name": "Rex"}],
+                          target=6)
+    page.goto(table["seats"][0]["link"])
+    page.wait_for_function("document.querySelectorAll('#log li').length > 0")
+    page.wait_for_function("document.querySelector('#conn').classList.contains('ok')")
+    page.wait_for_selector("#controls .your-turn, #controls .waiting")
+    assert page.locator(".log-panel h2").inner_text() == tr.gettext("Game log")
+    assert tr.gettext("Deck top").lower() in page.locator("#board").inner_text().lower()
+    assert tr.gettext("Walk") in page.locator("#board .tiles").inner_text()
+    if code != "en":
+        log = page.locator("#log").inner_text()
+        assert " is dealt " not in log and " rolls " not in log, log
+    DOCS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(DOCS / f"lang-{code}.png"), full_page=False)
+    assert not errors, errors
+    context.close()
+
+
+def test_the_switcher_changes_the_language_and_is_remembered(server: Server, browser: Any) -> None:
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.goto(server.url + "/")
+    assert page.get_attribute("html", "lang") == "en"
+    page.click(".languages a[data-lang='vi']")
+    page.wait_for_function("document.documentElement.lang === 'vi'")
+    page.goto(server.url + "/")  # remembered (a cookie), although the browser asks for English
+    assert page.get_attribute("html", "lang") == "vi"
+    assert page.locator("main.lobby h1").inner_text() == i18n.translator("vi").gettext("New table")
+    context.close()
