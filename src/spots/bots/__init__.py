@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from ..core.record import play_game
 from ..engine import State
 
 
@@ -70,11 +71,4 @@ def make(name: str, seed: int = 0, **budget: Any) -> Bot:
         raise ValueError(f"bad option for bot {name!r}: {exc}") from None
 
 
-def play_game(state: State, bots: list[Bot], rng: random.Random) -> State:
-    """Play a state to the end: chance from ``rng``, each seat's moves from its bot."""
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.sample_chance(rng)
-        else:
-            state.apply_action(bots[state.current_player()].choose(state))
-    return state
+__all__ = ["BOTS", "Bot", "RandomBot", "make", "play_game"]

@@ -8,13 +8,15 @@ accepted as a record: it carries its rules and history.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import IllegalMoveError, RulesError, StateFormatError
 from .rules import Rules
 from .state import STATE_FORMAT, Game, State, read_json
+
+S = TypeVar("S")
 
 RECORD_FORMAT = "spots-record"
 RECORD_VERSION = 1
@@ -33,7 +35,12 @@ def replay(rules: Rules | dict[str, Any], history: Iterable[str]) -> State:
     """Play a record's moves from the initial state; raise ReplayError at the first bad one."""
     if not isinstance(rules, Rules):
         rules = Rules.from_dict(rules)
-    state = Game(rules).new_initial_state()
+    return replay_moves(Game(rules).new_initial_state, history)
+
+
+def replay_moves(new_initial_state: Callable[[], S], history: Iterable[str]) -> S:
+    """Any game's replay (``spots.core.replay``): the moves from a fresh state, checked one by one."""
+    state = new_initial_state()
     for index, move in enumerate(history):
         try:
             state.apply_action(move)

@@ -1,0 +1,177 @@
+"""Monte Carlo tree search for any ``GameState``, with explicit chance nodes.
+
+``spots.bots.mcts`` is tied to Spots (its turn counter and value function);
+this one takes the rollout policy and the value function as arguments, so each
+game supplies its own. Decision nodes pick children by UCT for the seat moving
+there; chance nodes sample the engine's distribution and keep one child per
+outcome seen. A simulation follows ``policy`` for at most ``depth`` decisions,
+then scores every seat with ``value`` (exact ``returns()`` at the end).
+
+Below the root, a decision node first expands the move the policy would play and
+widens only slowly (``widen`` × √visits children): expanding every reply at once
+would make the opponent look like a random player inside the tree, and moves
+that hand the opponent a gift would look safe.
+
+``prior`` (optional) gives each root move a value for the mover in [0, 1]; it is
+counted as ``prior_weight`` visits, so with few simulations the search keeps to
+the prior's order and spends its budget checking the strongest candidates.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import Any
+
+from .protocol import GameState
+
+Policy = Callable[[Any, random.Random], str]
+Value = Callable[[Any], list[float]]
+
+
+def random_policy(state: GameState, rng: random.Random) -> str:
+    moves = state.legal_actions()
+    return moves[int(rng.random() * len(moves))]
+
+
+def terminal_value(state: GameState) -> list[float]:
+    return state.returns()
+
+
+class Node:
+    __slots__ = ("children", "totals", "untried", "visits")
+
+    def __init__(self, moves: list[str] | None, players: int) -> None:
+        self.children: dict[str, Node] = {}
+        self.untried = list(moves) if moves is not None else None  # None at chance nodes
+        self.visits = 0.0  # float: root moves may start with virtual visits from a prior
+        self.totals = [0.0] * players
+
+
+class Mcts:
+    """UCT search; ``choose(state)`` returns the most visited move."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        policy: Policy = random_policy,
+        value: Value = terminal_value,
+        players: int = 2,
+        seed: int = 0,
+        iterations: int = 200,
+        depth: int = 1000,
+        c: float = 0.7,
+        widen: float = 0.5,
+        prior: Callable[[Any], dict[str, float]] | None = None,
+        prior_weight: float = 0.0,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.policy = policy
+        self.value = value
+        self.players = players
+        self.iterations = iterations
+        self.depth = depth
+        self.c = c
+        self.widen = widen
+        self.prior = prior
+        self.prior_weight = prior_weight
+
+    def choose(self, state: GameState) -> str:
+        return self.rank(state)[0][0]
+
+    def rank(self, state: GameState) -> list[tuple[str, float]]:
+        """Legal moves with their visit counts, most visited first."""
+        moves = state.legal_actions()
+        if len(moves) == 1:
+            return [(moves[0], self.iterations)]
+        root = Node(moves, self.players)
+        if self.prior is not None and self.prior_weight > 0:
+            self._seed_root(state, root, moves)
+        for _ in range(self.iterations):
+            self._simulate(state.clone(), root)
+        ranked = [(m, child.visits) for m, child in root.children.items()]
+        ranked.sort(key=lambda mv: -mv[1])
+        return ranked
+
+    def _simulate(self, state: GameState, root: Node) -> None:
+        apply = getattr(state, "apply_trusted", state.apply_action)
+        path = [root]
+        node = root
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcome = state.sample_chance(self.rng)
+                child = node.children.get(outcome)
+                if child is None:
+                    child = node.children[outcome] = self._new_node(state)
+                    path.append(child)
+                    break
+                node = child
+            else:
+                mover = state.current_player()
+                decisions += 1
+                if node.untried and (node is root or len(node.children) < 1 + self.widen * math.sqrt(node.visits)):
+                    move = self._expand(state, node, node is root)
+                    apply(move)
+                    child = node.children[move] = self._new_node(state)
+                    path.append(child)
+                    break
+                move, node = self._select(node, mover)
+                apply(move)
+            path.append(node)
+        values = self._rollout(state, apply, decisions)
+        for n in path:
+            n.visits += 1
+            for s, v in enumerate(values):
+                n.totals[s] += v
+
+    def _seed_root(self, state: GameState, root: Node, moves: list[str]) -> None:
+        """Give every root move ``prior_weight`` virtual visits at its prior value."""
+        assert self.prior is not None
+        values = self.prior(state)
+        mover = state.current_player()
+        w = self.prior_weight
+        for move in moves:
+            after = state.clone()
+            getattr(after, "apply_trusted", after.apply_action)(move)
+            child = root.children[move] = self._new_node(after)
+            child.visits = w
+            v = values.get(move, 0.5)
+            others = (1.0 - v) / max(1, self.players - 1)
+            child.totals = [w * (v if s == mover else others) for s in range(self.players)]
+            root.visits += w
+        root.untried = []
+
+    def _expand(self, state: GameState, node: Node, at_root: bool) -> str:
+        untried = node.untried
+        assert untried
+        if not at_root and not node.children:
+            move = self.policy(state, self.rng)
+            if move in untried:
+                untried.remove(move)
+                return move
+        return untried.pop(int(self.rng.random() * len(untried)))
+
+    def _new_node(self, state: GameState) -> Node:
+        moves = None if state.is_chance_node() or state.is_terminal() else state.legal_actions()
+        return Node(moves, self.players)
+
+    def _select(self, node: Node, mover: int) -> tuple[str, Node]:
+        log_n = math.log(node.visits + 1)
+
+        def uct(item: tuple[str, Node]) -> float:
+            child = item[1]
+            return child.totals[mover] / child.visits + self.c * math.sqrt(log_n / child.visits)
+
+        return max(node.children.items(), key=uct)
+
+    def _rollout(self, state: GameState, apply: Callable[[str], None], decisions: int) -> list[float]:
+        while not state.is_terminal() and decisions < self.depth:
+            if state.is_chance_node():
+                state.sample_chance(self.rng)
+            else:
+                apply(self.policy(state, self.rng))
+                decisions += 1
+        return state.returns() if state.is_terminal() else self.value(state)

@@ -1,0 +1,76 @@
+"""Double Spot's rules options, validated once so the state never meets a bad value."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..engine.errors import RulesError
+
+CLAIM_RULES = ("mover", "first")
+
+
+class DoubleSpotRulesError(RulesError):
+    """A Double Spot option has a value the game cannot be played with."""
+
+
+def _whole(name: str, value: Any, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise DoubleSpotRulesError(f"{name} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise DoubleSpotRulesError(f"{name} must be from {low} to {high}, not {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Options; the defaults are the game of ``rules/double-spot.md``.
+
+    columns, rows: the frame (8×5, one cell per disc).
+    discs: discs of each kind (blue/green and pink/yellow); ``None`` gives enough
+        for a full board (half the cells each, rounded up).
+    target: cards that win at once.
+    claim: who takes a replacement card already on the board: ``mover`` (the
+        player whose turn it is) or ``first`` (a chance event ``claim N`` that a
+        live front end sets to whoever claimed first).
+    """
+
+    columns: int = 8
+    rows: int = 5
+    discs: int | None = None
+    target: int = 5
+    claim: str = "mover"
+
+    def __post_init__(self) -> None:
+        _whole("columns", self.columns, 3, 20)
+        _whole("rows", self.rows, 3, 20)
+        cells = self.columns * self.rows
+        if self.discs is None:
+            object.__setattr__(self, "discs", (cells + 1) // 2)
+        discs = _whole("discs", self.discs, 1, 400)
+        if 2 * discs < cells:
+            raise DoubleSpotRulesError(
+                f"discs: {discs} of each kind cannot fill a {self.columns}×{self.rows} board ({cells} cells)"
+            )
+        _whole("target", self.target, 1, 40)
+        if self.claim not in CLAIM_RULES:
+            raise DoubleSpotRulesError(f"claim must be one of {', '.join(CLAIM_RULES)}, not {self.claim!r}")
+
+    @property
+    def cells(self) -> int:
+        return self.columns * self.rows
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, doc: Any) -> Rules:
+        if doc is None:
+            return cls()
+        if not isinstance(doc, dict):
+            raise DoubleSpotRulesError(f"rules must be an object of options, not {doc!r}")
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(doc) - known)
+        if unknown:
+            raise DoubleSpotRulesError(f"unknown option(s) {', '.join(unknown)}; the options are {', '.join(known)}")
+        return cls(**doc)
