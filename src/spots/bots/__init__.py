@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from ..core.bots import make_bot
 from ..core.record import play_game
 from ..engine import State
 
@@ -61,14 +62,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
 
 def make(name: str, seed: int = 0, **budget: Any) -> Bot:
     """A bot by name (see ``BOTS``); ``budget`` is passed to bots that take one."""
-    try:
-        factory = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; the bots are: {', '.join(BOTS)}") from None
-    try:
-        return factory(seed=seed, **budget)
-    except TypeError as exc:
-        raise ValueError(f"bad option for bot {name!r}: {exc}") from None
+    return make_bot(BOTS, name, seed, **budget)
 
 
 __all__ = ["BOTS", "Bot", "RandomBot", "make", "play_game"]

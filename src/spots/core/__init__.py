@@ -4,7 +4,7 @@ Game-specific code lives in ``spots.engine`` (Spots) and ``spots.double_spot``;
 anything here must work for both.
 """
 
-from ..engine.errors import IllegalMoveError, StateFormatError
+from .errors import IllegalMoveError, RulesError, StateFormatError
 from .mcts import Mcts, random_policy
 from .protocol import CHANCE, TERMINAL, GameState
 from .record import ReplayError, play_game, replay
@@ -16,6 +16,7 @@ __all__ = [
     "IllegalMoveError",
     "Mcts",
     "ReplayError",
+    "RulesError",
     "StateFormatError",
     "play_game",
     "random_policy",

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol, Self, runtime_checkable
 
-from ..engine.state import CHANCE, TERMINAL
+CHANCE = -1  # current_player() at a chance node (OpenSpiel's value)
+TERMINAL = -4  # current_player() once the game is over
 
 __all__ = ["CHANCE", "TERMINAL", "GameState"]
 

@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from ..engine.record import ReplayError
-from ..engine.record import replay_moves as replay
+from .errors import IllegalMoveError, ReplayError
 from .protocol import GameState
 
 S = TypeVar("S", bound=GameState)
 
 __all__ = ["ReplayError", "play_game", "replay"]
+
+
+def replay(new_initial_state: Callable[[], S], history: Iterable[str]) -> S:
+    """Play ``history`` from a fresh state; raise ``ReplayError`` (naming the move) at the first bad one."""
+    state = new_initial_state()
+    for index, move in enumerate(history):
+        try:
+            state.apply_action(move)
+        except IllegalMoveError as exc:
+            raise ReplayError(index, exc) from None
+    return state
 
 
 class Chooser(Protocol):

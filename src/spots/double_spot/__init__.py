@@ -4,7 +4,7 @@ The shared interface, errors and records are in ``spots.core``; this package
 holds only what is Double Spot's own: options, the deck, the state and bots.
 """
 
-from ..engine.errors import IllegalMoveError, StateFormatError
+from ..core.errors import IllegalMoveError, StateFormatError
 from .patterns import Card, DeckError, standard_deck
 from .rules import DoubleSpotRulesError, Rules
 from .state import Game, State, render

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..bots import RandomBot
+from ..core.bots import make_bot
 from ..core.mcts import Mcts
 from .patterns import KIND, finishes, through
 from .state import FACE_KIND, FACES, State, face_colours, seen_by
@@ -158,11 +159,4 @@ BOTS: dict[str, Callable[..., Any]] = {
 
 def make(name: str, seed: int = 0, **budget: Any) -> Bot:
     """A Double Spot bot by name (see ``BOTS``); ``budget`` goes to bots that take one (mcts)."""
-    try:
-        factory = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; the bots are: {', '.join(BOTS)}") from None
-    try:
-        return factory(seed=seed, **budget)
-    except TypeError as exc:
-        raise ValueError(f"bad option for bot {name!r}: {exc}") from None
+    return make_bot(BOTS, name, seed, **budget)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..engine.errors import RulesError
+from ..core.errors import RulesError
 
 CLAIM_RULES = ("mover", "first")
 

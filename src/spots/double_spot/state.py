@@ -14,8 +14,8 @@ import random
 from fractions import Fraction
 from typing import Any
 
+from ..core.errors import IllegalMoveError, RulesError, StateFormatError
 from ..core.protocol import CHANCE, TERMINAL
-from ..engine.errors import IllegalMoveError, RulesError, StateFormatError
 from .patterns import COLOURS, FLIP, KIND, Board, Card, on_board, standard_deck, through
 from .rules import Rules
 

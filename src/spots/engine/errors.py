@@ -1,38 +1,11 @@
-"""The engine's exceptions: every one is a ``ValueError`` that says what was wrong."""
+"""The Spots engine's exceptions: the shared ones (``spots.core.errors``) and the deck's own."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from ..core.errors import IllegalMoveError, ReplayError, RulesError, StateFormatError, describe_legal
 
-
-class RulesError(ValueError):
-    """A rules option has a value the game cannot be played with."""
+__all__ = ["DeckError", "IllegalMoveError", "ReplayError", "RulesError", "StateFormatError", "describe_legal"]
 
 
 class DeckError(RulesError):
     """A dog deck (the shipped one or a custom file) is malformed."""
-
-
-class StateFormatError(ValueError):
-    """A saved state or game record cannot be read back."""
-
-
-class IllegalMoveError(ValueError):
-    """A move that is malformed, not legal here, or sent for the wrong seat.
-
-    The state it was offered to is left unchanged.
-    """
-
-    def __init__(self, move: str, reason: str, legal: Sequence[str] = (), label: str = "Legal here") -> None:
-        self.move = move
-        self.reason = reason
-        self.legal = list(legal)
-        super().__init__(f"{reason}: {move!r}. {describe_legal(self.legal, label)}")
-
-
-def describe_legal(legal: Sequence[str], label: str = "Legal here", limit: int = 24) -> str:
-    if not legal:
-        return "No move is legal here (the game is over)."
-    shown = ", ".join(legal[:limit])
-    more = f" and {len(legal) - limit} more" if len(legal) > limit else ""
-    return f"{label}: {shown}{more}."

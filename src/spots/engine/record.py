@@ -8,27 +8,19 @@ accepted as a record: it carries its rules and history.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from .errors import IllegalMoveError, RulesError, StateFormatError
+from ..core.record import replay as replay_moves
+from .errors import ReplayError, RulesError, StateFormatError
 from .rules import Rules
 from .state import STATE_FORMAT, Game, State, read_json
 
-S = TypeVar("S")
+__all__ = ["ReplayError", "load_record", "parse_record", "read_text", "record_dict", "replay", "save_record"]
 
 RECORD_FORMAT = "spots-record"
 RECORD_VERSION = 1
-
-
-class ReplayError(IllegalMoveError):
-    """A record's move that cannot be played; ``index`` is its 0-based position."""
-
-    def __init__(self, index: int, error: IllegalMoveError) -> None:
-        self.index = index
-        ValueError.__init__(self, f"move {index + 1} of the record: {error}")
-        self.move, self.reason, self.legal = error.move, error.reason, error.legal
 
 
 def replay(rules: Rules | dict[str, Any], history: Iterable[str]) -> State:
@@ -36,17 +28,6 @@ def replay(rules: Rules | dict[str, Any], history: Iterable[str]) -> State:
     if not isinstance(rules, Rules):
         rules = Rules.from_dict(rules)
     return replay_moves(Game(rules).new_initial_state, history)
-
-
-def replay_moves(new_initial_state: Callable[[], S], history: Iterable[str]) -> S:
-    """Any game's replay (``spots.core.replay``): the moves from a fresh state, checked one by one."""
-    state = new_initial_state()
-    for index, move in enumerate(history):
-        try:
-            state.apply_action(move)
-        except IllegalMoveError as exc:
-            raise ReplayError(index, exc) from None
-    return state
 
 
 def record_dict(state: State) -> dict[str, Any]:

@@ -22,14 +22,12 @@ from fractions import Fraction
 from itertools import combinations, product
 from typing import Any, NamedTuple
 
+from ..core.protocol import CHANCE, TERMINAL
 from .dice import faces_text, roll_distribution, roll_outcomes
 from .errors import IllegalMoveError, RulesError, StateFormatError
 from .notation import canonical
 from .rules import Rules
 from .tricks import TILES, TREAT_FORMULAS, Step
-
-CHANCE = -1
-TERMINAL = -4
 
 # Phases: what the state waits for.
 CHANCE_ROLL = "chance-roll"
