@@ -140,6 +140,12 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if getattr(args, "game", "spots") == "double-spot":
+        try:
+            from .play.double_spot_terminal import start as start_double_spot
+        except ImportError as exc:
+            raise ValueError(f"spots play needs the 'play' extra: pip install 'spots[play]' ({exc})") from None
+        return start_double_spot(args)
     try:
         from .play.terminal import start
     except ImportError as exc:
@@ -194,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=15, help="moves to show")
     p.set_defaults(run=cmd_hint)
     p = sub.add_parser("play", help="play in the terminal against bots or friends")
+    p.add_argument("--game", choices=("spots", "double-spot"), default="spots",
+                   help="which game: spots (default) or double-spot (2 players; the rules options are for spots)")
     add_rules_options(p)
     p.add_argument("--seat", action="append", default=[],
                    help="who sits in each seat, in order: 'me' for a human, or a bot name (repeat per seat)")
