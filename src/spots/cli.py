@@ -120,8 +120,8 @@ def parse_budget(text: str | None) -> dict[str, dict[str, object]]:
 
 def load_position(path: str) -> State:
     """A saved state or a game record (replayed), whichever the file holds."""
+    from .core.document import read_json
     from .engine.record import read_text
-    from .engine.state import read_json
 
     doc = read_json(read_text(path), path)
     if isinstance(doc, dict) and doc.get("format") == "spots-state":

@@ -14,6 +14,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
+from ..core.document import load_document, read_json
 from ..core.errors import IllegalMoveError, RulesError, StateFormatError
 from ..core.protocol import CHANCE, TERMINAL
 from .patterns import COLOURS, FLIP, KIND, Board, Card, on_board, standard_deck, through
@@ -333,28 +334,11 @@ class State:
     @classmethod
     def from_json(cls, text: str) -> State:
         """Rebuild a state saved by ``to_json``; a corrupt document raises StateFormatError."""
-        try:
-            doc = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise StateFormatError(f"state: not valid JSON ({exc})") from None
-        return cls.from_dict(doc)
+        return cls.from_dict(read_json(text, "state"))
 
     @classmethod
     def from_dict(cls, doc: Any) -> State:
-        if not isinstance(doc, dict) or doc.get("format") != STATE_FORMAT:
-            raise StateFormatError(f'not a Double Spot state: expected an object with "format": "{STATE_FORMAT}"')
-        if doc.get("version") != STATE_VERSION:
-            raise StateFormatError(
-                f"unsupported state version {doc.get('version')!r}; this engine reads {STATE_VERSION}"
-            )
-        try:
-            return cls._from_fields(doc)
-        except StateFormatError as exc:
-            raise StateFormatError(f"corrupt state: {exc}") from None
-        except RulesError as exc:
-            raise StateFormatError(f"bad rules in state: {exc}") from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise StateFormatError(f"corrupt state: {type(exc).__name__}: {exc}") from None
+        return load_document(doc, STATE_FORMAT, STATE_VERSION, "Double Spot", cls._from_fields)
 
     @classmethod
     def _from_fields(cls, doc: dict[str, Any]) -> State:

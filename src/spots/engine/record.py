@@ -12,10 +12,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..core.document import read_json
 from ..core.record import replay as replay_moves
 from .errors import ReplayError, RulesError, StateFormatError
 from .rules import Rules
-from .state import STATE_FORMAT, Game, State, read_json
+from .state import STATE_FORMAT, Game, State
 
 __all__ = ["ReplayError", "load_record", "parse_record", "read_text", "record_dict", "replay", "save_record"]
 

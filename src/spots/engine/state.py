@@ -22,6 +22,7 @@ from fractions import Fraction
 from itertools import combinations, product
 from typing import Any, NamedTuple
 
+from ..core.document import load_document, read_json, whole
 from ..core.protocol import CHANCE, TERMINAL
 from .dice import faces_text, roll_distribution, roll_outcomes
 from .errors import IllegalMoveError, RulesError, StateFormatError
@@ -118,22 +119,6 @@ def remove_dice(dice: list[int], taken: tuple[int, ...] | list[int]) -> list[int
     for v in taken:
         rest.remove(v)
     return rest
-
-
-def whole(value: Any, what: str) -> int:
-    """A saved whole number, refusing floats, booleans and text."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise StateFormatError(f"{what} must be a whole number, not {value!r}")
-    return value
-
-
-def read_json(text: str, source: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StateFormatError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    except RecursionError:
-        raise StateFormatError(f"{source}: the JSON is nested too deeply") from None
 
 
 class Game:
@@ -965,20 +950,7 @@ class State:
 
     @classmethod
     def from_dict(cls, doc: Any) -> State:
-        if not isinstance(doc, dict) or doc.get("format") != STATE_FORMAT:
-            raise StateFormatError(f"not a Spots state: expected an object with \"format\": \"{STATE_FORMAT}\"")
-        if doc.get("version") != STATE_VERSION:
-            raise StateFormatError(
-                f"unsupported state version {doc.get('version')!r}; this engine reads {STATE_VERSION}"
-            )
-        try:
-            return cls._from_fields(doc)
-        except StateFormatError as exc:
-            raise StateFormatError(f"corrupt state: {exc}") from None
-        except RulesError as exc:
-            raise StateFormatError(f"bad rules in state: {exc}") from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as exc:
-            raise StateFormatError(f"corrupt state: {type(exc).__name__}: {exc}") from None
+        return load_document(doc, STATE_FORMAT, STATE_VERSION, "Spots", cls._from_fields)
 
     @classmethod
     def _from_fields(cls, doc: dict[str, Any]) -> State:

@@ -1,0 +1,46 @@
+"""Reading saved documents (states, records) for every game: one envelope, one set of errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from .errors import RulesError, StateFormatError
+
+T = TypeVar("T")
+
+# What a corrupt field can raise while a state is rebuilt from it.
+CORRUPT = (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError)
+
+
+def read_json(text: str, source: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StateFormatError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise StateFormatError(f"{source}: the JSON is nested too deeply") from None
+
+
+def whole(value: Any, what: str) -> int:
+    """A saved whole number, refusing floats, booleans and text."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise StateFormatError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def load_document(doc: Any, fmt: str, version: int, game: str, build: Callable[[dict[str, Any]], T]) -> T:
+    """Check a saved state's format and version, then ``build`` it; any failure is a StateFormatError."""
+    if not isinstance(doc, dict) or doc.get("format") != fmt:
+        raise StateFormatError(f'not a {game} state: expected an object with "format": "{fmt}"')
+    if doc.get("version") != version:
+        raise StateFormatError(f"unsupported state version {doc.get('version')!r}; this engine reads {version}")
+    try:
+        return build(doc)
+    except StateFormatError as exc:
+        raise StateFormatError(f"corrupt state: {exc}") from None
+    except RulesError as exc:
+        raise StateFormatError(f"bad rules in state: {exc}") from None
+    except CORRUPT as exc:
+        raise StateFormatError(f"corrupt state: {type(exc).__name__}: {exc}") from None
