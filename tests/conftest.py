@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -121,6 +122,23 @@ def seat_of(state: State, dog: str) -> dict[str, Any]:
             if d["name"] == dog:
                 return d
     raise KeyError(dog)
+
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's package; Playwright's own browser download does not work here
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium driven by Playwright, one per test module (the browser tests)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ CJK font is needed (Debian: ``fonts-wqy-microhei`` or ``fonts-noto-cjk``).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 import pytest
 
 from spots import i18n
-from test_web_e2e import CHROMIUM, CHROMIUM_ARGS, Server
+from test_web_e2e import Server
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -28,17 +27,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("i18n") / "i18n.db", bot_delay=0.3).start()
     yield srv
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.mark.parametrize("code", list(i18n.LANGUAGES))

@@ -7,7 +7,6 @@ are skipped (with the reason) when either is missing.
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import socket
@@ -23,10 +22,6 @@ import httpx
 import pytest
 
 import spots
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -89,17 +84,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("web") / "e2e.db").start()
     yield srv
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def moves_of(page: Any) -> int:
