@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 
 import spots
 from spots.web import create_app
+from spots.web.games import SPOTS
 from spots.web.rooms import replay_with_log
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -412,7 +413,7 @@ def test_restart_mid_game_puts_every_table_back_and_bots_carry_on(tmp_path: Path
         assert again["view"] == before[humans["id"]]["view"] and again["log"] == before[humans["id"]]["log"]
         assert hub.rooms[humans["id"]].state.to_json() == states[humans["id"]]
         rules = spots.Rules.from_dict(json.loads(states[bots["id"]])["rules"])
-        expected, _ = replay_with_log(rules, bot_moves, ["a", "b"])
+        expected, _ = replay_with_log(SPOTS, rules, bot_moves, ["a", "b"])
         assert hub.rooms[bots["id"]].state == expected
         assert len(bot_moves) >= before[bots["id"]]["moves"]
         # the same seat links still work after the restart

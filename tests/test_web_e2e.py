@@ -248,3 +248,61 @@ def test_kill_the_server_mid_game_and_start_it_again(tmp_path: Path) -> None:
         assert srv.table(bots["id"])["moves"] >= len(recorded) + 10 or crashed_at.is_terminal()
     finally:
         srv.stop()
+
+
+def test_play_double_spot_to_the_end_against_a_bot(server: Server, browser: Any) -> None:
+    """The lobby offers Double Spot; a whole game by clicking columns, a reload mid-game, then the replay."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone-sized screen
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.select_option("#game", "double-spot")
+    assert page.locator("#players").is_hidden() and page.locator("#ds-target").is_visible()
+    page.select_option("select[name=seat-1]", "bot:greedy")
+    page.fill("input[name=name-0]", "Tester")
+    page.select_option("#ds-target", "3")
+    page.click("#create")
+    page.wait_for_url("**/host/**")
+    page.click(".play-link")
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("body[data-game='double-spot'] #log li")
+    assert "Tester" in page.inner_text(".player.me")
+    clicked: list[str] = []
+    reloaded = False
+    while True:
+        page.wait_for_function("document.body.dataset.over === '1' || document.querySelector('.ds-column button.drop')",
+                               timeout=20_000)
+        if page.get_attribute("body", "data-over") == "1":
+            break
+        before = moves_of(page)
+        slots, drops = page.locator(".slot.clickable"), page.locator(".ds-column button.drop")
+        # alternate: a whole column (when the die leaves one colour) or one of the coloured arrows
+        if len(clicked) % 2 and slots.count():
+            target = slots.nth(len(clicked) % slots.count())
+        else:
+            target = drops.nth(len(clicked) * 3 % drops.count())
+        clicked.append(str(target.get_attribute("data-move")))
+        target.click()
+        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        if len(clicked) == 3 and not reloaded:
+            page.reload()  # the table comes back as it was
+            page.wait_for_function(f"Number(document.body.dataset.moves) >= {before + 1}")
+            reloaded = True
+        assert len(clicked) < 60, "the game did not end"
+    assert reloaded or len(clicked) < 3
+    assert re.search(r"wins with \d cards?|a draw", page.inner_text("#end")), page.inner_text("#end")
+    table_id = page.get_attribute("body", "data-table")
+    row = server.table(str(table_id))
+    assert row["game"] == "double-spot" and row["status"] == "over"
+    record = httpx.get(f"{server.url}/api/tables/{table_id}/record").json()
+    mine = iter(record["moves"])
+    assert all(any(m == move for m in mine) for move in clicked), "every click is in the record, in order"
+    page.click("#open-replay")
+    page.wait_for_url("**/replay")
+    page.wait_for_function("document.body.dataset.at === '0'")
+    page.click("#last")
+    page.wait_for_function(f"document.body.dataset.at === '{row['moves']}'")
+    front = page.inner_text(".side")
+    page.click("#flip")  # the other player's side of the frame
+    page.wait_for_function(f"!document.querySelector('.side').textContent.includes({json.dumps(front)})")
+    assert "Greedy bot" in page.inner_text(".side")
+    context.close()

@@ -83,15 +83,21 @@ class Mcts:
 
     def rank(self, state: GameState) -> list[tuple[str, float]]:
         """Legal moves with their visit counts, most visited first."""
+        return [(move, visits) for move, visits, _ in self.analyse(state)]
+
+    def analyse(self, state: GameState) -> list[tuple[str, float, float]]:
+        """Legal moves with their visit counts and the mover's mean value, most visited first (for hints)."""
         moves = state.legal_actions()
+        mover = state.current_player()
         if len(moves) == 1:
-            return [(moves[0], self.iterations)]
+            return [(moves[0], self.iterations, 0.5)]
         root = Node(moves, self.players)
         if self.prior is not None and self.prior_weight > 0:
             self._seed_root(state, root, moves)
         for _ in range(self.iterations):
             self._simulate(state.clone(), root)
-        ranked = [(m, child.visits) for m, child in root.children.items()]
+        ranked = [(m, child.visits, child.totals[mover] / child.visits if child.visits else 0.5)
+                  for m, child in root.children.items()]
         ranked.sort(key=lambda mv: -mv[1])
         return ranked
 

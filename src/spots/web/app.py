@@ -24,13 +24,14 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from .. import i18n
-from ..advisor import advise
-from ..bots import BOTS
-from ..engine import Rules, RulesError
+from ..core.errors import RulesError
+from ..double_spot.rules import CLAIM_RULES
+from ..engine import Rules
 from ..engine.tricks import N_, SUGGESTED_SETS, TILES
+from .games import DOUBLE_SPOT, GAMES, SPOTS, GameKind
 from .rooms import DICE, Conn, Hub, MoveError, Room, state_at
 from .store import Store
-from .words import js_words, label, view
+from .words import js_words
 
 HERE = Path(__file__).parent
 MAX_MESSAGE = 4096  # bytes: far above any move, far below anything abusive
@@ -46,6 +47,7 @@ OPTION_LIMITS = {  # variant options a lobby form may set, with sane bounds for 
     "bust_limit": (0, 60), "dog_limit": (1, 32), "dice": (1, 200), "treats": (0, 200),
     "starting_treats": (0, 20), "starting_dogs": (0, 6), "turn_limit": (1, 5000),
 }
+DOUBLE_SPOT_LIMITS = {"columns": (4, 12), "rows": (4, 10), "target": (1, 10)}  # Double Spot's lobby options
 
 log = logging.getLogger("spots.web")
 
@@ -61,24 +63,73 @@ def _clean_name(value: Any, default: str) -> str:
     return text or default
 
 
-def parse_new_table(body: Any) -> tuple[Rules, list[dict[str, Any]]]:
-    """Read the lobby's create-table request; raise ValueError with a message people understand."""
-    if not isinstance(body, dict):
-        raise ValueError("expected a JSON object")
+def _whole(name: str, value: Any, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}")
+    return value
+
+
+def parse_seats(body: dict[str, Any], kind: GameKind) -> list[dict[str, Any]]:
+    """The seats of a create-table request: humans and the game's bots, with clean names."""
+    low, high = kind.players
     seats_in = body.get("seats")
-    if not isinstance(seats_in, list) or not 1 <= len(seats_in) <= 4:
-        raise ValueError("'seats' must be a list of 1 to 4 seats")
+    if not isinstance(seats_in, list) or not low <= len(seats_in) <= high:
+        count = f"{low} to {high}" if low != high else str(low)
+        raise ValueError(f"'seats' must be a list of {count} seats for {kind.title}")
     seats = []
     for i, s in enumerate(seats_in):
         if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):
             raise ValueError(f"seat {i}: 'kind' must be 'human' or 'bot'")
         if s["kind"] == "bot":
             bot = s.get("bot", "greedy")
-            if bot not in BOTS:
-                raise ValueError(f"seat {i}: unknown bot {bot!r}; the bots are {', '.join(BOTS)}")
+            if bot not in kind.bots:
+                raise ValueError(f"seat {i}: unknown bot {bot!r}; the bots are {', '.join(kind.bots)}")
             seats.append({"kind": "bot", "bot": bot, "name": _clean_name(s.get("name"), f"{bot.title()} bot")})
         else:
             seats.append({"kind": "human", "bot": None, "name": _clean_name(s.get("name"), f"Player {i + 1}")})
+    return seats
+
+
+def parse_new_table(body: Any) -> tuple[GameKind, Any, list[dict[str, Any]]]:
+    """Read the lobby's create-table request; raise ValueError with a message people understand."""
+    if not isinstance(body, dict):
+        raise ValueError("expected a JSON object")
+    game = body.get("game", "spots")
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
+    if game == DOUBLE_SPOT.name:
+        return DOUBLE_SPOT, *parse_double_spot(body)
+    return SPOTS, *parse_spots(body)
+
+
+def parse_double_spot(body: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
+    """Double Spot's options: board size, cards to win and the claim rule."""
+    seats = parse_seats(body, DOUBLE_SPOT)
+    options: dict[str, Any] = {"target": _whole("target", body.get("target", 5), *DOUBLE_SPOT_LIMITS["target"])}
+    extra = body.get("options") or {}
+    if not isinstance(extra, dict):
+        raise ValueError("'options' must be an object")
+    for key, value in extra.items():
+        if value is None or value == "":
+            continue
+        if key == "claim":
+            if value not in CLAIM_RULES:
+                raise ValueError(f"option claim must be one of {', '.join(CLAIM_RULES)}")
+            options[key] = value
+        elif key in DOUBLE_SPOT_LIMITS:
+            options[key] = _whole(f"option {key}", value, *DOUBLE_SPOT_LIMITS[key])
+        else:
+            raise ValueError(f"unknown option {key!r}; options are {', '.join([*DOUBLE_SPOT_LIMITS, 'claim'])}")
+    try:
+        rules = DOUBLE_SPOT.rules_from_dict(options)
+    except RulesError as exc:
+        raise ValueError(str(exc)) from None
+    return rules, seats
+
+
+def parse_spots(body: dict[str, Any]) -> tuple[Rules, list[dict[str, Any]]]:
+    """Spots' options: trick set, dogs to win and the variants."""
+    seats = parse_seats(body, SPOTS)
     options: dict[str, Any] = {"players": len(seats)}
     tricks = body.get("tricks", "beginner")
     if tricks == "custom" or isinstance(tricks, list):
@@ -184,7 +235,8 @@ def create_app(
         tiles = [{"name": t.name, "title": t.title, "colour": t.colour} for t in TILES.values()]
         _ = tr_of(request)
         labels = {s: _(TRICK_SET_LABELS.get(s, s)) for s in TRICK_SETS}
-        return page(request, "lobby.html", tiles=tiles, bots=list(BOTS), sets=TRICK_SETS, set_labels=labels)
+        bots = {kind.name: list(kind.bots) for kind in GAMES.values()}
+        return page(request, "lobby.html", tiles=tiles, bots=bots, sets=TRICK_SETS, set_labels=labels)
 
     @app.get("/host/{host_token}", response_class=HTMLResponse)
     async def host_page(request: Request, host_token: str) -> HTMLResponse:
@@ -236,15 +288,16 @@ def create_app(
         if len(raw) > 16384:
             return _error(413, "too-large", "the request is too large")
         try:
-            rules, seats = parse_new_table(json.loads(raw))
+            kind, rules, seats = parse_new_table(json.loads(raw))
         except json.JSONDecodeError:
             return _error(400, "bad-json", "the request body is not valid JSON")
         except ValueError as exc:
             return _error(400, "bad-table", str(exc))
-        room = hub.create(rules, seats)
+        room = hub.create(kind, rules, seats)
         base = str(request.base_url).rstrip("/")
         return JSONResponse({
-            "id": room.id, "host": f"{base}/host/{room.row.host_token}", "watch": f"{base}/t/{room.id}",
+            "id": room.id, "game": kind.name, "host": f"{base}/host/{room.row.host_token}",
+            "watch": f"{base}/t/{room.id}",
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "link": f"{base}/play/{s.token}"
                        if s.token else None} for s in room.row.seats],
         }, status_code=201)
@@ -276,24 +329,23 @@ def create_app(
         return JSONResponse({"seat": seat, "token": token, "link": f"{base}/play/{token}"})
 
     @app.get("/api/tables/{table_id}/replay")
-    async def replay_step(request: Request, table_id: str, at: int = -1) -> Response:
-        """The position after ``at`` moves, with the log so far (the replay viewer's data)."""
+    async def replay_step(request: Request, table_id: str, at: int = -1, side: int = 0) -> Response:
+        """The position after ``at`` moves, with the log so far (the replay viewer's data).
+
+        ``side``: whose side of a Double Spot frame to draw (0 or 1).
+        """
         room = room_or_none(table_id)
         if room is None:
             return _error(404, "unknown-table", f"there is no table {table_id!r}")
+        if side not in (0, 1):
+            return _error(400, "bad-side", "'side' must be 0 or 1")
         moves = room.state.history()
         total = len(moves)
         count = total if at < 0 or at > total else at
-        state = room.state if count == total else await asyncio.to_thread(state_at, room.state.rules, moves, count)
+        state = room.state if count == total else await asyncio.to_thread(
+            state_at, room.kind, room.state.rules, moves, count)
         lang = request_lang(request)
-        data = view(state, room.seat_info(), count, i18n.translator(lang))
-        data["legal"] = []  # a replay offers nothing to click
-        for tile in data["tiles"]:
-            tile.pop("move", None)
-        for p in data["players"]:
-            for d in p["dogs"]:
-                for s in d["spaces"]:
-                    s.pop("move", None)
+        data = room.kind.view(state, room.seat_info(), count, i18n.translator(lang), side, False)
         return JSONResponse({"at": count, "total": total, "view": data, "move": moves[count - 1] if count else None,
                              "log": room.log_in(lang)[:count]})
 
@@ -302,9 +354,10 @@ def create_app(
         room = room_or_none(table_id)
         if room is None:
             return _error(404, "unknown-table", f"there is no table {table_id!r}")
-        doc = {"format": "spots-record", "version": 1, "rules": room.state.rules.to_dict(),
+        doc = {"format": room.kind.record_format, "version": 1, "rules": room.state.rules.to_dict(),
                "moves": room.state.history()}
-        return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="spots-{room.id}.json"'})
+        return JSONResponse(doc, headers={
+            "Content-Disposition": f'attachment; filename="{room.kind.name}-{room.id}.json"'})
 
     # ------------------------------------------------------------------ WebSocket
 
@@ -425,17 +478,10 @@ def create_app(
         if state.is_terminal() or state.current_player() != seat:
             return {"type": "error", "code": "not-your-turn", "message": _("hints are given on your own turn")}
         try:
-            ranked = await asyncio.wait_for(asyncio.to_thread(advise, state.clone()), timeout=20)
+            advice = await asyncio.wait_for(
+                asyncio.to_thread(room.kind.advice, state.clone(), room.names, tr), timeout=20)
         except TimeoutError:
             return {"type": "error", "code": "hint-timeout", "message": _("the advisor took too long")}
-        names = room.names
-        return {
-            "type": "hint", "moves": len(room.log),
-            "advice": [
-                {"move": a.move, "label": label(state, a.move, names, tr)[0], "score": round(a.score, 3),
-                 "bust": None if a.bust is None else round(float(a.bust), 4)}
-                for a in ranked[:12]
-            ],
-        }
+        return {"type": "hint", "moves": len(room.log), "advice": advice}
 
     return app

@@ -19,12 +19,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import bots, i18n
-from ..engine import IllegalMoveError, Rules, State
-from ..engine.render import describe_move as narrate
-from ..engine.state import Game
+from .. import i18n
+from ..core.errors import IllegalMoveError
+from .games import GAMES, GameKind
 from .store import Store, TableRow
-from .words import view
 
 log = logging.getLogger("spots.web")
 
@@ -78,19 +76,20 @@ class Conn:
 class Room:
     """One table: its rules, seats, position, log and viewers."""
 
-    def __init__(self, hub: Hub, row: TableRow, state: State, log_lines: list[str]) -> None:
+    def __init__(self, hub: Hub, row: TableRow, state: Any, log_lines: list[str]) -> None:
         self.hub = hub
         self.id = row.id
         self.row = row
+        self.kind: GameKind = GAMES[row.game]
         self.state = state
         self.log = log_lines  # English; other languages are narrated on first need (self.logs)
         self.logs: dict[str, list[str]] = {}
         self.conns: set[Conn] = set()
         self.bots: dict[int, Any] = {
-            s.seat: bots.make(s.bot or "random", seed=DICE.randrange(2**32)) for s in row.seats if s.kind == "bot"
+            s.seat: self.kind.make_bot(s.bot or "random", DICE.randrange(2**32)) for s in row.seats if s.kind == "bot"
         }
         self.bot_task: asyncio.Task[None] | None = None
-        self._views: dict[str, dict[str, Any]] = {}
+        self._views: dict[tuple[str, int | None], dict[str, Any]] = {}
 
     # -------------------------------------------------------------- queries
 
@@ -106,12 +105,14 @@ class Room:
             for s in self.row.seats
         ]
 
-    def current_view(self, lang: str = "en") -> dict[str, Any]:
-        lang = i18n.resolve(lang)
-        if lang not in self._views:
-            self._views[lang] = view(self.state, self.seat_info(), len(self.log), i18n.translator(lang))
-            self._views[lang]["table"] = self.id
-        return self._views[lang]
+    def current_view(self, lang: str = "en", seat: int | None = None) -> dict[str, Any]:
+        """The position as ``seat`` sees it (for Spots every viewer sees the same), in one language."""
+        key = (i18n.resolve(lang), seat if self.kind.per_seat_view else None)
+        if key not in self._views:
+            self._views[key] = self.kind.view(self.state, self.seat_info(), len(self.log), i18n.translator(key[0]),
+                                              key[1], True)
+            self._views[key]["table"] = self.id
+        return self._views[key]
 
     def log_in(self, lang: str = "en") -> list[str]:
         """The game log in one language (narrated from the record the first time it is asked for)."""
@@ -119,12 +120,12 @@ class Room:
         if lang == i18n.DEFAULT:
             return self.log
         if lang not in self.logs:
-            self.logs[lang] = replay_with_log(self.state.rules, self.state.history(), self.names,
+            self.logs[lang] = replay_with_log(self.kind, self.state.rules, self.state.history(), self.names,
                                               i18n.translator(lang))[1]
         return self.logs[lang]
 
-    def _narrate(self, before: State, move: str, after: State) -> dict[str, str]:
-        return {lang: narrate(before, move, after, self.names, i18n.translator(lang))
+    def _narrate(self, before: Any, move: str, after: Any) -> dict[str, str]:
+        return {lang: self.kind.narrate(before, move, after, self.names, i18n.translator(lang))
                 for lang in [i18n.DEFAULT, *self.logs]}
 
     def summary(self) -> dict[str, Any]:
@@ -132,15 +133,18 @@ class Room:
         st = self.state
         names = self.names
         free = [s.seat for s in self.row.seats if s.kind == "human" and not s.claimed]
+        scores = self.kind.scores(st)
         return {
-            "id": self.id, "status": "over" if st.is_terminal() else ("open" if free else "playing"),
+            "id": self.id, "game": self.kind.name, "title": self.kind.title,
+            "status": "over" if st.is_terminal() else ("open" if free else "playing"),
             "created": self.row.created, "updated": self.row.updated,
             "players": [
                 {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot, "free": s.seat in free,
-                 "scored": st.players[s.seat].scored_count()}
+                 "scored": scores[s.seat]}
                 for s in self.row.seats
             ],
-            "target": st.rules.target, "tricks": list(st.rules.tricks), "moves": len(self.log), "turn": st.turn,
+            "target": self.kind.target(st), "tricks": list(getattr(st.rules, "tricks", ())), "moves": len(self.log),
+            "turn": st.turn,
             "to_move": None if st.is_terminal() else names[st.seat],
             "winner": None if st.winner is None else names[st.winner], "viewers": len(self.conns),
         }
@@ -162,6 +166,8 @@ class Room:
                 n=len(self.log), at=at))
         if state.is_terminal():
             raise MoveError("game-over", _("the game is over; no move is accepted"))
+        if seat in self.kind.racers(state):
+            return self._claim(move, seat, lang)
         if state.current_player() != seat:
             who = self.names[state.seat]
             raise MoveError("not-your-turn", _("it is {who}'s turn, not seat {seat}'s").format(who=who, seat=seat), [])
@@ -177,10 +183,23 @@ class Room:
         self._commit(state, after, [(text, seat)])
         return index, text
 
-    def _commit(self, before: State, after: State, moves: list[tuple[str, int]]) -> None:
+    def _claim(self, move: str, seat: int, lang: str) -> tuple[int, str]:
+        """A claim race (Double Spot's ``first`` rule): the first seat to send ``claim <its seat>`` takes the card."""
+        _ = i18n.translator(lang).gettext
+        wanted = f"claim {seat}"
+        if " ".join(move.lower().split()) != wanted:
+            raise MoveError("illegal-move", _("a card is being claimed: the only move now is {move}").format(
+                move=repr(wanted)), [wanted])
+        after = self.state.clone()
+        after.apply_action(wanted)
+        index = len(self.log)
+        self._commit(self.state, after, [(wanted, seat)])
+        return index, wanted
+
+    def _commit(self, before: Any, after: Any, moves: list[tuple[str, int]]) -> None:
         """Play chance events up to the next decision, write everything, then swap and tell everyone."""
         lines = [self._narrate(before, moves[0][0], after)] if moves else []
-        while after.is_chance_node():
+        while self.kind.draws_chance(after):
             prior = after.clone()
             text = after.sample_chance(DICE)
             moves.append((text, -1))
@@ -205,11 +224,12 @@ class Room:
     def broadcast(self) -> None:
         """Send the new view and the new log lines to every viewer (one serialised message per language)."""
         self._views = {}
-        payloads: dict[str, str] = {}
+        payloads: dict[tuple[str, int | None], str] = {}
         for conn in list(self.conns):
-            if conn.lang not in payloads:
-                payloads[conn.lang] = json.dumps({"type": "state", "view": self.current_view(conn.lang)})
-            payload = payloads[conn.lang]
+            key = (conn.lang, conn.seat)
+            if key not in payloads:
+                payloads[key] = json.dumps({"type": "state", "view": self.current_view(conn.lang, conn.seat)})
+            payload = payloads[key]
             start = conn.log_sent
             lines = self.log_in(conn.lang)[start:]
             conn.log_sent = len(self.log)
@@ -218,7 +238,7 @@ class Room:
     def full_state(self, conn: Conn) -> None:
         """Resend everything to one viewer (on connect, or when it asks to resync)."""
         conn.log_sent = len(self.log)
-        conn.send(json.dumps({"type": "state", "view": self.current_view(conn.lang), "log_start": 0,
+        conn.send(json.dumps({"type": "state", "view": self.current_view(conn.lang, conn.seat), "log_start": 0,
                               "log": self.log_in(conn.lang)}))
 
     # -------------------------------------------------------------- viewers
@@ -239,26 +259,44 @@ class Room:
 
     # -------------------------------------------------------------- bots
 
-    def schedule_bot(self) -> None:
-        """Start the bot runner if a bot seat is to move and none is running."""
+    def bot_to_act(self) -> int | None:
+        """The bot seat that acts next: the one to move, or a bot in a claim race."""
         st = self.state
-        if self.hub.closing or st.is_terminal() or st.current_player() not in self.bots:
+        if st.is_terminal():
+            return None
+        racers = [s for s in self.kind.racers(st) if s in self.bots]
+        if racers:
+            return racers[int(DICE.random() * len(racers))]
+        seat = st.current_player()
+        return seat if seat in self.bots else None
+
+    def schedule_bot(self) -> None:
+        """Start the bot runner if a bot seat is to act and none is running."""
+        if self.hub.closing or self.bot_to_act() is None:
             return
         if self.bot_task is None or self.bot_task.done():
             self.bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
     async def _run_bots(self) -> None:
-        """Play bot seats one move at a time, at a pace people can follow."""
+        """Play bot seats one move at a time, at a pace people can follow.
+
+        In a claim race a bot waits a human's reaction time (twice the bot delay, give or take), so a
+        person watching the board has a fair chance to claim first.
+        """
         while not self.hub.closing:
             st = self.state
-            seat = st.current_player()
-            if st.is_terminal() or seat not in self.bots:
+            seat = self.bot_to_act()
+            if seat is None:
                 return
-            await asyncio.sleep(self.hub.bot_delay)
+            racing = bool(self.kind.racers(st))
+            await asyncio.sleep(self.hub.bot_delay * (1.5 + DICE.random()) if racing else self.hub.bot_delay)
             if self.state is not st:
                 continue
             try:
-                move = await asyncio.to_thread(self.bots[seat].choose, st.clone())
+                if racing:
+                    move = f"claim {seat}"
+                else:
+                    move = await asyncio.to_thread(self.bots[seat].choose, st.clone())
                 if self.state is st:
                     self.submit(move, seat)
             except MoveError as exc:  # a bot bug must not stop the table
@@ -285,7 +323,8 @@ class Hub:
         for row in self.store.load_tables():
             try:
                 names = [s.name for s in row.seats]
-                state, lines = replay_with_log(Rules.from_dict(row.rules), row.moves, names)
+                kind = GAMES[row.game]
+                state, lines = replay_with_log(kind, kind.rules_from_dict(row.rules), row.moves, names)
             except Exception:
                 log.exception("table %s cannot be rebuilt; it is left out", row.id)
                 continue
@@ -301,7 +340,7 @@ class Hub:
     def start(self) -> None:
         """After loading: finish any pending chance events and wake the bots."""
         for room in self.rooms.values():
-            if room.state.is_chance_node():
+            if room.kind.draws_chance(room.state):
                 room._commit(room.state, room.state.clone(), [])
             room.schedule_bot()
 
@@ -314,18 +353,18 @@ class Hub:
             with contextlib.suppress(BaseException):
                 await t
 
-    def create(self, rules: Rules, seats: list[dict[str, Any]]) -> Room:
-        """A new table: deal and roll the opening dice, store it all, start the bots."""
-        state = Game(rules).new_initial_state()
+    def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]]) -> Room:
+        """A new table: deal and roll the opening chance events, store it all, start the bots."""
+        state = kind.new_state(rules)
         names = [s["name"] for s in seats]
         moves: list[tuple[str, int]] = []
         lines: list[str] = []
-        while state.is_chance_node():
+        while kind.draws_chance(state):
             prior = state.clone()
             text = state.sample_chance(DICE)
             moves.append((text, -1))
-            lines.append(narrate(prior, text, state, names))
-        row = self.store.create_table(rules.to_dict(), seats, moves)
+            lines.append(kind.narrate(prior, text, state, names, None))
+        row = self.store.create_table(kind.name, rules.to_dict(), seats, moves)
         room = Room(self, row, state, lines)
         self._add(room)
         room.schedule_bot()
@@ -359,20 +398,21 @@ class Hub:
         return token
 
 
-def replay_with_log(rules: Rules, moves: list[str], names: list[str], tr: Any = None) -> tuple[State, list[str]]:
+def replay_with_log(kind: GameKind, rules: Any, moves: list[str], names: list[str], tr: Any = None
+                    ) -> tuple[Any, list[str]]:
     """Replay a table's moves from the start, narrating each (the same check as ``spots.replay``)."""
-    state = Game(rules).new_initial_state()
+    state = kind.new_state(rules)
     lines = []
     for move in moves:
         before = state.clone()
         state.apply_action(move)
-        lines.append(narrate(before, move, state, names, tr))
+        lines.append(kind.narrate(before, move, state, names, tr))
     return state, lines
 
 
-def state_at(rules: Rules, moves: list[str], count: int) -> State:
+def state_at(kind: GameKind, rules: Any, moves: list[str], count: int) -> Any:
     """The position after the first ``count`` moves (for the replay viewer)."""
-    state = Game(rules).new_initial_state()
+    state = kind.new_state(rules)
     for move in moves[:count]:
         state.apply_action(move)
     return state

@@ -24,6 +24,7 @@ from typing import Any
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
+    game TEXT NOT NULL DEFAULT 'spots', -- 'spots' or 'double-spot'
     host_token TEXT NOT NULL UNIQUE,
     created REAL NOT NULL,
     updated REAL NOT NULL,
@@ -72,6 +73,7 @@ class TableRow:
     rules: dict[str, Any]
     status: str
     winner: int | None
+    game: str = "spots"
     seats: list[SeatRow] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)
 
@@ -92,25 +94,33 @@ class Store:
         self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Bring a database made by an older version up to this schema (it only ever gains columns)."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+        if "game" not in columns:  # before Double Spot, every table was Spots
+            self.db.execute("ALTER TABLE tables ADD COLUMN game TEXT NOT NULL DEFAULT 'spots'")
 
     def close(self) -> None:
         with self.lock:
             self.db.close()
 
     def create_table(
-        self, rules: dict[str, Any], seats: list[dict[str, Any]], moves: list[tuple[str, int]]
+        self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]], moves: list[tuple[str, int]]
     ) -> TableRow:
         """Insert a table, its seats and its opening chance moves in one transaction."""
         now = time.time()
-        row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None)
+        row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None, False))
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
-                "INSERT INTO tables (id, host_token, created, updated, rules, status, moves) VALUES (?,?,?,?,?,?,?)",
-                (row.id, row.host_token, now, now, json.dumps(rules), row.status, len(moves)),
+                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves)),
             )
             self.db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed) VALUES (?,?,?,?,?,?,0)",
@@ -166,9 +176,9 @@ class Store:
         """Every table with its seats and moves, oldest first (for start-up)."""
         with self.lock:
             tables = {
-                r[0]: TableRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6])
+                r[0]: TableRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7])
                 for r in self.db.execute(
-                    "SELECT id, host_token, created, updated, rules, status, winner FROM tables ORDER BY created"
+                    "SELECT id, host_token, created, updated, rules, status, winner, game FROM tables ORDER BY created"
                 )
             }
             for r in self.db.execute("SELECT table_id, seat, kind, bot, name, token, claimed FROM seats ORDER BY seat"):

@@ -15,6 +15,7 @@ from ..engine.render import describe_phase
 from ..engine.render import dog_title as title
 from ..engine.state import State
 from ..engine.tricks import N_, TILES
+from . import double_spot_words
 
 ENGLISH = gettext.NullTranslations()
 
@@ -52,12 +53,13 @@ JS_PLURALS = [
     NP_("{n} treat", "{n} treats"),
     NP_("{n} turn", "{n} turns"),
     NP_("{n} watching", "{n} watching"),
+    NP_("{n} card left in the deck", "{n} cards left in the deck"),
 ]
 
 
 def js_words(tr: gettext.NullTranslations) -> dict[str, Any]:
     """The page scripts' catalog: English text -> translation; a plural pair -> [one form, other form]."""
-    words: dict[str, Any] = {text: tr.gettext(text) for text in JS_WORDS}
+    words: dict[str, Any] = {text: tr.gettext(text) for text in [*JS_WORDS, *double_spot_words.JS_WORDS]}
     for one, other in JS_PLURALS:
         words[one] = [tr.ngettext(one, other, 1), tr.ngettext(one, other, 2)]
     return words

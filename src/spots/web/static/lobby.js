@@ -6,10 +6,12 @@
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({
     "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
   })[c]);
-  const bots = window.SPOTS_BOTS || ["random", "greedy"];
+  const botsOf = window.SPOTS_BOTS || { spots: ["random", "greedy"] };
+  const game = () => $("game").value;
 
   function seatRows() {
-    const n = Number($("players").value);
+    const bots = botsOf[game()] || [];
+    const n = game() === "double-spot" ? 2 : Number($("players").value);
     const box = $("seats");
     const old = [...box.querySelectorAll(".seat-row")].map((row) => ({
       kind: row.querySelector("select").value, name: row.querySelector("input").value,
@@ -27,9 +29,18 @@
     box.innerHTML = html;
   }
 
+  function showGame() {
+    const g = game();
+    for (const el of document.querySelectorAll(".spots-only")) el.hidden = g !== "spots";
+    for (const el of document.querySelectorAll(".double-spot-only")) el.hidden = g !== "double-spot";
+    for (const el of document.querySelectorAll(".game-blurb")) el.hidden = el.id !== `blurb-${g}`;
+    seatRows();
+  }
+
+  $("game").addEventListener("change", showGame);
   $("players").addEventListener("change", seatRows);
   $("tricks").addEventListener("change", () => { $("custom-tiles").hidden = $("tricks").value !== "custom"; });
-  seatRows();
+  showGame();
 
   $("create-form").addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -40,13 +51,22 @@
       return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
     });
     const options = {};
-    for (const input of form.querySelectorAll(".variants input")) {
-      if (input.value !== "") options[input.name] = Number(input.value);
+    let body;
+    if (game() === "double-spot") {
+      for (const input of form.querySelectorAll(".ds-variants input")) {
+        if (input.value !== "") options[input.name] = Number(input.value);
+      }
+      options.claim = $("ds-claim").value;
+      body = { game: "double-spot", seats, target: Number($("ds-target").value), options };
+    } else {
+      for (const input of form.querySelectorAll(".spots-only .variants input")) {
+        if (input.value !== "") options[input.name] = Number(input.value);
+      }
+      body = {
+        game: "spots", seats, tricks: $("tricks").value, target: Number($("target").value), options,
+        tiles: [...form.querySelectorAll("input[name=tile]:checked")].map((c) => c.value),
+      };
     }
-    const body = {
-      seats, tricks: $("tricks").value, target: Number($("target").value), options,
-      tiles: [...form.querySelectorAll("input[name=tile]:checked")].map((c) => c.value),
-    };
     $("create").disabled = true;
     try {
       const r = await fetch("/api/tables", {
@@ -73,8 +93,11 @@
     const links = t.status === "over"
       ? `<a class="button" href="/t/${t.id}/replay">${esc(T("Replay"))}</a> <a class="button" href="/t/${t.id}">${esc(T("Final table"))}</a>`
       : `<a class="button" href="/t/${t.id}">${esc(T("Watch"))}</a>`;
-    return `<li class="table-row" data-table="${t.id}"><div><b>${esc(T("Table {id}", { id: t.id }))}</b>
-      <span class="muted">${esc(T("first to {n}", { n: t.target }))} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}</span></div>
+    const goal = t.game === "double-spot" ? T("first to {n} cards", { n: t.target }) : T("first to {n}", { n: t.target });
+    const title = t.game === "double-spot" ? T("Double Spot") : "Spots";
+    return `<li class="table-row" data-table="${t.id}" data-game="${esc(t.game)}"><div><b>${esc(T("Table {id}", { id: t.id }))}</b>
+      <span class="game-name">${esc(title)}</span>
+      <span class="muted">${esc(goal)} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}</span></div>
       <div class="lps">${players}</div><div class="links">${links}</div></li>`;
   }
 

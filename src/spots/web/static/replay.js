@@ -7,12 +7,13 @@
   let at = 0;
   let timer = null;
   let loading = 0;
+  let side = 0;  // Double Spot: whose side of the frame is drawn
   const $ = (id) => document.getElementById(id);
 
   async function show(n) {
     n = Math.max(0, Math.min(total, n));
     const ticket = ++loading;
-    const r = await fetch(`/api/tables/${encodeURIComponent(table)}/replay?at=${n}`);
+    const r = await fetch(`/api/tables/${encodeURIComponent(table)}/replay?at=${n}&side=${side}`);
     if (!r.ok || ticket !== loading) return;
     const data = await r.json();
     at = data.at;
@@ -26,9 +27,12 @@
     $("move-text").textContent = data.move || T("(start)");
     $("move-words").textContent = at ? data.log[at - 1] : T("The table before the first card is dealt.");
     $("status").textContent = v.status;
-    $("board").innerHTML = Spots.board(v, null);
+    const R = rendererFor(v);
+    document.body.dataset.game = v.game;
+    $("flip").hidden = v.game !== "double-spot";
+    $("board").innerHTML = R.board(v, null);
     $("end").hidden = !v.over;
-    $("end").innerHTML = Spots.end(v, table, false);
+    $("end").innerHTML = R.end(v, table, false);
     $("log").innerHTML = Spots.logLines(data.log, 0);
     const last = $("log").lastElementChild;
     if (last) { last.classList.add("current"); last.scrollIntoView({ block: "nearest" }); }
@@ -48,6 +52,7 @@
   $("next").onclick = () => show(at + 1);
   $("last").onclick = () => show(total);
   $("play").onclick = play;
+  $("flip").onclick = () => { side = 1 - side; show(at); };
   $("slider").oninput = (e) => show(Number(e.target.value));
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowRight") show(at + 1);

@@ -33,13 +33,15 @@
     document.body.dataset.moves = view.moves;
     document.body.dataset.over = view.over ? "1" : "0";
     $("status").textContent = view.status;
-    $("board").innerHTML = Spots.board(view, me);
-    $("controls").innerHTML = Spots.controls(view, me, busy);
+    const R = rendererFor(view);
+    document.body.dataset.game = view.game;
+    $("board").innerHTML = R.board(view, me);
+    $("controls").innerHTML = R.controls(view, me, busy);
     const end = $("end");
     end.hidden = !view.over;
-    end.innerHTML = Spots.end(view, table, true);
+    end.innerHTML = R.end(view, table, true);
     $("replay-link").hidden = !view.over;
-    $("hint-button").hidden = me === null || view.over || view.to_move !== me;
+    $("hint-button").hidden = me === null || view.over || view.to_move !== me || view.claim;
     if (view.to_move !== me) $("hints").hidden = true;
   }
 
@@ -110,7 +112,7 @@
     busy = true;
     $("hints").hidden = true;
     ws.send(JSON.stringify({ type: "move", move, at: view.moves }));
-    $("controls").innerHTML = Spots.controls(view, me, busy);
+    $("controls").innerHTML = rendererFor(view).controls(view, me, busy);
   }
 
   document.addEventListener("click", (e) => {

@@ -1,0 +1,92 @@
+"""Double Spot in plain words: what a move did and where the game stands, for logs and screens.
+
+Why here and not in a front end: the terminal and the web app tell the same
+story, and only the engine knows which cards a drop took. ``tr`` is any
+gettext translations object (``spots.i18n.translator``); without it the text is
+English. Columns and colours are told from the mover's side, as they wrote it.
+"""
+
+from __future__ import annotations
+
+import gettext
+
+from .state import State
+
+ENGLISH = gettext.NullTranslations()
+
+
+def N_(text: str) -> str:
+    """Marks a text for extraction; translated where it is shown."""
+    return text
+
+
+# Colours and die faces, as a player says them.
+COLOUR_WORDS = {
+    "blue": N_("blue"), "green": N_("green"), "pink": N_("pink"), "yellow": N_("yellow"),
+    "blue-green": N_("blue/green"), "pink-yellow": N_("pink/yellow"),
+}
+
+
+def colour_word(colour: str, tr: gettext.NullTranslations | None = None) -> str:
+    return (tr or ENGLISH).gettext(COLOUR_WORDS.get(colour, colour))
+
+
+def seat_names(names: list[str] | None) -> list[str]:
+    return names if names else ["Seat 0", "Seat 1"]
+
+
+def describe_move(before: State, move: str, after: State | None = None, names: list[str] | None = None,
+                  tr: gettext.NullTranslations | None = None) -> str:
+    """One log line for ``move`` played in ``before`` (``after``: the position it led to, to name cards taken)."""
+    _ = (tr or ENGLISH).gettext
+    who = seat_names(names)
+    parts = move.split()
+    kind = parts[0]
+    mover = who[before.seat]
+    if kind == "roll":
+        text = _("{who} rolls {face}.").format(who=mover, face=colour_word(parts[1], tr))
+    elif kind == "drop":
+        text = _("{who} drops a disc into column {n} from their side, showing {colour} to them.").format(
+            who=mover, n=parts[1], colour=colour_word(parts[2], tr))
+    elif kind == "reveal":
+        holder = before.refill[0] + 1 if before.refill else 1
+        text = _("Card {card} goes into holder {h}.").format(card=parts[1], h=holder)
+    elif kind == "claim":
+        text = _("{who} claims the card first.").format(who=who[int(parts[1])])
+    else:
+        text = move
+    if after is not None:
+        for seat in (0, 1):
+            for card in after.won[seat][len(before.won[seat]):]:
+                text += " " + _("{who} takes card {card}.").format(who=who[seat], card=card)
+        if after.is_terminal() and not before.is_terminal():
+            text += " " + game_over(after, names, tr)
+    return text
+
+
+def game_over(state: State, names: list[str] | None = None, tr: gettext.NullTranslations | None = None) -> str:
+    """How the game ended."""
+    tr = tr or ENGLISH
+    who = seat_names(names)
+    cards = state.scores()
+    if state.winner is None:
+        return tr.ngettext("The board is full: a draw at {n} card each.",
+                           "The board is full: a draw at {n} cards each.", cards[0]).format(n=cards[0])
+    n = cards[state.winner]
+    if state.end_reason == "full-board":
+        return tr.ngettext("The board is full: {who} wins with {n} card.",
+                           "The board is full: {who} wins with {n} cards.", n).format(who=who[state.winner], n=n)
+    return tr.ngettext("{who} wins with {n} card.", "{who} wins with {n} cards.", n).format(
+        who=who[state.winner], n=n)
+
+
+def describe_phase(state: State, names: list[str] | None = None, tr: gettext.NullTranslations | None = None) -> str:
+    """Where the game stands, in one sentence."""
+    _ = (tr or ENGLISH).gettext
+    who = seat_names(names)
+    if state.is_terminal():
+        return _("Game over.") + " " + game_over(state, names, tr)
+    if state.is_chance_node():
+        return _("Waiting for the die or a card.")
+    assert state.die is not None
+    return _("{who} rolled {face} and drops a disc.").format(who=who[state.seat], face=colour_word(state.die, tr))

@@ -1,0 +1,88 @@
+"""The JSON view of a Double Spot position, drawn from one side of the frame.
+
+Why per side: the two players look at the same discs from opposite sides, so
+each is sent the board mirrored and colour-flipped for them (``State.view``),
+with the columns numbered from their own left, which is also how their moves
+are written. Spectators see seat 0's side. As for Spots, the page only draws:
+every clickable column carries the notation of a legal move.
+"""
+
+from __future__ import annotations
+
+import gettext
+from typing import Any
+
+from ..double_spot.state import State, face_colours
+from ..double_spot.words import N_, colour_word, describe_phase, game_over
+
+ENGLISH = gettext.NullTranslations()
+
+# Words the Double Spot page script shows (added to the page's catalog by words.js_words).
+JS_WORDS = [
+    N_("Cards won"), N_("Column {n}"), N_("Die"), N_("Drop a disc"), N_("Holder {n}"), N_("Pattern cards"),
+    N_("Roll pending"), N_("Seen from {who}'s side"), N_("Claim the card!"), N_("Cards"), N_("Double Spot"),
+    N_("first to {n} cards"),
+]
+
+
+def drop_label(move: str, tr: gettext.NullTranslations | None = None) -> str:
+    """``drop 3 blue`` in words, from the mover's side."""
+    _ = (tr or ENGLISH).gettext
+    parts = move.split()
+    if parts[0] == "drop":
+        return _("Column {n}, {colour} toward you").format(n=parts[1], colour=colour_word(parts[2], tr))
+    if parts[0] == "claim":
+        return _("Claim the card")
+    return move
+
+
+def view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.NullTranslations | None,
+         seat: int | None, live: bool = True) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator, shown seat 0's side) sees, as JSON-ready data."""
+    tr = tr or ENGLISH
+    side = 0 if seat is None else seat
+    names = [s["name"] for s in seats]
+    over = state.is_terminal()
+    to_move = None if over or state.is_chance_node() else state.seat
+    mine = live and seat is not None and to_move == seat
+    legal = state.legal_actions() if mine else []
+    columns = []
+    for n, discs in enumerate(state.view(side), start=1):
+        drops = [{"move": m, "colour": m.split()[2], "label": colour_word(m.split()[2], tr)}
+                 for m in legal if m.split()[1] == str(n)]
+        columns.append({"n": n, "discs": discs, "drops": drops})
+    racing = live and seat is not None and state.phase == "claim"
+    buttons = [{"move": m, "label": drop_label(m, tr), "group": "drop"} for m in legal]
+    if racing:
+        buttons = [{"move": f"claim {seat}", "label": drop_label("claim", tr), "group": "claim"}]
+    cards = []
+    for holder, card in enumerate(state.showing()):
+        cards.append({"holder": holder + 1, "id": None if card is None else card.id,
+                      "rows": [] if card is None else card.rows(side)})
+    players = []
+    for s, info in enumerate(seats):
+        players.append({**info, "seat": s, "won": list(state.won[s]), "score": len(state.won[s])})
+    die = state.die
+    out: dict[str, Any] = {
+        "game": "double-spot", "moves": moves, "turn": state.turn, "over": over, "to_move": to_move,
+        "phase": state.phase, "side": side, "side_name": names[side],
+        "status": describe_phase(state, names, tr),
+        "rules": state.rules.to_dict(),
+        "die": None if die is None else {"face": die, "label": colour_word(die, tr),
+                                         "colours": list(face_colours(die))},
+        "columns": columns, "rows": state.rules.rows, "cards": cards, "deck_left": len(state.deck),
+        "supply": dict(state.supply), "players": players, "legal": buttons,
+        "claim": state.phase == "claim", "winner": state.winner,
+        "returns": state.returns() if over else None,
+    }
+    if over:
+        out["summary"] = summary(state, names, tr)
+    return out
+
+
+def summary(state: State, names: list[str], tr: gettext.NullTranslations | None = None) -> dict[str, Any]:
+    """The end screen: how it ended, and each player's cards."""
+    rows = [{"seat": s, "name": names[s], "cards": list(state.won[s]), "score": len(state.won[s]), "result": r}
+            for s, r in enumerate(state.returns())]
+    return {"headline": game_over(state, names, tr), "turns": state.turn, "moves": len(state.history()),
+            "players": rows}

@@ -1,0 +1,246 @@
+"""Double Spot tables in the web app: the same invite links, persistence and replays as Spots.
+
+The real app runs in-process on a real SQLite file (helpers from ``test_web_api``).
+Dice are the server's own (unpredictable), so the tests play whatever drop the
+server offers and check what each side of the frame shows.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spots.double_spot import Rules, State
+from spots.double_spot.patterns import FLIP
+from spots.web.store import Store
+from test_web_api import Msg, client, db_moves, is_state, opened, play, token, until
+
+pytestmark = [pytest.mark.timeout(60), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+def new_ds_table(c: Any, seats: list[Msg] | None = None, **body: Any) -> Msg:
+    r = c.post("/api/tables", json={"game": "double-spot", "seats": seats or HUMANS, **body})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def my_drop(view: Msg) -> str:
+    """The first drop the page offers (the server's legal moves, from this seat's side)."""
+    drops = [d["move"] for col in view["columns"] for d in col["drops"]]
+    assert drops and drops == [b["move"] for b in view["legal"]]
+    return drops[0]
+
+
+@pytest.mark.parametrize(("body", "needle"), [
+    ({"seats": [{"kind": "human"}]}, "2 seats for Double Spot"),
+    ({"seats": [*HUMANS, {"kind": "human"}]}, "2 seats for Double Spot"),
+    ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "expectimax"}]}, "the bots are random, greedy, mcts"),
+    ({"seats": HUMANS, "options": {"columns": 30}}, "columns must be a whole number from 4 to 12"),
+    ({"seats": HUMANS, "options": {"claim": "loudest"}}, "claim must be one of mover, first"),
+    ({"seats": HUMANS, "options": {"tricks": "all"}}, "unknown option 'tricks'"),
+    ({"seats": HUMANS, "target": 0}, "target must be a whole number from 1 to 10"),
+])
+def test_bad_double_spot_tables_are_refused_clearly(tmp_path: Path, body: Msg, needle: str) -> None:
+    with client(tmp_path / "t.db") as c:
+        r = c.post("/api/tables", json={"game": "double-spot", **body})
+        assert r.status_code == 400 and needle in r.json()["message"], r.text
+        assert c.get("/api/tables").json()["tables"] == []
+        r = c.post("/api/tables", json={"game": "go", "seats": HUMANS})
+        assert r.status_code == 400 and "the games are spots, double-spot" in r.json()["message"]
+
+
+def test_each_player_sees_their_own_side_and_moves_are_written_from_it(tmp_path: Path) -> None:
+    with client(tmp_path / "t.db") as c:
+        t = new_ds_table(c, target=3, options={"columns": 6, "rows": 4, "claim": "first"})
+        listed = c.get("/api/tables").json()["tables"][0]
+        assert listed["game"] == "double-spot" and listed["target"] == 3 and listed["status"] == "open"
+        ann_link, bob_link = (token(s["link"]) for s in t["seats"])
+        with c.websocket_connect(f"/ws/{t['id']}?token={ann_link}") as ann, \
+                c.websocket_connect(f"/ws/{t['id']}?token={bob_link}") as bob, \
+                c.websocket_connect(f"/ws/{t['id']}") as watcher:
+            views = [opened(ws)["state"]["view"] for ws in (ann, bob, watcher)]
+            assert [v["side"] for v in views] == [0, 1, 0]
+            assert views[0]["rules"] == {"columns": 6, "rows": 4, "discs": 12, "target": 3, "claim": "first"}
+            assert views[0]["to_move"] == 0 and len(views[0]["columns"]) == 6
+            assert views[1]["legal"] == [] and all(not col["drops"] for col in views[1]["columns"])
+            assert views[2]["legal"] == []
+            # the same card from both sides: mirrored, colours flipped
+            ids = [c_["id"] for c_ in views[0]["cards"]]
+            assert ids == [c_["id"] for c_ in views[1]["cards"]]
+            letters = {"B": "G", "G": "B", "P": "Y", "Y": "P", ".": "."}
+            for front, back in zip(views[0]["cards"], views[1]["cards"], strict=True):
+                assert back["rows"] == ["".join(letters[ch] for ch in row[::-1]) for row in front["rows"]]
+
+            move = my_drop(views[0])  # Ann drops from her side: column n from her left
+            reply, after = play(ann, move)
+            assert reply["type"] == "ok" and after is not None
+            n, colour = int(move.split()[1]), move.split()[2]
+            assert after["view"]["columns"][n - 1]["discs"] == [colour]
+            bob_view = until(bob, lambda m: is_state(m) and m["view"]["moves"] == reply["moves"])["view"]
+            assert bob_view["columns"][6 - n]["discs"] == [FLIP[colour]]  # Bob sees it on his right, flipped
+            watch_view = until(watcher, lambda m: is_state(m) and m["view"]["moves"] == reply["moves"])["view"]
+            assert watch_view["columns"][n - 1]["discs"] == [colour]
+            assert "Ann drops a disc into column" in " ".join(c.get(f"/api/tables/{t['id']}").json()["log"])
+
+            if bob_view["to_move"] == 1:  # (unless Ann's disc already won a card and the game went on)
+                move = my_drop(bob_view)  # Bob's move text is his own side's
+                reply, after = play(bob, move)
+                assert reply["type"] == "ok"
+                m, colour = int(move.split()[1]), move.split()[2]
+                ann_view = until(ann, lambda msg: is_state(msg) and msg["view"]["moves"] == reply["moves"])["view"]
+                assert FLIP[colour] in ann_view["columns"][6 - m]["discs"]
+                assert db_moves(tmp_path / "t.db", t["id"])[-2] == move  # recorded as written
+
+
+def test_bad_moves_at_a_double_spot_table_change_nothing(tmp_path: Path) -> None:
+    with client(tmp_path / "t.db") as c:
+        t = new_ds_table(c)
+        ann_link, bob_link = (token(s["link"]) for s in t["seats"])
+        with c.websocket_connect(f"/ws/{t['id']}?token={ann_link}") as ann, \
+                c.websocket_connect(f"/ws/{t['id']}?token={bob_link}") as bob:
+            view = opened(ann)["state"]["view"]
+            opened(bob)
+            before = c.get(f"/api/tables/{t['id']}").json()
+            reply, _ = play(bob, my_drop(view))
+            assert reply["code"] == "not-your-turn"
+            reply, _ = play(ann, "drop 9 blue")
+            assert reply["code"] == "illegal-move" and reply["legal"] == [b["move"] for b in view["legal"]]
+            assert "illegal drop" in reply["message"] and "Legal here: drop" in reply["message"]
+            reply, _ = play(ann, "roll blue")
+            assert reply["code"] == "illegal-move"
+            reply, _ = play(ann, "claim 0")
+            assert reply["code"] == "illegal-move"
+            after = c.get(f"/api/tables/{t['id']}").json()
+            assert after["view"] == before["view"] and after["moves"] == before["moves"]
+
+
+def test_a_double_spot_hint_ranks_the_legal_drops(tmp_path: Path) -> None:
+    with client(tmp_path / "t.db") as c:
+        t = new_ds_table(c)
+        with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ann:
+            view = opened(ann)["state"]["view"]
+            ann.send_json({"type": "hint"})
+            hint = until(ann, lambda m: m["type"] == "hint")
+            legal = {b["move"] for b in view["legal"]}
+            assert hint["advice"] and {a["move"] for a in hint["advice"]} <= legal
+            assert all(a["label"].startswith("Column ") and 0 <= a["score"] <= 1 for a in hint["advice"])
+
+
+def to_a_claim(seed: int = 0) -> tuple[Rules, list[str]]:
+    """A seeded game under the ``first`` claim rule, up to a card that is already on the board."""
+    rules = Rules(claim="first")
+    for attempt in range(200):
+        state, rng = State(rules), random.Random(f"{seed}:{attempt}")
+        while not state.is_terminal():
+            if state.phase == "claim":
+                return rules, state.history()
+            if state.is_chance_node():
+                state.sample_chance(rng)
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    raise AssertionError("no claim came up")
+
+
+def stored_table(db: Path, rules: Rules, moves: list[str], seats: list[Msg]) -> str:
+    """A Double Spot table written straight into the database, as a server would have left it."""
+    store = Store(db)
+    try:
+        row = store.create_table("double-spot", rules.to_dict(), [{**s, "bot": s.get("bot")} for s in seats],
+                                 [(m, -1) for m in moves])
+        return row.id
+    finally:
+        store.close()
+
+
+def test_the_first_claim_rule_is_a_race_the_server_settles(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    rules, moves = to_a_claim()
+    table = stored_table(db, rules, moves, HUMANS)
+    with client(db) as c:
+        row = c.get(f"/api/tables/{table}").json()
+        assert row["moves"] == len(moves) and row["view"]["claim"]  # a restart does not draw the claim itself
+        seats = {s.seat: s.token for s in c.app.state.hub.rooms[table].row.seats}  # type: ignore[attr-defined]
+        with c.websocket_connect(f"/ws/{table}?token={seats[0]}") as ann, \
+                c.websocket_connect(f"/ws/{table}?token={seats[1]}") as bob:
+            ann_view, bob_view = opened(ann)["state"]["view"], opened(bob)["state"]["view"]
+            assert ann_view["legal"] == [{"move": "claim 0", "label": "Claim the card", "group": "claim"}]
+            assert bob_view["legal"][0]["move"] == "claim 1"
+            reply, _ = play(bob, "claim 0")  # nobody claims for someone else
+            assert reply["code"] == "illegal-move" and reply["legal"] == ["claim 1"]
+            reply, _ = play(bob, "claim 1")
+            assert reply["type"] == "ok" and reply["move"] == "claim 1"
+            reply, _ = play(ann, "claim 0")  # too late: the card is Bob's
+            assert reply["type"] == "error"
+            won = c.get(f"/api/tables/{table}").json()["view"]["players"][1]["won"]
+            assert won and db_moves(db, table)[len(moves)] == "claim 1"
+        log = c.get(f"/api/tables/{table}").json()["log"]
+        assert "Bob claims the card first." in log[len(moves)]
+
+
+def test_a_bot_claims_after_a_human_reaction_time(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    rules, moves = to_a_claim(seed=1)
+    table = stored_table(db, rules, moves, [HUMANS[0], {"kind": "bot", "bot": "greedy", "name": "Rex"}])
+    with client(db, bot_delay=0.2) as c:
+        start = time.time()
+        while c.get(f"/api/tables/{table}").json()["moves"] == len(moves) and time.time() - start < 10:
+            time.sleep(0.02)
+        assert time.time() - start >= 0.25  # 1.5 to 2.5 bot delays: a person has time to claim
+        assert db_moves(db, table)[len(moves)] == "claim 1"
+
+
+def test_double_spot_tables_survive_a_restart_and_replay_from_either_side(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with client(db, bot_delay=0.0) as c:
+        t = new_ds_table(c, [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}], target=2)
+        deadline = time.time() + 30
+        while not c.get(f"/api/tables/{t['id']}").json()["view"]["over"] and time.time() < deadline:
+            time.sleep(0.05)
+        before = c.get(f"/api/tables/{t['id']}").json()
+        assert before["view"]["over"] and before["status"] == "over"
+    with client(db) as c:
+        again = c.get(f"/api/tables/{t['id']}").json()
+        assert again["view"] == before["view"] and again["log"] == before["log"]
+        record = c.get(f"/api/tables/{t['id']}/record").json()
+        assert record["format"] == "double-spot-record" and record["moves"] == db_moves(db, t["id"])
+        from spots.double_spot import replay
+
+        assert replay(record["moves"], Rules.from_dict(record["rules"])).returns() == again["view"]["returns"]
+        total = again["moves"]
+        front = c.get(f"/api/tables/{t['id']}/replay?at={total}").json()["view"]
+        back = c.get(f"/api/tables/{t['id']}/replay?at={total}&side=1").json()["view"]
+        assert front["side"] == 0 and back["side"] == 1 and front["legal"] == back["legal"] == []
+        flipped = [[FLIP[d] for d in col["discs"]] for col in reversed(front["columns"])]
+        assert [col["discs"] for col in back["columns"]] == flipped
+        assert c.get(f"/api/tables/{t['id']}/replay?side=2").status_code == 400
+        page = c.get(f"/t/{t['id']}/replay")
+        assert page.status_code == 200 and "double_spot.js" in page.text
+
+
+def test_a_database_from_before_double_spot_is_upgraded(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    con = sqlite3.connect(db)
+    con.executescript("""
+        CREATE TABLE tables (id TEXT PRIMARY KEY, host_token TEXT NOT NULL UNIQUE, created REAL NOT NULL,
+            updated REAL NOT NULL, rules TEXT NOT NULL, status TEXT NOT NULL, winner INTEGER,
+            moves INTEGER NOT NULL DEFAULT 0);
+        INSERT INTO tables VALUES ('old1', 'host', 1.0, 1.0, '{"players": 2}', 'playing', NULL, 0);
+        CREATE TABLE seats (table_id TEXT NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, kind TEXT NOT NULL,
+            bot TEXT, name TEXT NOT NULL, token TEXT UNIQUE, claimed INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (table_id, seat));
+        INSERT INTO seats VALUES ('old1', 0, 'human', NULL, 'Ann', 'tok0', 0),
+            ('old1', 1, 'human', NULL, 'Bob', 'tok1', 0);
+    """)
+    con.close()
+    with client(db) as c:
+        old = c.get("/api/tables/old1").json()
+        assert old["game"] == "spots" and old["view"]["players"][0]["name"] == "Ann"
+        t = new_ds_table(c)
+        assert c.get(f"/api/tables/{t['id']}").json()["game"] == "double-spot"
