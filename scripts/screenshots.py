@@ -1,4 +1,4 @@
-"""Take the README's screenshots of the web app: the lobby, a table mid-game, the end screen.
+"""Take the README's screenshots of the web app: the lobby, a table mid-game, the end screen, Double Spot.
 
 Starts ``spots serve`` on a free 127.0.0.1 port with a throw-away database, sets up a few
 tables, plays the human seat with the greedy bot over the WebSocket protocol, and
@@ -24,7 +24,8 @@ from playwright.sync_api import sync_playwright
 from websockets.sync.client import connect
 
 import spots
-from spots import bots
+from spots import bots, double_spot
+from spots.double_spot import bots as double_spot_bots
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -37,8 +38,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def create(url: str, seats: list[dict[str, Any]], target: int, tricks: str = "beginner") -> dict[str, Any]:
-    r = httpx.post(url + "/api/tables", json={"seats": seats, "tricks": tricks, "target": target})
+def create(url: str, seats: list[dict[str, Any]], target: int, tricks: str = "beginner", game: str = "spots"
+           ) -> dict[str, Any]:
+    body = {"game": game, "seats": seats, "target": target, **({"tricks": tricks} if game == "spots" else {})}
+    r = httpx.post(url + "/api/tables", json=body)
     r.raise_for_status()
     return dict(r.json())
 
@@ -49,7 +52,8 @@ class Driver:
     def __init__(self, ws: Any, url: str, table: dict[str, Any], seat: int) -> None:
         self.ws = ws
         self.url, self.id, self.seat = url, table["id"], seat
-        self.bot = bots.make("greedy", seed=7)
+        self.game = table.get("game", "spots")
+        self.bot = bots.make("greedy", seed=7) if self.game == "spots" else double_spot_bots.make("greedy", seed=7)
         self.view: dict[str, Any] = {}
         self.read_until(lambda v: True)
 
@@ -71,7 +75,10 @@ class Driver:
 
     def move(self) -> None:
         record = httpx.get(f"{self.url}/api/tables/{self.id}/record").json()
-        state = spots.replay(record["rules"], record["moves"])
+        if self.game == "spots":
+            state = spots.replay(record["rules"], record["moves"])
+        else:
+            state = double_spot.replay(record["moves"], double_spot.Rules.from_dict(record["rules"]))
         n = self.view["moves"]
         self.ws.send(json.dumps({"type": "move", "move": self.bot.choose(state), "at": n}))
         self.read_until(lambda v: v["moves"] > n)
@@ -102,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
                    "dog-park")
             game = create(url, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy", "name": "Rex"}],
                           3)
+            create(url, [{"kind": "bot", "bot": "mcts", "name": "Kit"},
+                         {"kind": "bot", "bot": "greedy", "name": "Rex"}], 1, game="double-spot")
+            duel = create(url, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy", "name": "Rex"}], 5,
+                          game="double-spot")
             httpx.get(game["seats"][0]["link"])  # Ann takes her seat
             token = game["seats"][0]["link"].rsplit("/", 1)[1]
             ws = connect(url.replace("http", "ws") + f"/ws/{game['id']}?token={token}").__enter__()
@@ -135,12 +146,24 @@ def main(argv: list[str] | None = None) -> int:
                     driver.move()
                 page.wait_for_selector("#end:not([hidden]) .headline")
                 page.screenshot(path=str(out / "end.png"), full_page=False)
+                # Double Spot: Ann (the greedy bot's choices) plays a dozen turns, then the page is photographed
+                ds_token = duel["seats"][0]["link"].rsplit("/", 1)[1]
+                with connect(url.replace("http", "ws") + f"/ws/{duel['id']}?token={ds_token}") as ds_ws:
+                    ds = Driver(ds_ws, url, duel, 0)
+                    while not (view := ds.my_turn())["over"] and view["turn"] < 24:
+                        ds.move()
+                    page.goto(duel["seats"][0]["link"])
+                    page.wait_for_selector(".ds-column button.drop")
+                    page.screenshot(path=str(out / "double-spot-table.png"), full_page=False)
+                    mobile.goto(duel["seats"][0]["link"])
+                    mobile.wait_for_selector(".ds-column button.drop")
+                    mobile.screenshot(path=str(out / "double-spot-phone.png"), full_page=False)
                 browser.close()
             ws.__exit__(None, None, None)
         finally:
             proc.terminate()
             proc.wait(10)
-    for name in ("lobby", "table", "table-phone", "end"):
+    for name in ("lobby", "table", "table-phone", "end", "double-spot-table", "double-spot-phone"):
         print(out / f"{name}.png")
     return 0
 

@@ -275,8 +275,13 @@ def test_play_double_spot_to_the_end_against_a_bot(server: Server, browser: Any)
             break
         before = moves_of(page)
         slots, drops = page.locator(".slot.clickable"), page.locator(".ds-column button.drop")
-        # alternate: a whole column (when the die leaves one colour) or one of the coloured arrows
-        if len(clicked) % 2 and slots.count():
+        # alternate: a whole column (when the die leaves one colour) or one of the coloured arrows;
+        # once, the advisor's first suggestion
+        if len(clicked) == 1:
+            page.click("#hint-button")
+            page.wait_for_selector("#hints table.advice button.move")
+            target = page.locator("#hints button.move").first
+        elif len(clicked) % 2 and slots.count():
             target = slots.nth(len(clicked) % slots.count())
         else:
             target = drops.nth(len(clicked) * 3 % drops.count())

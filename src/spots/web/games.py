@@ -49,12 +49,8 @@ class GameKind:
     scores: Callable[[Any], list[int]]
     target: Callable[[Any], int]
     per_seat_view: bool = False  # does each player see their own side of the table?
-
-    def racers(self, state: Any) -> list[int]:
-        """Seats that may claim a pending chance event live (Double Spot's ``first`` claim rule)."""
-        if self.name == "double-spot" and state.phase == "claim":
-            return [0, 1]
-        return []
+    # seats that may claim the pending chance event live, first come first served (none: the server draws it)
+    racers: Callable[[Any], list[int]] = lambda state: []
 
     def draws_chance(self, state: Any) -> bool:
         """A chance event the server draws itself (a claim race is decided by the players instead)."""
@@ -115,6 +111,7 @@ DOUBLE_SPOT = GameKind(
     make_bot=lambda name, seed: ds_bots.make(name, seed=seed),
     narrate=ds_narrate, view=double_spot_words.view, advice=_ds_advice,
     scores=lambda state: state.scores(), target=lambda state: state.rules.target, per_seat_view=True,
+    racers=lambda state: [0, 1] if state.phase == "claim" else [],  # the ``first`` claim rule
 )
 
 GAMES: dict[str, GameKind] = {g.name: g for g in (SPOTS, DOUBLE_SPOT)}

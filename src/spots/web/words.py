@@ -54,6 +54,7 @@ JS_PLURALS = [
     NP_("{n} turn", "{n} turns"),
     NP_("{n} watching", "{n} watching"),
     NP_("{n} card left in the deck", "{n} cards left in the deck"),
+    NP_("first to {n} card", "first to {n} cards"),
 ]
 
 

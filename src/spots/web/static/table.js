@@ -82,11 +82,12 @@
   function showHints(msg) {
     const h = $("hints");
     if (!view || msg.moves !== view.moves) return;
+    const busts = view.game !== "double-spot";  // Double Spot has no busting
     const rows = msg.advice.map((a, i) => `<tr><td>${i + 1}</td>
       <td><button type="button" class="move" data-move="${Spots.esc(a.move)}">${Spots.esc(a.label)}</button></td>
-      <td>${PCT(a.score)}</td><td>${a.bust === null ? "–" : PCT(a.bust)}</td></tr>`).join("");
+      <td>${PCT(a.score)}</td>${busts ? `<td>${a.bust === null ? "–" : PCT(a.bust)}</td>` : ""}</tr>`).join("");
     h.innerHTML = `<h2>${Spots.esc(T("Advisor"))} <button type="button" class="close" id="close-hints">×</button></h2>
-      <table class="advice"><thead><tr><th>#</th><th>${Spots.esc(T("Move"))}</th><th>${Spots.esc(T("Win estimate"))}</th><th>${Spots.esc(T("Bust now"))}</th></tr></thead>
+      <table class="advice"><thead><tr><th>#</th><th>${Spots.esc(T("Move"))}</th><th>${Spots.esc(T("Win estimate"))}</th>${busts ? `<th>${Spots.esc(T("Bust now"))}</th>` : ""}</tr></thead>
       <tbody>${rows}</tbody></table>`;
     h.hidden = false;
     $("close-hints").onclick = () => { h.hidden = true; };
