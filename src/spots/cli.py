@@ -8,6 +8,7 @@ import random
 import sys
 
 from . import bots
+from .double_spot import Rules as DoubleSpotRules
 from .engine import TILES, Game, IllegalMoveError, Rules, RulesError, State, StateFormatError, render
 from .engine.record import load_record, save_record
 from .engine.tricks import SUGGESTED_SETS
@@ -22,7 +23,7 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
         "or a comma-separated list of tiles",
     )
     group.add_argument("--tricks-seed", type=int, default=None, help="seed for random trick sets")
-    group.add_argument("--target", type=int, default=6, help="scored dogs to win (1, 3, 6, 8, 10, ...)")
+    group.add_argument("--target", type=int, default=None, help="scored dogs to win (1, 3, 6, 8, 10, ...; default 6)")
     group.add_argument("--bust-limit", type=int, default=7)
     group.add_argument("--dice", type=int, default=40, help="dice in the supply")
     group.add_argument("--treats", type=int, default=20, help="treats in the supply")
@@ -32,10 +33,69 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--deck", default=None, help="a custom dog deck JSON file")
 
 
+SPOTS_TARGET = 6
+SPOTS_ONLY = ("players", "tricks", "tricks_seed", "bust_limit", "dice", "treats", "starting_treats", "starting_dogs",
+              "turn_limit", "deck")
+DOUBLE_SPOT_ONLY = ("columns", "rows", "discs", "claim")
+
+
+def add_double_spot_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "Double Spot rules options", "with --game double-spot; --target is then the cards to win (default 5)")
+    group.add_argument("--columns", type=int, default=None, help="columns of the frame (3 to 20, default 8)")
+    group.add_argument("--rows", type=int, default=None, help="rows of the frame (3 to 20, default 5)")
+    group.add_argument("--discs", type=int, default=None,
+                       help="discs of each kind (default: half the cells, rounded up)")
+    group.add_argument("--claim", default=None,
+                       help="who takes a new card whose pattern is already on the board: mover (default) or "
+                       "first (the players say who claimed it first)")
+
+
+def double_spot_rules_from_args(args: argparse.Namespace) -> DoubleSpotRules:
+    """Double Spot's options as given; ``Rules`` checks them and names a bad one."""
+    options = {name: getattr(args, name) for name in (*DOUBLE_SPOT_ONLY, "target") if getattr(args, name) is not None}
+    return DoubleSpotRules(**options)
+
+
+def option_flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def game_of(args: argparse.Namespace) -> str:
+    """The game to play: --game, else the game of the --load file, else Spots; options of the other game refused."""
+    game = args.game or (record_game(args.load) if args.load else "spots")
+    if game == "double-spot":
+        defaults = argparse.ArgumentParser()
+        add_rules_options(defaults)
+        spots_default = vars(defaults.parse_args([]))
+        given = [name for name in SPOTS_ONLY if getattr(args, name) != spots_default[name]]
+        if given:
+            raise ValueError(f"{option_flag(given[0])} is a Spots option; Double Spot's options are --columns, "
+                             "--rows, --discs, --target and --claim")
+    else:
+        given = [name for name in DOUBLE_SPOT_ONLY if getattr(args, name) is not None]
+        if given:
+            raise ValueError(f"{option_flag(given[0])} is a Double Spot option: add --game double-spot")
+    return game
+
+
+def record_game(path: str) -> str:
+    """Which game a saved file is for, by its "format" (Spots when it cannot tell: its reader says what is wrong)."""
+    from .core.document import read_json
+    from .engine.record import read_text
+
+    try:
+        doc = read_json(read_text(path), path)
+    except StateFormatError:
+        return "spots"
+    fmt = doc.get("format") if isinstance(doc, dict) else None
+    return "double-spot" if isinstance(fmt, str) and fmt.startswith("double-spot") else "spots"
+
+
 def rules_from_args(args: argparse.Namespace) -> Rules:
     return Rules(
         players=args.players if args.players is not None else len(getattr(args, "seat", None) or []) or 2,
-        tricks=args.tricks, tricks_seed=args.tricks_seed, target=args.target,
+        tricks=args.tricks, tricks_seed=args.tricks_seed, target=SPOTS_TARGET if args.target is None else args.target,
         bust_limit=args.bust_limit, dice=args.dice, treats=args.treats,
         starting_treats=args.starting_treats, starting_dogs=args.starting_dogs,
         turn_limit=args.turn_limit, deck=args.deck,
@@ -70,6 +130,14 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if record_game(args.file) == "double-spot":
+        from .double_spot import render as render_double_spot
+        from .double_spot.record import load_record as load_double_spot
+
+        _record, ds_state = load_double_spot(args.file)
+        print(f"{args.file}: {len(ds_state.history())} moves, all legal.")
+        print(render_double_spot(ds_state))
+        return 0
     state = load_record(args.file)
     print(f"{args.file}: {len(state.history())} moves, all legal.")
     print(render(state))
@@ -140,12 +208,13 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    if getattr(args, "game", "spots") == "double-spot":
+    if game_of(args) == "double-spot":
+        rules = None if args.load else double_spot_rules_from_args(args)  # a bad option stops here
         try:
             from .play.double_spot_terminal import start as start_double_spot
         except ImportError as exc:
             raise ValueError(f"spots play needs the 'play' extra: pip install 'spots[play]' ({exc})") from None
-        return start_double_spot(args)
+        return start_double_spot(args, rules)
     try:
         from .play.terminal import start
     except ImportError as exc:
@@ -177,7 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write the game record (JSON) to this file")
     p.add_argument("--quiet", action="store_true", help="print only the final position")
     p.set_defaults(run=cmd_selfplay)
-    p = sub.add_parser("replay", help="check a game record move by move and print the final position")
+    p = sub.add_parser("replay", help="check a game record (Spots or Double Spot) move by move and print the "
+                       "final position")
     p.add_argument("file")
     p.set_defaults(run=cmd_replay)
     p = sub.add_parser("show", help="print a saved state or record as text")
@@ -200,16 +270,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=15, help="moves to show")
     p.set_defaults(run=cmd_hint)
     p = sub.add_parser("play", help="play in the terminal against bots or friends")
-    p.add_argument("--game", choices=("spots", "double-spot"), default="spots",
-                   help="which game: spots (default) or double-spot (2 players; the rules options are for spots)")
+    p.add_argument("--game", choices=("spots", "double-spot"), default=None,
+                   help="which game: spots (default, or the game of the --load file) or double-spot (2 players)")
     add_rules_options(p)
+    add_double_spot_options(p)
     p.add_argument("--seat", action="append", default=[],
                    help="who sits in each seat, in order: 'me' for a human, or a bot name (repeat per seat)")
     p.add_argument("--seed", type=int, default=None, help="seed of the dice (default: unpredictable)")
-    p.add_argument("--load", help="continue a saved game record")
+    p.add_argument("--load", help="continue a saved game record (Spots or Double Spot)")
     p.add_argument("--autosave", default=None,
                    help="file the record is saved to after every move (default: the --load file, else "
-                   "spots-autosave.json; '' turns it off)")
+                   "spots-autosave.json or double-spot-autosave.json; '' turns it off)")
     p.add_argument("--fast", action="store_true", help="no pause after bots' moves")
     p.add_argument("--plain", action="store_true", help="no colour, plain digits for dice")
     p.add_argument("--lang", default=None,

@@ -30,17 +30,21 @@ def whole(value: Any, what: str) -> int:
     return value
 
 
-def load_document(doc: Any, fmt: str, version: int, game: str, build: Callable[[dict[str, Any]], T]) -> T:
-    """Check a saved state's format and version, then ``build`` it; any failure is a StateFormatError."""
+def load_document(doc: Any, fmt: str, version: int, game: str, build: Callable[[dict[str, Any]], T],
+                  kind: str = "state") -> T:
+    """Check a saved document's format and version, then ``build`` it; any failure is a StateFormatError.
+
+    ``kind`` names the document in messages ("state", "record"), so a player is told what file was wrong.
+    """
     if not isinstance(doc, dict) or doc.get("format") != fmt:
-        raise StateFormatError(f'not a {game} state: expected an object with "format": "{fmt}"')
+        raise StateFormatError(f'not a {game} {kind}: expected an object with "format": "{fmt}"')
     if doc.get("version") != version:
-        raise StateFormatError(f"unsupported state version {doc.get('version')!r}; this engine reads {version}")
+        raise StateFormatError(f"unsupported {kind} version {doc.get('version')!r}; this engine reads {version}")
     try:
         return build(doc)
     except StateFormatError as exc:
-        raise StateFormatError(f"corrupt state: {exc}") from None
+        raise StateFormatError(f"corrupt {kind}: {exc}") from None
     except RulesError as exc:
-        raise StateFormatError(f"bad rules in state: {exc}") from None
+        raise StateFormatError(f"bad rules in {kind}: {exc}") from None
     except CORRUPT as exc:
-        raise StateFormatError(f"corrupt state: {type(exc).__name__}: {exc}") from None
+        raise StateFormatError(f"corrupt {kind}: {type(exc).__name__}: {exc}") from None

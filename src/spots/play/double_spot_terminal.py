@@ -2,8 +2,11 @@
 
 The engine (``spots.double_spot``) decides everything: the legal moves (in the
 notation, from the mover's side), what a move does and when the game ends.
-This module only shows the board as the player to move sees it, reads moves
-and draws the chance events (die rolls, card reveals) from a seeded generator.
+This module only shows the board as the player to move sees it, reads moves and
+commands, draws the chance events (die rolls, card reveals) from a seeded
+generator, asks the players who claimed a card first under the ``first`` claim
+rule, and saves the game record after every move (``--load`` continues it).
+There is no undo: every drop is followed by a die roll, which would be seen again.
 """
 
 from __future__ import annotations
@@ -11,19 +14,44 @@ from __future__ import annotations
 import gettext
 import random
 import time
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
 from .. import i18n
 from ..core.errors import IllegalMoveError
-from ..double_spot import State, render
+from ..double_spot import Game, Rules, State
+from ..double_spot.advice import Advice, advise
 from ..double_spot.bots import BOTS, make
+from ..double_spot.record import load_record, save_record
+from ..double_spot.words import N_, describe_move
+from .double_spot_view import board
 from .view import moves_table
 
 HUMAN = "me"
 HUMAN_ALIASES = {"me", "human", "you"}
 PLAYERS = 2
+AUTOSAVE = "double-spot-autosave.json"
+HINTS = 5  # drops shown by 'hint'
+
+# Paragraphs without line breaks: the console wraps them to the terminal's width.
+HELP = N_("Type a drop in the notation (e.g. 'drop 3 blue': column 3 from your left, blue toward you), or its "
+          "number from the list. Commands: hint (the best drops with win estimates), rules (a short summary), "
+          "save FILE, help, quit (the game is saved and can be continued). There is no undo: every drop is "
+          "followed by a new roll of the die.")
+RULES_PLAY = N_("On your turn the die is rolled for you; drop one disc into a column that is not full, showing the "
+                "rolled colour toward you (a split face lets you choose which of its two colours). Your opponent "
+                "sits on the other side of the frame: your blue is their green, your pink their yellow, and left "
+                "and right are swapped.")
+RULES_MATCH = N_("When the board shows the pattern of a face-up card (turned any way, never mirrored), the player "
+                 "who dropped takes it and a new card is revealed.")
+CLAIM_RULES = {
+    "mover": N_("A new card whose pattern is already on the board goes to the player whose turn it is."),
+    "first": N_("A new card whose pattern is already on the board goes to whoever claims it first: "
+                "you say who did."),
+}
 
 
 def check_seats(seats: list[str]) -> list[str]:
@@ -37,22 +65,87 @@ def check_seats(seats: list[str]) -> list[str]:
     return names
 
 
+def ask_seats(console: Console, ask: Any, tr: gettext.NullTranslations | None = None) -> list[str]:
+    """The short interactive set-up when no seats are given (Double Spot is always for two)."""
+    _ = (tr or gettext.NullTranslations()).gettext
+    seats = []
+    for seat, default in enumerate((HUMAN, "greedy")):
+        while True:
+            answer = ask(_("Seat {seat}: 'me' or a bot ({bots})? [{default}] ").format(
+                seat=seat, bots=", ".join(BOTS), default=default)).strip().lower() or default
+            try:
+                seats.append(check_seats([answer, HUMAN])[0])
+                break
+            except ValueError as exc:
+                console.print(str(exc), markup=False, highlight=False)
+    return seats
+
+
+def parse_claim(answer: str) -> int | None:
+    """The seat named by an answer to 'who claimed first?': ``0``, ``1``, ``seat 1`` or ``claim 1``; else None."""
+    words = answer.lower().split()
+    if len(words) == 2 and words[0] in ("seat", "claim"):
+        words = words[1:]
+    if len(words) == 1 and words[0] in ("0", "1"):
+        return int(words[0])
+    return None
+
+
+@dataclass
+class Table:
+    """A game in progress: the state, who sits where, the seed of the dice, and where it is saved."""
+
+    state: State
+    seats: list[str]
+    seed: int
+    autosave: Path | None
+    bots: list[Any] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.bots = [None if s == HUMAN else make(s, seed=self.seed * 10 + i) for i, s in enumerate(self.seats)]
+        # Continuing a saved game draws fresh dice from a seed that depends on how far it got.
+        self.rng = random.Random(f"{self.seed}:{len(self.state.history())}")
+
+    def save(self, path: Path) -> None:
+        save_record(self.state, path, self.seats, self.seed)
+
+
+def new_table(rules: Rules, seats: list[str], seed: int, autosave: Path | None) -> Table:
+    return Table(Game(rules).new_initial_state(), check_seats(seats), seed, autosave)
+
+
+def load_table(path: str | Path, seats: list[str] | None, autosave: Path | None, seed: int | None = None) -> Table:
+    """A saved game, replayed move by move: a corrupt or tampered file raises and nothing is played.
+
+    Seats and seed come from the file unless given (a web record has neither: a human against greedy).
+    """
+    record, state = load_record(path)
+    if seed is None:
+        seed = record.seed if record.seed is not None else random.SystemRandom().randrange(2**31)
+    return Table(state, check_seats(seats or record.seats or [HUMAN, "greedy"]), seed, autosave)
+
+
 class DoubleSpotGame:
     """One game of Double Spot at the terminal."""
 
-    def __init__(self, seats: list[str], seed: int, console: Console, fast: bool = False, plain: bool = False,
-                 ask: Any = input, tr: gettext.NullTranslations | None = None, state: State | None = None) -> None:
+    def __init__(self, table: Table, console: Console, fast: bool = False, plain: bool = False,
+                 ask: Any = input, tr: gettext.NullTranslations | None = None) -> None:
         self.tr = tr or gettext.NullTranslations()
         self._ = self.tr.gettext
-        self.seats = seats
-        self.seed = seed
-        self.state = state if state is not None else State()
-        self.rng = random.Random(seed)
-        self.bots = [None if s == HUMAN else make(s, seed=seed * 10 + i) for i, s in enumerate(seats)]
+        self.ngettext = self.tr.ngettext
+        self.table = table
         self.console = console
         self.fast = fast
         self.plain = plain
         self.ask = ask
+
+    @property
+    def state(self) -> State:
+        return self.table.state
+
+    @property
+    def seats(self) -> list[str]:
+        return self.table.seats
 
     def say(self, text: str, style: str = "") -> None:
         self.console.print(text, style=None if self.plain or not style else style, markup=False, highlight=False)
@@ -63,42 +156,97 @@ class DoubleSpotGame:
     def name(self, seat: int) -> str:
         return self._("Seat {seat} ({who})").format(seat=seat, who=self.who(seat))
 
+    def names(self) -> list[str]:
+        return [self.name(s) for s in range(PLAYERS)]
+
     def show(self, seat: int) -> None:
-        """The board and cards as ``seat`` sees them, both players' won cards and the die."""
-        _ = self._
-        self.say(render(self.state, seat))
-        for s in (seat, 1 - seat):
-            self.say(_("Cards of {who}: {cards}").format(who=self.name(s), cards=" ".join(self.state.won[s]) or "-"))
-        if self.state.die is not None:
-            self.say(_("Die: {die}").format(die=self.state.die), "cyan")
+        """The board and both face-up cards as ``seat`` sees them, both players' cards and the die."""
+        self.console.print(board(self.state, seat, self.names(), self.plain, self.tr))
 
     def run(self) -> int:
         _ = self._
-        self.say(_("Double Spot: first to {target} cards wins. Type a move, its number from the list, or quit.")
-                 .format(target=self.state.rules.target))
+        rules = self.state.rules
+        self.say(self.ngettext(
+            "Double Spot: {columns} columns × {rows} rows, first to {n} card wins. Type 'help' at your prompt.",
+            "Double Spot: {columns} columns × {rows} rows, first to {n} cards wins. Type 'help' at your prompt.",
+            rules.target).format(columns=rules.columns, rows=rules.rows, n=rules.target))
+        if rules.claim == "first" and HUMAN in self.seats:
+            self.say(_(CLAIM_RULES["first"]))
+        if self.table.autosave:
+            self.say(_("The game is saved after every move to {file}.").format(file=self.table.autosave))
         while not self.state.is_terminal():
             if self.state.is_chance_node():
-                move = self.state.sample_chance(self.rng)
-                if move.startswith("reveal") or move.startswith("claim"):
-                    self.say("  " + move, "cyan")
-                continue
-            seat = self.state.current_player()
-            bot = self.bots[seat]
-            if bot is None:
-                if not self._human(seat):
-                    return 0
-                continue
-            move = bot.choose(self.state)
-            self.state.apply_action(move, player=seat)
-            self.say(f"  {self.name(seat)}: {move}")
-            if not self.fast:
-                time.sleep(0.6)
+                if self.state.phase == "claim" and HUMAN in self.seats:
+                    seat = self._claim()
+                    if seat is None:
+                        return 0
+                    self._play(f"claim {seat}")
+                else:
+                    self._play(None)
+            elif self.seats[self.state.current_player()] != HUMAN:
+                self._play(self.table.bots[self.state.current_player()].choose(self.state))
+            elif not self._human():
+                return 0
         self.summary()
         return 0
 
-    def _human(self, seat: int) -> bool:
-        """One human decision. False: the player quit (or input closed)."""
+    def _play(self, move: str | None) -> None:
+        """Apply a move (a chance event drawn from the dice when ``move`` is None), tell the table, save."""
+        before = self.state.clone()
+        if move is None:
+            self.state.sample_chance(self.table.rng)
+        else:  # IllegalMoveError leaves the state as it was
+            self.state.apply_action(move, player=before.current_player())
+        move = self.state.history()[-1]  # the canonical notation of what was typed
+        line = "  " + describe_move(before, move, self.state, self.names(), self.tr)
+        if before.is_chance_node():
+            self.say(line, "cyan")
+        else:
+            self.say(line)
+            if self.seats[before.seat] != HUMAN and not self.fast:
+                time.sleep(0.6)
+        self._autosave()
+
+    def _autosave(self) -> None:
+        if self.table.autosave:
+            self.table.save(self.table.autosave)
+
+    def _stop(self, closed: bool) -> bool:
+        """The player leaves (typed quit, or input closed): say whether the game is saved. Always False."""
         _ = self._
+        if closed:
+            self.say(_("Input closed: the game is saved.") if self.table.autosave else _("Input closed."))
+        else:
+            self.say(_("Game saved; continue it with: spots play --load FILE.") if self.table.autosave
+                     else _("Bye."))
+        return False
+
+    def _claim(self) -> int | None:
+        """Under the ``first`` claim rule: ask the players who claimed the card already on the board. None: quit."""
+        _ = self._
+        holder = self.state.claiming
+        card = self.state.holders[holder] if holder is not None else None
+        self.show(self.state.seat if self.seats[self.state.seat] == HUMAN else self.seats.index(HUMAN))
+        self.say(_("Card {card} is already on the board: whoever claims it first takes it.").format(card=card),
+                 "bold")
+        while True:
+            try:
+                line = self.ask(_("Who claimed it first, seat 0 or 1? > ")).strip()
+            except EOFError:
+                self._stop(closed=True)
+                return None
+            seat = parse_claim(line)
+            if seat is not None:
+                return seat
+            if line.lower() in ("quit", "exit"):
+                self._stop(closed=False)
+                return None
+            self.say(_("Please answer 0 or 1: the seat that claimed the card first."), "red")
+
+    def _human(self) -> bool:
+        """One human decision (with any number of commands before it). False: the player quit."""
+        _ = self._
+        seat = self.state.current_player()
         self.show(seat)
         while True:
             moves = self.state.legal_actions()
@@ -106,27 +254,67 @@ class DoubleSpotGame:
             try:
                 line = self.ask(_("Seat {seat} > ").format(seat=seat)).strip()
             except EOFError:
-                self.say(_("Input closed."))
-                return False
+                return self._stop(closed=True)
             if not line:
                 continue
-            if line.lower() in ("quit", "exit"):
-                self.say(_("Bye."))
-                return False
+            word, _sep, rest = line.partition(" ")
+            word = word.lower()
             if line.isdigit():
                 index = int(line)
-                if not 1 <= index <= len(moves):
-                    self.say(_("There is no move {index}: choose from 1 to {n}.").format(index=index, n=len(moves)),
-                             "red")
+                if 1 <= index <= len(moves):
+                    self._play(moves[index - 1])
+                    return True
+                self.say(_("There is no move {index}: choose from 1 to {n}.").format(index=index, n=len(moves)), "red")
+            elif word in ("help", "?"):
+                self.say(_(HELP))
+            elif word == "hint":
+                self.hint()
+            elif word == "rules":
+                self.rules()
+            elif word == "undo":
+                self.say(_("There is no undo in Double Spot: every drop is followed by a new roll of the die."),
+                         "red")
+            elif word == "save":
+                self._save(rest.strip())
+            elif word in ("quit", "exit"):
+                return self._stop(closed=False)
+            else:
+                try:
+                    self._play(line)
+                except IllegalMoveError as exc:  # refused: nothing changed, the same prompt again
+                    self.say(str(exc), "red")
                     continue
-                line = moves[index - 1]
-            try:
-                self.state.apply_action(line, player=seat)
-            except IllegalMoveError as exc:
-                self.say(str(exc), "red")
-                continue
-            self.say(f"  {self.name(seat)}: {self.state.history()[-1]}")
-            return True
+                return True
+
+    def hint(self) -> None:
+        """The best drops by the mcts bot's estimate (seeded by the game and the move number: repeatable)."""
+        self.say(format_hints(advise(self.state, seed=self.table.seed + len(self.state.history())),
+                              self.names(), self.state.seat, self.tr))
+
+    def rules(self) -> None:
+        _, ngettext = self._, self.ngettext
+        rules = self.state.rules
+        self.say(_("Double Spot on a board of {columns} columns and {rows} rows.").format(
+            columns=rules.columns, rows=rules.rows))
+        self.say(_(RULES_PLAY))
+        self.say(_(RULES_MATCH))
+        self.say(ngettext(
+            "The first player to take {n} card wins; if the board fills first, more cards wins and equal counts draw.",
+            "The first player to take {n} cards wins; if the board fills first, more cards wins and equal counts "
+            "draw.", rules.target).format(n=rules.target))
+        self.say(_(CLAIM_RULES[rules.claim]))
+
+    def _save(self, name: str) -> None:
+        _ = self._
+        if not name:
+            self.say(_("Say where: save FILE"), "red")
+            return
+        try:
+            self.table.save(Path(name))
+        except OSError as exc:
+            self.say(_("Could not save to {file}: {error}").format(file=name, error=exc.strerror or exc), "red")
+            return
+        self.say(_("Saved to {file}; continue with: spots play --load {file}").format(file=name))
 
     def summary(self) -> None:
         _ = self._
@@ -137,16 +325,54 @@ class DoubleSpotGame:
             self.say(_("Seat {seat} ({who}) wins!").format(seat=state.winner, who=self.who(state.winner)),
                      "bold green")
         else:
-            self.say(_("A draw: {n} cards each.").format(n=state.scores()[0]), "bold")
+            n = state.scores()[0]
+            self.say(self.ngettext("A draw: {n} card each.", "A draw: {n} cards each.", n).format(n=n), "bold")
 
 
-def start(args: Any) -> int:
-    """Entry point for ``spots play --game double-spot`` (arguments parsed by the CLI)."""
-    if getattr(args, "load", None):
-        raise ValueError("--load is for Spots records; Double Spot games in the terminal are not saved")
+def format_hints(advice: list[Advice], names: list[str], seat: int, tr: gettext.NullTranslations | None = None,
+                 limit: int = HINTS) -> str:
+    """The best drops as a small table: the estimate, then what the drop does at once, in words."""
+    tr = tr or gettext.NullTranslations()
+    _ = tr.gettext
+    if not advice:
+        return _("No decision to advise on here.")
+    opponent = names[1 - seat]
+    lines = [_("Hints for {who} (win estimates from a search; a draw counts one half):").format(who=names[seat]),
+             f"{_('rank'):>4}  {_('move'):<16} {_('estimate'):>9}  {_('what it does')}"]
+    for i, a in enumerate(advice[:limit], 1):
+        done = []
+        if a.takes:
+            done.append(tr.ngettext("takes card {cards}", "takes cards {cards}", len(a.takes)).format(
+                cards=" ".join(a.takes)))
+        if a.result is not None:
+            done.append(_("wins the game") if a.result == 1 else
+                        _("ends the game in a draw") if a.result == 0.5 else _("ends the game, lost"))
+        elif a.risk is not None:
+            done.append(_("gives {who} a {chance} chance to finish a card on their roll").format(
+                who=opponent, chance=f"{a.risk:.0%}") if a.risk else
+                _("leaves {who} no card to finish with one disc").format(who=opponent))
+        lines.append(f"{i:>4}  {a.move:<16} {a.value:>9.0%}  {'; '.join(done)}")
+    if len(advice) > limit:
+        more = len(advice) - limit
+        lines.append("      " + tr.ngettext("... and {n} more", "... and {n} more", more).format(n=more))
+    return "\n".join(lines)
+
+
+def start(args: Any, rules: Rules | None) -> int:
+    """Entry point for ``spots play --game double-spot`` (arguments parsed and rules checked by the CLI)."""
     console = Console(no_color=args.plain, highlight=False, emoji=False)
     tr = i18n.translator(getattr(args, "lang", None) or i18n.from_environment())
-    plain = args.plain or not console.is_terminal
-    seats = check_seats(args.seat) if args.seat else [HUMAN, "greedy"]
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    return DoubleSpotGame(seats, seed, console, fast=args.fast, plain=plain, tr=tr).run()
+    plain = args.plain or not console.is_terminal or (console.encoding or "").lower() not in ("utf-8", "utf8")
+    # The record is saved after every move: to --autosave, else to the loaded file, else a default file.
+    autosave = None if args.autosave == "" else Path(args.autosave or args.load or AUTOSAVE)
+    if args.load:
+        table = load_table(args.load, args.seat or None, autosave, args.seed)
+    else:
+        try:
+            seats = check_seats(args.seat) if args.seat else ask_seats(console, input, tr)
+        except EOFError:
+            console.print(tr.gettext("Input closed."), markup=False, highlight=False)
+            return 0
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        table = new_table(rules or Rules(), seats, seed, autosave)
+    return DoubleSpotGame(table, console, fast=args.fast, plain=plain, tr=tr).run()

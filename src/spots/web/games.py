@@ -20,6 +20,7 @@ from ..advisor import advise
 from ..double_spot import Rules as DsRules
 from ..double_spot import State as DsState
 from ..double_spot import bots as ds_bots
+from ..double_spot.advice import advise as ds_advise
 from ..double_spot.words import describe_move as ds_narrate
 from ..engine import Rules as SpotsRules
 from ..engine.render import describe_move as spots_narrate
@@ -96,12 +97,11 @@ SPOTS = GameKind(
 
 
 def _ds_advice(state: Any, names: list[str], tr: Translations) -> list[dict[str, Any]]:
-    """The mcts bot's ranking of the legal drops (seeded by the position, so a hint is repeatable)."""
+    """The terminal's hint (the mcts bot's ranking), seeded by the position so a hint is repeatable."""
     seed = random.Random(repr(state.key())).randrange(2**31)
-    ranked = ds_bots.make("mcts", seed=seed).analyse(state.clone())
     return [
-        {"move": move, "label": double_spot_words.drop_label(move, tr), "score": round(value, 3), "bust": None}
-        for move, _visits, value in ranked[:12]
+        {"move": a.move, "label": double_spot_words.drop_label(a.move, tr), "score": round(a.value, 3), "bust": None}
+        for a in ds_advise(state, seed=seed)[:12]
     ]
 
 

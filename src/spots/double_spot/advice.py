@@ -1,0 +1,49 @@
+"""Hints for the player to move: the legal drops ranked by the mcts bot, each with what it does at once.
+
+Why both: the search's win estimate says which drop is best, and the facts (cards
+taken, the opponent's chance to finish a card on their next roll) say why, in
+terms a player can check on the board. Deterministic under ``seed``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .bots import finish_chance, finishing_drops, make
+from .state import State
+
+HINT_ITERATIONS = 1500
+
+
+@dataclass(frozen=True)
+class Advice:
+    move: str
+    value: float  # the search's win estimate for the mover (a draw counts one half)
+    takes: tuple[str, ...]  # cards the drop takes at once
+    result: float | None  # the mover's result when the drop ends the game (1 win, 0.5 draw, 0 loss), else None
+    risk: float | None  # the opponent's chance to finish a card on their next roll; None when new cards come
+
+
+def facts(state: State, move: str) -> tuple[tuple[str, ...], float | None, float | None]:
+    """What ``move`` does at once: cards taken, the end result if it ends the game, the opponent's finish chance."""
+    seat = state.seat
+    after = state.clone()
+    after.apply_trusted(move)
+    takes = tuple(after.won[seat][len(state.won[seat]):])
+    if after.is_terminal():
+        return takes, after.returns()[seat], None
+    if takes:
+        return takes, None, None  # the replacement cards are not known yet
+    return takes, None, finish_chance(after.supply, after.seat, finishing_drops(after))
+
+
+def advise(state: State, seed: int = 0, iterations: int = HINT_ITERATIONS) -> list[Advice]:
+    """The legal drops, best first; empty when no player is to move."""
+    if state.is_terminal() or state.is_chance_node():
+        return []
+    ranked = make("mcts", seed=seed, iterations=iterations).analyse(state.clone())  # type: ignore[attr-defined]
+    out = []
+    for move, _visits, value in ranked:
+        takes, result, risk = facts(state, move)
+        out.append(Advice(move, result if result is not None else value, takes, result, risk))
+    return out
