@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from .errors import RulesError, StateFormatError
@@ -12,6 +13,16 @@ T = TypeVar("T")
 
 # What a corrupt field can raise while a state is rebuilt from it.
 CORRUPT = (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, RecursionError)
+
+
+def read_text(path: str | Path) -> str:
+    """A saved file's text; a missing, unreadable or non-UTF-8 file raises StateFormatError."""
+    try:
+        return Path(path).read_text("utf-8")
+    except OSError as exc:
+        raise StateFormatError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise StateFormatError(f"cannot read {str(path)!r}: it is not UTF-8 text") from None
 
 
 def read_json(text: str, source: str) -> Any:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.document import load_document, read_json, whole
+from ..core.document import load_document, read_json, read_text, whole
 from ..core.errors import ReplayError, StateFormatError
 from .rules import Rules
 from .state import STATE_FORMAT, State
@@ -107,11 +107,3 @@ def load_record(path: str | Path) -> tuple[Record, State]:
         exc.args = (f"{path}: {exc}",)  # say which file holds the bad move
         raise
 
-
-def read_text(path: str | Path) -> str:
-    try:
-        return Path(path).read_text("utf-8")
-    except OSError as exc:
-        raise StateFormatError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise StateFormatError(f"cannot read {str(path)!r}: it is not UTF-8 text") from None

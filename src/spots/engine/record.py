@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..core.document import read_json
+from ..core.document import read_json, read_text
 from ..core.record import replay as replay_moves
 from .errors import ReplayError, RulesError, StateFormatError
 from .rules import Rules
@@ -73,11 +73,3 @@ def load_record(path: str | Path) -> State:
     rules, moves = parse_record(read_text(path), str(path))
     return replay(rules, moves)
 
-
-def read_text(path: str | Path) -> str:
-    try:
-        return Path(path).read_text("utf-8")
-    except OSError as exc:
-        raise StateFormatError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise StateFormatError(f"cannot read {str(path)!r}: it is not UTF-8 text") from None

@@ -14,7 +14,6 @@ from __future__ import annotations
 import gettext
 import random
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +27,9 @@ from ..double_spot.bots import BOTS, make
 from ..double_spot.record import load_record, save_record
 from ..double_spot.words import N_, describe_move
 from .double_spot_view import board
+from .table import HUMAN, HUMAN_ALIASES, SeatedTable
 from .view import moves_table
 
-HUMAN = "me"
-HUMAN_ALIASES = {"me", "human", "you"}
 PLAYERS = 2
 AUTOSAVE = "double-spot-autosave.json"
 HINTS = 5  # drops shown by 'hint'
@@ -91,20 +89,11 @@ def parse_claim(answer: str) -> int | None:
     return None
 
 
-@dataclass
-class Table:
-    """A game in progress: the state, who sits where, the seed of the dice, and where it is saved."""
+class Table(SeatedTable):
+    """A Double Spot game in progress at the terminal."""
 
     state: State
-    seats: list[str]
-    seed: int
-    autosave: Path | None
-    bots: list[Any] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.bots = [None if s == HUMAN else make(s, seed=self.seed * 10 + i) for i, s in enumerate(self.seats)]
-        # Continuing a saved game draws fresh dice from a seed that depends on how far it got.
-        self.rng = random.Random(f"{self.seed}:{len(self.state.history())}")
+    make_bot = staticmethod(make)
 
     def save(self, path: Path) -> None:
         save_record(self.state, path, self.seats, self.seed)
@@ -305,16 +294,7 @@ class DoubleSpotGame:
         self.say(_(CLAIM_RULES[rules.claim]))
 
     def _save(self, name: str) -> None:
-        _ = self._
-        if not name:
-            self.say(_("Say where: save FILE"), "red")
-            return
-        try:
-            self.table.save(Path(name))
-        except OSError as exc:
-            self.say(_("Could not save to {file}: {error}").format(file=name, error=exc.strerror or exc), "red")
-            return
-        self.say(_("Saved to {file}; continue with: spots play --load {file}").format(file=name))
+        self.table.save_as(name, self.say, self._)
 
     def summary(self) -> None:
         _ = self._

@@ -12,7 +12,6 @@ import gettext
 import json
 import random
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,29 +22,19 @@ from ..advisor import advise, format_advice
 from ..engine import Game, IllegalMoveError, Rules, State, describe_move, replay
 from ..engine.record import parse_record, read_text, record_dict
 from ..engine.tricks import N_, TILES
+from .table import HUMAN, HUMAN_ALIASES, SeatedTable
 from .view import board, moves_table
 
-HUMAN = "me"
-HUMAN_ALIASES = {"me", "human", "you"}
 HELP = N_("""Type a move in the notation (e.g. 'trick walk', 'place 4 wilbur'), or its number from the list.
 Commands: hint (ranked moves with bust odds), rules (the face-up tiles), undo (take back your moves
 since the last roll or reveal), save FILE, help, quit (the game is saved and can be continued).""")
 
 
-@dataclass
-class Table:
-    """A game in progress at the terminal: the state, who sits where, and the dice source."""
+class Table(SeatedTable):
+    """A Spots game in progress at the terminal."""
 
     state: State
-    seats: list[str]
-    seed: int
-    autosave: Path | None
-    bots: list[Any] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.bots = [None if s == HUMAN else bots.make(s, seed=self.seed * 10 + i) for i, s in enumerate(self.seats)]
-        # Continuing a saved game draws fresh dice from a seed that depends on how far it got.
-        self.rng = random.Random(f"{self.seed}:{len(self.state.history())}")
+    make_bot = staticmethod(bots.make)
 
     def record(self) -> dict[str, Any]:
         return {**record_dict(self.state), "seats": self.seats, "seed": self.seed}
@@ -255,16 +244,7 @@ class TerminalGame:
         return True
 
     def _save(self, name: str) -> None:
-        _ = self._
-        if not name:
-            self.say(_("Say where: save FILE"), "red")
-            return
-        try:
-            self.table.save(Path(name))
-        except OSError as exc:
-            self.say(_("Could not save to {file}: {error}").format(file=name, error=exc.strerror or exc), "red")
-            return
-        self.say(_("Saved to {file}; continue with: spots play --load {file}").format(file=name))
+        self.table.save_as(name, self.say, self._)
 
     def summary(self) -> None:
         _, ngettext = self._, self.ngettext
