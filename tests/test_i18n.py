@@ -7,6 +7,7 @@ new text without translations fails the suite with its name.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import subprocess
@@ -249,3 +250,37 @@ def test_the_switcher_is_remembered_and_unknown_languages_fall_back(web) -> None
     table = new_table(web)
     r = web.get(f"/api/tables/{table['id']}/replay?at=3", headers={"Accept-Language": "zh-HK"})
     assert r.status_code == 200 and any("座位" in line or "派到" in line for line in r.json()["log"])
+
+
+@pytest.mark.parametrize("code", list(i18n.LANGUAGES))
+def test_a_double_spot_table_in_each_language(web, code: str) -> None:
+    """The view's words, the drop labels, the log and a refused move, all in the table's language."""
+    r = web.post("/api/tables", json={"game": "double-spot",
+                                      "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}]})
+    assert r.status_code == 201
+    table = r.json()
+    tr = i18n.translator(code)
+    link = table["seats"][0]["link"].replace("http://testserver", "")
+    page = web.get(link, headers={"Accept-Language": HEADER[code]})
+    assert json.dumps(tr.gettext("Pattern cards")) in page.text  # the page scripts' catalog
+    token = table["seats"][0]["link"].rsplit("/", 1)[1]
+    with web.websocket_connect(f"/ws/{table['id']}?token={token}", headers={"Accept-Language": HEADER[code]}) as ws:
+        assert ws.receive_json()["type"] == "hello"
+        msg = ws.receive_json()
+        view = msg["view"]
+        face = {"blue": "blue", "green": "green", "pink": "pink", "yellow": "yellow",
+                "blue-green": "blue/green", "pink-yellow": "pink/yellow"}[view["die"]["face"]]
+        assert view["die"]["label"] == tr.gettext(face)
+        status = tr.gettext("{who} rolled {face} and drops a disc.").format(who="Ann", face=tr.gettext(face))
+        assert view["status"] == status
+        move = view["legal"][0]
+        n, colour = move["move"].split()[1:]
+        assert move["label"] == tr.gettext("Column {n}, {colour} toward you").format(n=n, colour=tr.gettext(colour))
+        assert msg["log"][0] == tr.gettext("Card {card} goes into holder {h}.").format(card=view["cards"][0]["id"], h=1)
+        ws.send_json({"type": "move", "move": "drop 99 blue"})
+        err = ws.receive_json()
+        while err["type"] == "state":
+            err = ws.receive_json()
+        assert err["code"] == "illegal-move"
+        if code != "en":
+            assert "illegal drop" not in err["message"] and "drop 1" in err["message"], err
