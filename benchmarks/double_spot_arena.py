@@ -23,14 +23,15 @@ from spots.double_spot import Game, Rules
 from spots.double_spot.bots import make
 
 
-def play_one(job: tuple[str, str, int, int, dict[str, Any], dict[str, Any]]) -> tuple[float, int, float]:
-    """One game: bot A's points (1, 0.5, 0), the number of drops, and the seconds it took."""
+def play_one(job: tuple[str, str, int, int, dict[str, Any], dict[str, Any]]) -> tuple[float, int, float, bool, int]:
+    """One game: bot A's points (1, 0.5, 0), the drops, the seconds it took, whether the board filled, cards won."""
     a, b, seed, game, budget, options = job
     names = [a, b] if game % 2 == 0 else [b, a]
     bots = [make(name, seed=(seed * 1_000_003 + game) * 7 + s, **budget.get(name, {})) for s, name in enumerate(names)]
     start = time.perf_counter()
     state = play_game(Game(Rules(**options)).new_initial_state(), bots, random.Random(f"{seed}:{game}"))
-    return state.returns()[game % 2], state.turn, time.perf_counter() - start
+    return (state.returns()[game % 2], state.turn, time.perf_counter() - start, state.end_reason == "full-board",
+            sum(state.scores()))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -61,6 +62,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  score {points / len(results):.3f}  95% Wilson [{low:.3f}, {high:.3f}]")
     print(f"  {args.a} as seat 0: {sum(seat0) / max(1, len(seat0)):.3f} over {len(seat0)} games")
     per_game = 1000 * sum(r[2] for r in results) / len(results)
+    full = sum(r[3] for r in results)
+    print(f"  games ended by a full board {full} ({full / len(results):.0%}); with no card won "
+          f"{sum(r[4] == 0 for r in results)}; mean cards won per game {sum(r[4] for r in results) / len(results):.2f}")
     print(f"  mean drops per game {sum(r[1] for r in results) / len(results):.1f}; "
           f"{time.perf_counter() - start:.0f} s wall, {per_game:.0f} ms per game")
 
