@@ -86,6 +86,9 @@ def describe_phase(state: State, names: list[str] | None = None, tr: gettext.Nul
     who = seat_names(names)
     if state.is_terminal():
         return _("Game over.") + " " + game_over(state, names, tr)
+    if state.phase == "claim" and state.claiming is not None:
+        card = state.holders[state.claiming]
+        return _("Card {card} is already on the board: whoever claims it first takes it.").format(card=card)
     if state.is_chance_node():
         return _("Waiting for the die or a card.")
     assert state.die is not None

@@ -95,7 +95,7 @@ def parse_new_table(body: Any) -> tuple[GameKind, Any, list[dict[str, Any]]]:
     if not isinstance(body, dict):
         raise ValueError("expected a JSON object")
     game = body.get("game", "spots")
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise ValueError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
     if game == DOUBLE_SPOT.name:
         return DOUBLE_SPOT, *parse_double_spot(body)

@@ -59,6 +59,8 @@ def view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.Null
     for holder, card in enumerate(state.showing()):
         cards.append({"holder": holder + 1, "id": None if card is None else card.id,
                       "rows": [] if card is None else card.rows(side)})
+    if side == 1:  # the holders stand at the two ends of the frame: seat 1 sees holder 2 on its left
+        cards.reverse()
     players = []
     for s, info in enumerate(seats):
         players.append({**info, "seat": s, "won": list(state.won[s]), "score": len(state.won[s])})

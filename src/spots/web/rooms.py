@@ -145,7 +145,7 @@ class Room:
             ],
             "target": self.kind.target(st), "tricks": list(getattr(st.rules, "tricks", ())), "moves": len(self.log),
             "turn": st.turn,
-            "to_move": None if st.is_terminal() else names[st.seat],
+            "to_move": None if st.is_terminal() or self.kind.racers(st) else names[st.seat],
             "winner": None if st.winner is None else names[st.winner], "viewers": len(self.conns),
         }
 
@@ -280,8 +280,8 @@ class Room:
     async def _run_bots(self) -> None:
         """Play bot seats one move at a time, at a pace people can follow.
 
-        In a claim race a bot waits a human's reaction time (twice the bot delay, give or take), so a
-        person watching the board has a fair chance to claim first.
+        In a claim race a bot waits a human's reaction time (1.5 to 2.5 bot delays, and at least 1.5 s),
+        so a person watching the board has a fair chance to claim first.
         """
         while not self.hub.closing:
             st = self.state
@@ -289,7 +289,9 @@ class Room:
             if seat is None:
                 return
             racing = bool(self.kind.racers(st))
-            await asyncio.sleep(self.hub.bot_delay * (1.5 + DICE.random()) if racing else self.hub.bot_delay)
+            # even with no bot delay, a person gets at least 1.5 s to claim first
+            pause = max(self.hub.bot_delay, 1.0) * (1.5 + DICE.random()) if racing else self.hub.bot_delay
+            await asyncio.sleep(pause)
             if self.state is not st:
                 continue
             try:

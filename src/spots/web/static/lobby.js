@@ -19,6 +19,7 @@
     let html = "";
     for (let i = 0; i < n; i++) {
       const prev = old[i] || { kind: i === 0 ? "human" : "bot:greedy", name: "" };
+      if (prev.kind !== "human" && !bots.includes(prev.kind.slice(4))) prev.kind = "bot:greedy";  // not in this game
       const options = [["human", T("Human")], ...bots.map((b) => [`bot:${b}`, T("Bot: {bot}", { bot: b })])]
         .map(([v, t]) => `<option value="${v}"${prev.kind === v ? " selected" : ""}>${t}</option>`).join("");
       html += `<div class="seat-row"><span class="seat-no">${esc(T("Seat {n}", { n: i + 1 }))}</span>
