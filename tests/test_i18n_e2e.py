@@ -1,12 +1,14 @@
 """Each language in the real browser: the lobby and a table page, one screenshot per language.
 
 Headless Chromium (``/usr/bin/chromium``) against the real server; the browser's locale sets
-``Accept-Language``. Screenshots go to ``docs/screenshots/lang-<code>.png``. For Chinese text a
+``Accept-Language``. Screenshots go to a temporary folder, or to ``docs/screenshots/lang-<code>.png``
+when ``SPOTS_SCREENSHOTS=1`` (so a test run leaves the working tree as it was). For Chinese text a
 CJK font is needed (Debian: ``fonts-wqy-microhei`` or ``fonts-noto-cjk``).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,7 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.mark.parametrize("code", list(i18n.LANGUAGES))
-def test_lobby_and_table_in_each_language(server: Server, browser: Any, code: str) -> None:
+def test_lobby_and_table_in_each_language(server: Server, browser: Any, code: str, tmp_path: Path) -> None:
     tr = i18n.translator(code)
     context = browser.new_context(locale=LOCALES[code], viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -55,8 +57,18 @@ def test_lobby_and_table_in_each_language(server: Server, browser: Any, code: st
     if code != "en":
         log = page.locator("#log").inner_text()
         assert " is dealt " not in log and " rolls " not in log, log
-    DOCS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(DOCS / f"lang-{code}.png"), full_page=False)
+    shots = DOCS if os.environ.get("SPOTS_SCREENSHOTS") == "1" else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / f"lang-{code}.png"), full_page=False)
+
+    duel = server.create([{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy", "name": "Rex"}],
+                         game="double-spot", target=5)
+    page.goto(duel["seats"][0]["link"])
+    page.wait_for_selector(".ds-column button.drop")
+    board = page.locator("#board").inner_text()
+    assert tr.gettext("Pattern cards").lower() in board.lower() and tr.gettext("Cards won") in board
+    assert tr.gettext("Seen from {who}'s side").format(who="Ann") in board
+    assert page.locator("#controls").inner_text().startswith(tr.gettext("Your move"))
     assert not errors, errors
     context.close()
 

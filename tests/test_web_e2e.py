@@ -71,7 +71,10 @@ class Server:
                 self.proc.kill()
 
     def create(self, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
-        r = httpx.post(self.url + "/api/tables", json={"seats": seats, "tricks": "beginner", "target": 1, **body})
+        if body.get("game") == "double-spot":
+            r = httpx.post(self.url + "/api/tables", json={"seats": seats, **body})
+        else:
+            r = httpx.post(self.url + "/api/tables", json={"seats": seats, "tricks": "beginner", "target": 1, **body})
         assert r.status_code == 201, r.text
         return dict(r.json())
 
