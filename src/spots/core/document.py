@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 from .errors import RulesError, StateFormatError
 
@@ -59,3 +59,34 @@ def load_document(doc: Any, fmt: str, version: int, game: str, build: Callable[[
         raise StateFormatError(f"bad rules in {kind}: {exc}") from None
     except CORRUPT as exc:
         raise StateFormatError(f"corrupt {kind}: {type(exc).__name__}: {exc}") from None
+
+
+class SavedState:
+    """``to_json`` / ``from_json`` for a game's state: the shared envelope around the state's own fields.
+
+    A state class sets ``FORMAT``, ``VERSION`` and ``GAME`` and writes ``to_dict`` (with ``format`` and
+    ``version`` in it) and ``_from_fields`` (rebuild from a checked document).
+    """
+
+    FORMAT: ClassVar[str]
+    VERSION: ClassVar[int]
+    GAME: ClassVar[str]  # the game's name in messages ("not a Spots state")
+
+    def to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @classmethod
+    def _from_fields(cls, doc: dict[str, Any]) -> Self:
+        raise NotImplementedError
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str) -> Self:
+        """Rebuild a state saved by ``to_json``; a corrupt document raises StateFormatError."""
+        return cls.from_dict(read_json(text, "state"))
+
+    @classmethod
+    def from_dict(cls, doc: Any) -> Self:
+        return load_document(doc, cls.FORMAT, cls.VERSION, cls.GAME, cls._from_fields)

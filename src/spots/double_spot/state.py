@@ -9,12 +9,11 @@ its own side and turned around here, so a record reads naturally for each mover.
 
 from __future__ import annotations
 
-import json
 import random
 from fractions import Fraction
 from typing import Any
 
-from ..core.document import load_document, read_json
+from ..core.document import SavedState
 from ..core.errors import IllegalMoveError, RulesError, StateFormatError
 from ..core.protocol import CHANCE, TERMINAL
 from .patterns import COLOURS, FLIP, KIND, Board, Card, on_board, standard_deck, through
@@ -64,8 +63,10 @@ class Game:
         return f"double_spot.Game({self.rules!r})"
 
 
-class State:
+class State(SavedState):
     """A position of Double Spot."""
+
+    FORMAT, VERSION, GAME = STATE_FORMAT, STATE_VERSION, "Double Spot"
 
     def __init__(self, rules: Rules | None = None) -> None:
         self.rules = rules if rules is not None else Rules()
@@ -327,18 +328,6 @@ class State:
             "end_reason": self.end_reason,
             "history": list(self._history),
         }
-
-    def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent)
-
-    @classmethod
-    def from_json(cls, text: str) -> State:
-        """Rebuild a state saved by ``to_json``; a corrupt document raises StateFormatError."""
-        return cls.from_dict(read_json(text, "state"))
-
-    @classmethod
-    def from_dict(cls, doc: Any) -> State:
-        return load_document(doc, STATE_FORMAT, STATE_VERSION, "Double Spot", cls._from_fields)
 
     @classmethod
     def _from_fields(cls, doc: dict[str, Any]) -> State:

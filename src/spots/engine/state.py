@@ -14,7 +14,6 @@ data, so a state is cloned cheaply and saved to JSON losslessly.
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from fractions import Fraction
 from itertools import combinations, product
 from typing import Any, NamedTuple
 
-from ..core.document import load_document, read_json, whole
+from ..core.document import SavedState, whole
 from ..core.protocol import CHANCE, TERMINAL
 from .dice import faces_text, roll_distribution, roll_outcomes
 from .errors import IllegalMoveError, RulesError, StateFormatError
@@ -139,8 +138,10 @@ class Game:
         return f"Game({self.rules!r})"
 
 
-class State:
+class State(SavedState):
     """A position of Spots. See the module docstring and ``docs/state.md``."""
+
+    FORMAT, VERSION, GAME = STATE_FORMAT, STATE_VERSION, "Spots"
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -939,18 +940,6 @@ class State:
             "busts": list(self.busts),
             "history": list(self._history),
         }
-
-    def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent)
-
-    @classmethod
-    def from_json(cls, text: str) -> State:
-        """Rebuild a state saved by ``to_json``; a corrupt document raises StateFormatError."""
-        return cls.from_dict(read_json(text, "state"))
-
-    @classmethod
-    def from_dict(cls, doc: Any) -> State:
-        return load_document(doc, STATE_FORMAT, STATE_VERSION, "Spots", cls._from_fields)
 
     @classmethod
     def _from_fields(cls, doc: dict[str, Any]) -> State:
