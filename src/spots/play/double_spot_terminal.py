@@ -27,7 +27,7 @@ from ..double_spot.bots import BOTS, make
 from ..double_spot.record import load_record, save_record
 from ..double_spot.words import N_, describe_move
 from .double_spot_view import board
-from .table import HUMAN, HUMAN_ALIASES, SeatedTable
+from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen
 from .view import moves_table
 
 PLAYERS = 2
@@ -114,19 +114,10 @@ def load_table(path: str | Path, seats: list[str] | None, autosave: Path | None,
     return Table(state, check_seats(seats or record.seats or [HUMAN, "greedy"]), seed, autosave)
 
 
-class DoubleSpotGame:
+class DoubleSpotGame(TableScreen):
     """One game of Double Spot at the terminal."""
 
-    def __init__(self, table: Table, console: Console, fast: bool = False, plain: bool = False,
-                 ask: Any = input, tr: gettext.NullTranslations | None = None) -> None:
-        self.tr = tr or gettext.NullTranslations()
-        self._ = self.tr.gettext
-        self.ngettext = self.tr.ngettext
-        self.table = table
-        self.console = console
-        self.fast = fast
-        self.plain = plain
-        self.ask = ask
+    table: Table
 
     @property
     def state(self) -> State:
@@ -135,9 +126,6 @@ class DoubleSpotGame:
     @property
     def seats(self) -> list[str]:
         return self.table.seats
-
-    def say(self, text: str, style: str = "") -> None:
-        self.console.print(text, style=None if self.plain or not style else style, markup=False, highlight=False)
 
     def who(self, seat: int) -> str:
         return self._("you") if self.seats[seat] == HUMAN else self.seats[seat]

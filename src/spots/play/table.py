@@ -1,15 +1,19 @@
 """What the terminal games share about a table: who sits where (a person or a bot) and the dice.
 
-Each game's terminal subclasses ``SeatedTable`` with its own bot factory and how it saves.
+Each game's terminal subclasses ``SeatedTable`` with its own bot factory and how it saves, and
+``TableScreen`` with its own board, commands and prompt loop.
 """
 
 from __future__ import annotations
 
+import gettext
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
+
+from rich.console import Console
 
 HUMAN = "me"
 HUMAN_ALIASES = {"me", "human", "you"}
@@ -46,3 +50,21 @@ class SeatedTable:
             say(_("Could not save to {file}: {error}").format(file=name, error=exc.strerror or exc), "red")
             return
         say(_("Saved to {file}; continue with: spots play --load {file}").format(file=name), "")
+
+
+class TableScreen:
+    """A game at the terminal: the table, where it is shown, in which language, and at what pace."""
+
+    def __init__(self, table: SeatedTable, console: Console, fast: bool = False, plain: bool = False,
+                 ask: Any = input, tr: gettext.NullTranslations | None = None) -> None:
+        self.tr = tr or gettext.NullTranslations()
+        self._ = self.tr.gettext
+        self.ngettext = self.tr.ngettext
+        self.table = table
+        self.console = console
+        self.fast = fast
+        self.plain = plain
+        self.ask = ask
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(text, style=None if self.plain or not style else style, markup=False, highlight=False)

@@ -22,7 +22,7 @@ from ..advisor import advise, format_advice
 from ..engine import Game, IllegalMoveError, Rules, State, describe_move, replay
 from ..engine.record import parse_record, read_text, record_dict
 from ..engine.tricks import N_, TILES
-from .table import HUMAN, HUMAN_ALIASES, SeatedTable
+from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen
 from .view import board, moves_table
 
 HELP = N_("""Type a move in the notation (e.g. 'trick walk', 'place 4 wilbur'), or its number from the list.
@@ -104,24 +104,14 @@ def ask_seats(console: Console, ask: Any, tr: gettext.NullTranslations | None = 
     return seats
 
 
-class TerminalGame:
-    def __init__(self, table: Table, console: Console, fast: bool = False, plain: bool = False,
-                 ask: Any = input, tr: gettext.NullTranslations | None = None) -> None:
-        self.tr = tr or gettext.NullTranslations()
-        self._ = self.tr.gettext
-        self.ngettext = self.tr.ngettext
-        self.table = table
-        self.console = console
-        self.fast = fast
-        self.plain = plain
-        self.ask = ask
+class TerminalGame(TableScreen):
+    """One game of Spots at the terminal."""
+
+    table: Table
 
     @property
     def state(self) -> State:
         return self.table.state
-
-    def say(self, text: str, style: str = "") -> None:
-        self.console.print(text, style=None if self.plain or not style else style, markup=False, highlight=False)
 
     def show(self) -> None:
         self.console.print(board(self.state, self.plain, self.who_list(), self.tr))
