@@ -20,7 +20,6 @@ from typing import Any
 from rich.console import Console
 
 from .. import i18n
-from ..core.errors import IllegalMoveError
 from ..double_spot import Game, Rules, State
 from ..double_spot.advice import Advice, advise
 from ..double_spot.bots import BOTS, make
@@ -28,7 +27,6 @@ from ..double_spot.record import load_record, save_record
 from ..double_spot.words import N_, describe_move
 from .double_spot_view import board
 from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen
-from .view import moves_table
 
 PLAYERS = 2
 AUTOSAVE = "double-spot-autosave.json"
@@ -118,6 +116,7 @@ class DoubleSpotGame(TableScreen):
     """One game of Double Spot at the terminal."""
 
     table: Table
+    HELP = HELP
 
     @property
     def state(self) -> State:
@@ -184,20 +183,6 @@ class DoubleSpotGame(TableScreen):
                 time.sleep(0.6)
         self._autosave()
 
-    def _autosave(self) -> None:
-        if self.table.autosave:
-            self.table.save(self.table.autosave)
-
-    def _stop(self, closed: bool) -> bool:
-        """The player leaves (typed quit, or input closed): say whether the game is saved. Always False."""
-        _ = self._
-        if closed:
-            self.say(_("Input closed: the game is saved.") if self.table.autosave else _("Input closed."))
-        else:
-            self.say(_("Game saved; continue it with: spots play --load FILE.") if self.table.autosave
-                     else _("Bye."))
-        return False
-
     def _claim(self) -> int | None:
         """Under the ``first`` claim rule: ask the players who claimed the card already on the board. None: quit."""
         _ = self._
@@ -220,48 +205,9 @@ class DoubleSpotGame(TableScreen):
                 return None
             self.say(_("Please answer 0 or 1: the seat that claimed the card first."), "red")
 
-    def _human(self) -> bool:
-        """One human decision (with any number of commands before it). False: the player quit."""
-        _ = self._
-        seat = self.state.current_player()
-        self.show(seat)
-        while True:
-            moves = self.state.legal_actions()
-            self.console.print(moves_table(moves), markup=False, highlight=False)
-            try:
-                line = self.ask(_("Seat {seat} > ").format(seat=seat)).strip()
-            except EOFError:
-                return self._stop(closed=True)
-            if not line:
-                continue
-            word, _sep, rest = line.partition(" ")
-            word = word.lower()
-            if line.isdigit():
-                index = int(line)
-                if 1 <= index <= len(moves):
-                    self._play(moves[index - 1])
-                    return True
-                self.say(_("There is no move {index}: choose from 1 to {n}.").format(index=index, n=len(moves)), "red")
-            elif word in ("help", "?"):
-                self.say(_(HELP))
-            elif word == "hint":
-                self.hint()
-            elif word == "rules":
-                self.rules()
-            elif word == "undo":
-                self.say(_("There is no undo in Double Spot: every drop is followed by a new roll of the die."),
-                         "red")
-            elif word == "save":
-                self._save(rest.strip())
-            elif word in ("quit", "exit"):
-                return self._stop(closed=False)
-            else:
-                try:
-                    self._play(line)
-                except IllegalMoveError as exc:  # refused: nothing changed, the same prompt again
-                    self.say(str(exc), "red")
-                    continue
-                return True
+    def undo(self) -> bool:
+        self.say(self._("There is no undo in Double Spot: every drop is followed by a new roll of the die."), "red")
+        return False
 
     def hint(self) -> None:
         """The best drops by the mcts bot's estimate (seeded by the game and the move number: repeatable)."""
@@ -280,9 +226,6 @@ class DoubleSpotGame(TableScreen):
             "The first player to take {n} cards wins; if the board fills first, more cards wins and equal counts "
             "draw.", rules.target).format(n=rules.target))
         self.say(_(CLAIM_RULES[rules.claim]))
-
-    def _save(self, name: str) -> None:
-        self.table.save_as(name, self.say, self._)
 
     def summary(self) -> None:
         _ = self._

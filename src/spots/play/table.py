@@ -1,7 +1,8 @@
 """What the terminal games share about a table: who sits where (a person or a bot) and the dice.
 
 Each game's terminal subclasses ``SeatedTable`` with its own bot factory and how it saves, and
-``TableScreen`` with its own board, commands and prompt loop.
+``TableScreen`` with its own board, help, hints, rules summary, undo and way of telling a move;
+the prompt where a person types a move or a command is the same for both.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.console import Console
+
+from ..core.errors import IllegalMoveError
+from .view import moves_table
 
 HUMAN = "me"
 HUMAN_ALIASES = {"me", "human", "you"}
@@ -68,3 +72,88 @@ class TableScreen:
 
     def say(self, text: str, style: str = "") -> None:
         self.console.print(text, style=None if self.plain or not style else style, markup=False, highlight=False)
+
+    # ------------------------------------------------------------ what each game fills in
+
+    HELP: ClassVar[str]  # the help text (an English msgid)
+
+    @property
+    def state(self) -> Any:
+        return self.table.state
+
+    def show(self, seat: int) -> None:
+        """The position, as ``seat`` (a person about to decide) sees it."""
+        raise NotImplementedError
+
+    def hint(self) -> None:
+        raise NotImplementedError
+
+    def rules(self) -> None:
+        raise NotImplementedError
+
+    def undo(self) -> bool:
+        """Take back moves if the game allows it; True when the position changed."""
+        raise NotImplementedError
+
+    def _play(self, move: str | None) -> None:
+        """Apply a move (a chance event when None) and tell the table; IllegalMoveError changes nothing."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ the same for every game
+
+    def _autosave(self) -> None:
+        if self.table.autosave:
+            self.table.save(self.table.autosave)
+
+    def _stop(self, closed: bool) -> bool:
+        """The player leaves (typed quit, or input closed): say whether the game is saved. Always False."""
+        _ = self._
+        if closed:
+            self.say(_("Input closed: the game is saved.") if self.table.autosave else _("Input closed."))
+        else:
+            self.say(_("Game saved; continue it with: spots play --load FILE.") if self.table.autosave
+                     else _("Bye."))
+        return False
+
+    def _human(self) -> bool:
+        """One human decision (with any number of commands before it). False: the player quit."""
+        _ = self._
+        seat = self.state.current_player()
+        self.show(seat)
+        while True:
+            moves = self.state.legal_actions()
+            self.console.print(moves_table(moves), markup=False, highlight=False)
+            try:
+                line = self.ask(_("Seat {seat} > ").format(seat=seat)).strip()
+            except EOFError:
+                return self._stop(closed=True)
+            if not line:
+                continue
+            word, _sep, rest = line.partition(" ")
+            word = word.lower()
+            if line.isdigit():
+                index = int(line)
+                if 1 <= index <= len(moves):
+                    self._play(moves[index - 1])
+                    return True
+                self.say(_("There is no move {index}: choose from 1 to {n}.").format(index=index, n=len(moves)), "red")
+            elif word in ("help", "?"):
+                self.say(_(self.HELP))
+            elif word == "hint":
+                self.hint()
+            elif word == "rules":
+                self.rules()
+            elif word == "undo":
+                if self.undo():
+                    return True
+            elif word == "save":
+                self.table.save_as(rest.strip(), self.say, self._)
+            elif word in ("quit", "exit"):
+                return self._stop(closed=False)
+            else:
+                try:
+                    self._play(line)
+                except IllegalMoveError as exc:  # refused: nothing changed, the same prompt again
+                    self.say(str(exc), "red")
+                    continue
+                return True

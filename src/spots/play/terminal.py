@@ -19,11 +19,11 @@ from rich.console import Console
 
 from .. import bots, i18n
 from ..advisor import advise, format_advice
-from ..engine import Game, IllegalMoveError, Rules, State, describe_move, replay
+from ..engine import Game, Rules, State, describe_move, replay
 from ..engine.record import parse_record, read_text, record_dict
 from ..engine.tricks import N_, TILES
 from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen
-from .view import board, moves_table
+from .view import board
 
 HELP = N_("""Type a move in the notation (e.g. 'trick walk', 'place 4 wilbur'), or its number from the list.
 Commands: hint (ranked moves with bust odds), rules (the face-up tiles), undo (take back your moves
@@ -108,12 +108,14 @@ class TerminalGame(TableScreen):
     """One game of Spots at the terminal."""
 
     table: Table
+    HELP = HELP
 
     @property
     def state(self) -> State:
         return self.table.state
 
-    def show(self) -> None:
+    def show(self, seat: int | None = None) -> None:
+        """The whole table (every player's dogs are public, so it looks the same to every seat)."""
         self.console.print(board(self.state, self.plain, self.who_list(), self.tr))
 
     def run(self) -> int:
@@ -137,13 +139,17 @@ class TerminalGame(TableScreen):
         return 0
 
     def _play(self, move: str | None) -> None:
-        """Apply a bot's move (or a chance event when ``move`` is None), tell the table, save."""
+        """Apply a move (or a chance event when ``move`` is None), tell the table, save.
+
+        An IllegalMoveError (a person's typo) leaves the state as it was.
+        """
         before = self.state.clone()
         if move is None:
             move = before.clone().sample_chance(self.table.rng)  # draw without touching the state
             self.state.apply_action(move)
         else:
             self.state.apply_action(move, player=before.current_player())
+            move = self.state.history()[-1]  # the canonical notation of what was typed
         line = describe_move(before, move, self.state, self.names(), self.tr)
         if move.startswith("roll") or move.startswith("reveal"):
             if before.turn > 0:
@@ -164,63 +170,17 @@ class TerminalGame(TableScreen):
         """Who sits where, for people: 'you' (in the player's language) or the bot's name."""
         return [self._("you") if who == HUMAN else who for who in self.table.seats]
 
-    def _autosave(self) -> None:
-        if self.table.autosave:
-            self.table.save(self.table.autosave)
+    def hint(self) -> None:
+        self.say(format_advice(advise(self.state), tr=self.tr))
 
-    def _human(self) -> bool:
-        """One human decision (with any number of commands before it). False: the player quit."""
-        self.show()
+    def rules(self) -> None:
+        """The text of the face-up tiles."""
         _ = self._
-        seat = self.state.current_player()
-        while True:
-            moves = self.state.legal_actions()
-            self.console.print(moves_table(moves), markup=False, highlight=False)
-            try:
-                line = self.ask(_("Seat {seat} > ").format(seat=seat)).strip()
-            except EOFError:
-                self.say(_("Input closed: the game is saved.") if self.table.autosave else _("Input closed."))
-                return False
-            if not line:
-                continue
-            word, _sep, rest = line.partition(" ")
-            word = word.lower()
-            if line.isdigit():
-                index = int(line)
-                if 1 <= index <= len(moves):
-                    self._play(moves[index - 1])
-                    return True
-                self.say(_("There is no move {index}: choose from 1 to {n}.").format(index=index, n=len(moves)), "red")
-            elif word in ("help", "?"):
-                self.say(_(HELP))
-            elif word == "hint":
-                self.say(format_advice(advise(self.state), tr=self.tr))
-            elif word == "rules":
-                for name, up in zip(self.state.rules.tricks, self.state.face_up, strict=True):
-                    if up:
-                        self.say(f"{_(TILES[name].title)}: {_(TILES[name].text)}")
-            elif word == "undo":
-                if self._undo():
-                    return True
-            elif word == "save":
-                self._save(rest.strip())
-            elif word in ("quit", "exit"):
-                self.say(_("Game saved; continue it with: spots play --load FILE.") if self.table.autosave
-                         else _("Bye."))
-                return False
-            else:
-                try:
-                    self.state.legal_actions()
-                    before = self.state.clone()
-                    self.state.apply_action(line, player=seat)
-                except IllegalMoveError as exc:
-                    self.say(str(exc), "red")
-                    continue
-                self.say("  " + describe_move(before, self.state.history()[-1], self.state, self.names(), self.tr))
-                self._autosave()
-                return True
+        for name, up in zip(self.state.rules.tricks, self.state.face_up, strict=True):
+            if up:
+                self.say(f"{_(TILES[name].title)}: {_(TILES[name].text)}")
 
-    def _undo(self) -> bool:
+    def undo(self) -> bool:
         _ = self._
         count = self.table.human_moves_since_chance()
         if count == 0:
@@ -232,9 +192,6 @@ class TerminalGame(TableScreen):
                                "Took back your last move ({n} more can be undone).", count - 1).format(n=count - 1))
         self._autosave()
         return True
-
-    def _save(self, name: str) -> None:
-        self.table.save_as(name, self.say, self._)
 
     def summary(self) -> None:
         _, ngettext = self._, self.ngettext
