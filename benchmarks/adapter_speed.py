@@ -18,7 +18,6 @@ Median of ``--runs`` runs. A figure, not a test: nothing here can fail.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import time
 from collections.abc import Callable
@@ -26,6 +25,7 @@ from collections.abc import Callable
 import gymnasium
 import numpy as np
 import pyspiel
+from selfplay_speed import play_random_games  # a sibling script: benchmarks/ is on sys.path when run
 
 import spots
 import spots.rl
@@ -39,20 +39,9 @@ def _decisions(state: spots.State) -> int:
 
 
 def bench_engine(options: dict, games: int, seed: int) -> Result:
-    game = spots.Game(spots.Rules(**options))
-    steps = 0
-    start = time.perf_counter()
-    for g in range(games):
-        rng = random.Random(seed * 100_003 + g)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.sample_chance(rng)
-            else:
-                moves = state.legal_actions()
-                state.apply_action(moves[int(rng.random() * len(moves))])
-                steps += 1
-    return time.perf_counter() - start, steps, steps
+    """The bare engine: the self-play benchmark's random games (one step per decision)."""
+    seconds, decisions, _chance = play_random_games(spots.Rules(**options), games, seed)
+    return seconds, decisions, decisions
 
 
 def bench_gym(options: dict, games: int, seed: int) -> Result:
