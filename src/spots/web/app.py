@@ -250,7 +250,7 @@ def create_app(
              "link": f"{base}/play/{s.token}" if s.token else None}
             for s in room.row.seats
         ]
-        return page(request, "host.html", table=room.id, seats=seats, watch=f"{base}/t/{room.id}")
+        return page(request, "host.html", table=room.id, seats=seats, watch=f"{base}/t/{room.id}", game=room.kind.name)
 
     @app.get("/play/{token}", response_class=HTMLResponse)
     async def play_page(request: Request, token: str) -> HTMLResponse:
@@ -259,20 +259,22 @@ def create_app(
             return not_found(request, tr_of(request)(
                 "This seat link is not valid (the seat may have been taken from the lobby)."))
         room, seat = found
-        return page(request, "table.html", table=room.id, seat=seat, token=token, name=room.names[seat])
+        return page(request, "table.html", table=room.id, seat=seat, token=token, name=room.names[seat],
+                    game=room.kind.name)
 
     @app.get("/t/{table_id}", response_class=HTMLResponse)
     async def watch_page(request: Request, table_id: str) -> HTMLResponse:
-        if room_or_none(table_id) is None:
+        room = room_or_none(table_id)
+        if room is None:
             return not_found(request, tr_of(request)("There is no table {table}.").format(table=repr(table_id)))
-        return page(request, "table.html", table=table_id, seat=None, token="", name="")
+        return page(request, "table.html", table=table_id, seat=None, token="", name="", game=room.kind.name)
 
     @app.get("/t/{table_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, table_id: str) -> HTMLResponse:
         room = room_or_none(table_id)
         if room is None:
             return not_found(request, tr_of(request)("There is no table {table}.").format(table=repr(table_id)))
-        return page(request, "replay.html", table=table_id, moves=len(room.log))
+        return page(request, "replay.html", table=table_id, moves=len(room.log), game=room.kind.name)
 
     # ------------------------------------------------------------------ JSON API
 

@@ -21,7 +21,7 @@ ENGLISH = gettext.NullTranslations()
 JS_WORDS = [
     N_("Cards won"), N_("Column {n}"), N_("Die"), N_("Drop a disc"), N_("Holder {n}"), N_("Pattern cards"),
     N_("Roll pending"), N_("Seen from {who}'s side"), N_("Claim the card!"), N_("Cards"), N_("Double Spot"),
-    N_("a draw"),
+    N_("a draw"), N_("Colour symbols"), N_("blue"), N_("green"), N_("pink"), N_("yellow"),
 ]
 
 
@@ -74,7 +74,7 @@ def view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.Null
                                          "colours": list(face_colours(die))},
         "columns": columns, "rows": state.rules.rows, "cards": cards, "deck_left": len(state.deck),
         "supply": dict(state.supply), "players": players, "legal": buttons,
-        "claim": state.phase == "claim", "winner": state.winner,
+        "claim": state.phase == "claim", "winner": state.winner, "live": live,
         "returns": state.returns() if over else None,
     }
     if over:

@@ -73,6 +73,7 @@ def _spots_view(state: Any, seats: Seats, moves: int, tr: Translations, seat: in
                 for s in d["spaces"]:
                     s.pop("move", None)
     data["game"] = "spots"
+    data["live"] = live  # False in a replay: no moves to offer, and who is online now does not matter
     return data
 
 

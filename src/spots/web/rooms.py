@@ -170,7 +170,7 @@ class Room:
             return self._claim(move, seat, lang)
         if state.current_player() != seat:
             who = self.names[state.seat]
-            raise MoveError("not-your-turn", _("it is {who}'s turn, not seat {seat}'s").format(who=who, seat=seat), [])
+            raise MoveError("not-your-turn", _("it is {who}'s turn, not seat {seat}'s").format(who=who, seat=seat + 1), [])
         after = state.clone()
         try:
             after.apply_action(move, player=seat)
@@ -220,6 +220,13 @@ class Room:
         self._views = {}
         self.broadcast()
         self.schedule_bot()
+
+    def renamed(self) -> None:
+        """A seat has a new name: tell the whole log again with it, and resend it to every viewer."""
+        self.log[:] = replay_with_log(self.kind, self.state.rules, self.state.history(), self.names)[1]
+        self.logs = {}
+        for conn in self.conns:
+            conn.log_sent = 0
 
     def broadcast(self) -> None:
         """Send the new view and the new log lines to every viewer (one serialised message per language)."""
@@ -393,9 +400,10 @@ class Hub:
         if seat.token:
             self.by_token.pop(seat.token, None)
         seat.token, seat.claimed = token, True
-        if name:
-            seat.name = name
         self.by_token[token] = (room.id, seat_no)
+        if name and name != seat.name:
+            seat.name = name
+            room.renamed()
         room.broadcast_presence()
         return token
 

@@ -126,7 +126,8 @@
       body: JSON.stringify({ seat: Number(b.dataset.seat), name }),
     });
     const data = await r.json();
-    if (r.ok) location.href = data.link; else alert(data.message);
+    if (r.ok) location.href = data.link;
+    else alert(data.error === "seat-taken" ? T("Seat {n} is no longer free.", { n: Number(b.dataset.seat) + 1 }) : data.message);
   });
 
   refresh();

@@ -35,12 +35,27 @@
     $("end").innerHTML = R.end(v, table, false);
     $("log").innerHTML = Spots.logLines(data.log, 0);
     const last = $("log").lastElementChild;
-    if (last) { last.classList.add("current"); last.scrollIntoView({ block: "nearest" }); }
+    if (last) { last.classList.add("current"); showInPanel(last); }
+  }
+
+  // Scroll the log panel alone to the current line: scrollIntoView would scroll the page too,
+  // and on a phone (log below the board) that took the controls off screen.
+  function showInPanel(line) {
+    const panel = line.closest(".log-panel");
+    const box = panel.getBoundingClientRect();
+    const at = line.getBoundingClientRect();
+    if (at.bottom > box.bottom) panel.scrollTop += at.bottom - box.bottom;
+    else if (at.top < box.top) panel.scrollTop -= box.top - at.top;
+  }
+
+  function setPlaying(on) {
+    $("play").querySelector("use").setAttribute("href", on ? "#i-pause" : "#i-play");
+    $("play").querySelector(".play-word").textContent = on ? T("Pause") : T("Play");
   }
 
   function play() {
-    if (timer) { clearInterval(timer); timer = null; $("play").textContent = T("Play"); return; }
-    $("play").textContent = T("Pause");
+    if (timer) { clearInterval(timer); timer = null; setPlaying(false); return; }
+    setPlaying(true);
     timer = setInterval(() => {
       if (at >= total) { play(); return; }
       show(at + 1);
@@ -55,6 +70,7 @@
   $("flip").onclick = () => { side = 1 - side; show(at); };
   $("slider").oninput = (e) => show(Number(e.target.value));
   document.addEventListener("keydown", (e) => {
+    if (e.target.matches("input, select, textarea")) return;  // the slider moves itself
     if (e.key === "ArrowRight") show(at + 1);
     if (e.key === "ArrowLeft") show(at - 1);
   });
