@@ -99,6 +99,8 @@ const DoubleSpot = (() => {
       const one = c.drops.length === 1 ? c.drops[0] : null;
       const click = one ? ` clickable" data-move="${esc(one.move)}" role="button" tabindex="0` : "";
       const label = T("Column {n}", { n: c.n });
+      const held = c.discs.map((d) => T(d)).join(", ") || T("empty");
+      const role = one ? "" : ' role="img"';  // a clickable slot is a button (above)
       const arrows = c.drops.map((d) => `<button type="button" class="drop ${esc(d.colour)}" data-move="${esc(d.move)}"
           aria-label="${esc(label)}: ${esc(d.label)}" title="${esc(label)}: ${esc(d.label)}"><svg class="arrow" aria-hidden="true"><use href="#ds-arrow"/></svg>${sym(d.colour)}</button>`).join("");
       let cells = "";
@@ -107,7 +109,8 @@ const DoubleSpot = (() => {
       }
       return `<div class="ds-column" data-column="${c.n}">
           <div class="drops">${arrows}</div>
-          <div class="slot${c.drops.length ? " open" : ""}${click}" aria-label="${esc(label)}">${cells}</div>
+          <div class="slot${c.drops.length ? " open" : ""}${click}"${role}
+            aria-label="${esc(T("Column {n}, from the bottom: {discs}", { n: c.n, discs: held }))}">${cells}</div>
           <div class="col-no">${c.n}</div></div>`;
     }).join("");
     return `<div class="frame" style="--rows: ${view.rows}">${cols}</div>`;
