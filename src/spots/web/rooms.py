@@ -170,7 +170,8 @@ class Room:
             return self._claim(move, seat, lang)
         if state.current_player() != seat:
             who = self.names[state.seat]
-            raise MoveError("not-your-turn", _("it is {who}'s turn, not seat {seat}'s").format(who=who, seat=seat + 1), [])
+            raise MoveError("not-your-turn", _("it is {who}'s turn, not seat {seat}'s").format(
+                who=who, seat=seat + 1), [])  # people count seats from 1
         after = state.clone()
         try:
             after.apply_action(move, player=seat)

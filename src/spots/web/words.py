@@ -33,7 +33,7 @@ JS_WORDS = [
     N_("Choose dice"), N_("Could not reach the server."), N_("Deck top"), N_("Dig"), N_("Dogs scored"),
     N_("Final table"), N_("Go on"), N_("Human"), N_("In hand:"), N_("Join"), N_("Move"), N_("Move a die"),
     N_("None yet."), N_("Pause"), N_("Place a die"), N_("Play"), N_("Player"), N_("Replay"), N_("Reroll"),
-    N_("Score"), N_("Scored"), N_("Seat {n}"), N_("Seat {n} is no longer free."), N_("Supply"), N_("Table {id}"), N_("Take a die"),
+    N_("Score"), N_("Scored"), N_("Seat {n}"), N_("Supply"), N_("Table {id}"), N_("Take a die"),
     N_("The table before the first card is dealt."), N_("Thinking…"), N_("Treats"), N_("Turn"),
     N_("Waiting for {who}…"), N_("Watch"), N_("Watch the replay"), N_("Win estimate"), N_("Yard"), N_("Your move"),
     N_("Your name at this table (optional):"), N_("away"), N_("complete"), N_("die showing {v}"), N_("empty"),
@@ -42,6 +42,7 @@ JS_WORDS = [
     N_("reconnecting…"), N_("scored"), N_("scored dogs"), N_("seat {n} name"), N_("seat {n} player"),
     N_("step {step} of {steps}"), N_("times busted"), N_("to move"), N_("treats"), N_("treats on this tile"),
     N_("turn {turn}, {who} to move"), N_("won by {who}"), N_("{bot} bot"), N_("{n} below"), N_("{turns}, {moves}."),
+    N_("Seat {n} is no longer free."),
 ]
 JS_PLURALS = [
     NP_("treat", "treats"),
