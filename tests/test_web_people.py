@@ -1,0 +1,110 @@
+"""What people read on the web pages: seat numbers from 1, current names in the log, each game's own title.
+
+The real app runs in-process on a real SQLite file (helpers from ``test_web_api``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from spots.i18n import LANGUAGES, translator
+from spots.web.words import JS_PLURALS, js_words
+from test_web_api import Msg, client, is_state, new_table, opened, play, token, until
+
+pytestmark = [pytest.mark.timeout(60), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+def path(link: str) -> str:
+    return link.replace("http://testserver", "")
+
+
+def test_a_refused_move_names_the_seat_as_the_host_page_does(tmp_path: Path) -> None:
+    with client(tmp_path / "s.db") as c:
+        t = new_table(c, seats=HUMANS)
+        host = c.get(path(t["host"])).text
+        assert "Seat 1: Ann" in host and "Seat 2: Bob" in host
+        to_move = c.get(f"/api/tables/{t['id']}").json()["view"]["to_move"]
+        waiting = 1 - to_move
+        with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][waiting]['link'])}") as ws:
+            opened(ws)
+            reply, _ = play(ws, "score")
+        assert reply["code"] == "not-your-turn"
+        mover = ["Ann", "Bob"][to_move]
+        assert reply["message"] == f"it is {mover}'s turn, not seat {waiting + 1}'s", reply
+
+
+def test_after_a_rename_every_log_line_uses_the_new_name(tmp_path: Path) -> None:
+    with client(tmp_path / "s.db") as c:
+        t = new_table(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human"}])
+        tid = t["id"]
+        before = c.get(f"/api/tables/{tid}").json()["log"]
+        assert any("Player 2" in line for line in before)
+        spanish_before = c.get(f"/api/tables/{tid}/replay?lang=es").json()["log"]  # narrated in Spanish, kept
+        assert any("Player 2" in line for line in spanish_before)
+        with c.websocket_connect(f"/ws/{tid}") as watcher:  # a spectator who was already watching
+            opened(watcher)
+            assert c.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "Zoë"}).status_code == 200
+            resent = until(watcher, lambda m: is_state(m) and m["log_start"] == 0)
+        after = c.get(f"/api/tables/{tid}").json()["log"]
+        assert len(after) == len(before)
+        assert not any("Player 2" in line for line in after)
+        assert after == [line.replace("Player 2", "Zoë") for line in before]
+        assert resent["log"] == after and resent["view"]["players"][1]["name"] == "Zoë"
+        spanish = c.get(f"/api/tables/{tid}/replay?lang=es").json()["log"]
+        assert spanish == [line.replace("Player 2", "Zoë") for line in spanish_before]
+
+
+def test_a_watcher_who_reconnects_after_a_rename_gets_the_new_log(tmp_path: Path) -> None:
+    with client(tmp_path / "s.db") as c:
+        t = new_table(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human"}])
+        assert c.post(f"/api/tables/{t['id']}/join", json={"seat": 1, "name": "Zoë"}).status_code == 200
+    with client(tmp_path / "s.db") as c:  # a restart: the log is told again from the stored names
+        with c.websocket_connect(f"/ws/{t['id']}") as ws:
+            log = opened(ws)["state"]["log"]
+        assert any("Zoë" in line for line in log) and not any("Player 2" in line for line in log)
+
+
+def test_each_game_has_its_own_title_and_tagline(tmp_path: Path) -> None:
+    with client(tmp_path / "s.db") as c:
+        spots_table = new_table(c, seats=HUMANS)
+        r = c.post("/api/tables", json={"game": "double-spot", "seats": HUMANS})
+        ds = r.json()
+        for url in (ds["watch"], ds["seats"][0]["link"], ds["host"], ds["watch"] + "/replay"):
+            page = c.get(path(url)).text
+            title = re.search(r"<title>(.*?)</title>", page, re.S)
+            assert title and "Double Spot" in title.group(1), url
+            assert "drop discs, make the patterns" in page and "fill dogs" not in page, url
+            assert "/static/double_spot.css" in page or "host" in url
+        for url in (spots_table["watch"], spots_table["seats"][0]["link"], spots_table["watch"] + "/replay"):
+            page = c.get(path(url)).text
+            assert "roll dice, fill dogs, don&#39;t bust" in page and "make the patterns" not in page, url
+            assert "double_spot.css" not in page
+        spanish = c.get(path(ds["watch"]), headers={"accept-language": "es"}).text
+        assert "echa discos, forma los patrones" in spanish
+
+
+def test_a_replay_view_has_no_presence(tmp_path: Path) -> None:
+    with client(tmp_path / "s.db") as c:
+        for body in ({"seats": HUMANS, "tricks": "beginner", "target": 1}, {"game": "double-spot", "seats": HUMANS}):
+            t = c.post("/api/tables", json=body).json()
+            with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+                live: Msg = opened(ws)["state"]["view"]
+                replay = c.get(f"/api/tables/{t['id']}/replay").json()["view"]
+            assert live["live"] is True and replay["live"] is False, body
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_page_catalog_has_both_forms_of_every_plural(lang: str) -> None:
+    """P() in base.html picks one of these two forms and fills it in (it used to look the form up again)."""
+    tr = translator(lang)
+    words = js_words(tr)
+    for one, other in JS_PLURALS:
+        forms = words[one]
+        assert forms == [tr.ngettext(one, other, 1), tr.ngettext(one, other, 2)], (lang, one)
+    if lang == "en":
+        assert words["{n} treat"] == ["{n} treat", "{n} treats"]
