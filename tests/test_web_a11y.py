@@ -1,0 +1,90 @@
+"""axe-core (through ``axe-playwright-python``) on the lobby, a Double Spot table and the replay page.
+
+No serious or critical violation is allowed; a failure lists each rule, its help text and
+the elements it found. The Spots table and the tutorial are checked with their own tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from test_web_e2e import Server
+from test_web_fixes_e2e import ME_AND_A_BOT, PHONE, drop_once, wait_until_over
+
+pytestmark = pytest.mark.timeout(180)
+
+BAD = ("serious", "critical")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("a11y") / "a11y.db").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def axe() -> Any:
+    module = pytest.importorskip("axe_playwright_python.sync_playwright", reason="pip install axe-playwright-python")
+    return module.Axe()
+
+
+def problems(axe: Any, page: Any, context: Any = None) -> list[str]:
+    """The serious and critical violations on the page as it is now, one line each."""
+    found = axe.run(page, context=context).response["violations"]
+    return [f"{v['impact']} {v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:5]}"
+            for v in found if v["impact"] in BAD]
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE])
+def test_the_lobby(server: Server, browser: Any, axe: Any, viewport: dict[str, int] | None) -> None:
+    server.create([{"kind": "human", "name": "Ann"}, {"kind": "human"}], game="double-spot")  # a row to join
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#open-tables li.table-row")
+    assert problems(axe, page) == []
+    page.select_option("#game", "double-spot")  # the form as it is for Double Spot
+    assert problems(axe, page) == []
+    context.close()
+
+
+@pytest.mark.parametrize("symbols", [False, True])
+def test_a_double_spot_table(server: Server, browser: Any, axe: Any, symbols: bool) -> None:
+    t = server.create(ME_AND_A_BOT, game="double-spot")
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(t["seats"][0]["link"])
+    page.wait_for_selector(".ds-column button.drop")
+    if symbols:
+        page.check("#ds-symbols")
+    for turn in range(3):  # mid-game: discs in the frame, a card or two taken perhaps
+        page.wait_for_selector(".ds-column button.drop", timeout=20_000)
+        drop_once(page, turn)
+    assert problems(axe, page) == []
+    watcher = context.new_page()  # a spectator sees the table without controls
+    watcher.goto(t["watch"])
+    watcher.wait_for_selector(".frame")
+    assert problems(axe, watcher) == []
+    context.close()
+
+
+def test_the_replay_page(server: Server, browser: Any, axe: Any) -> None:
+    ds = server.create([{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}], game="double-spot",
+                       target=2)
+    spots = server.create([{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}], target=1)
+    # a Spots board and end table are drawn by render.js, checked with the Spots table's own tests
+    for t, where in ((ds, None), (spots, {"exclude": [["#board"], ["#end"]]})):
+        wait_until_over(server, t["id"])
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(f"{t['watch']}/replay")
+        page.wait_for_function("document.body.dataset.at === '0'")
+        assert problems(axe, page, where) == [], t["watch"]
+        page.click("#last")
+        page.wait_for_selector("#end:not([hidden])")
+        assert problems(axe, page, where) == [], t["watch"]
+        context.close()
