@@ -124,6 +124,9 @@ def seat_of(state: State, dog: str) -> dict[str, Any]:
     raise KeyError(dog)
 
 
+# the environment of a spawned `spots` program: this checkout's code when the tests run it (PYTHONPATH)
+CHILD_ENV = {"PATH": "/usr/bin:/bin", "PYTHONPATH": os.environ.get("PYTHONPATH", ""), "NO_COLOR": "1"}
+
 CHROMIUM = "/usr/bin/chromium"  # Debian's package; Playwright's own browser download does not work here
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]

@@ -16,6 +16,7 @@ import pexpect
 import pytest
 from rich.console import Console
 
+from conftest import CHILD_ENV
 from spots import cli
 from spots.core.errors import ReplayError, StateFormatError
 from spots.double_spot import Rules, State, replay
@@ -24,7 +25,7 @@ from spots.double_spot.record import RECORD_FORMAT, load_record, parse_record, r
 from spots.play.double_spot_terminal import DoubleSpotGame, new_table, parse_claim
 
 PROMPT = re.compile(r"Seat (\d) > ")
-CLAIM = re.compile(r"Who claimed it first, seat 0 or 1\? > ")
+CLAIM = re.compile(r"Who claimed it first, seat 1 or 2\? > ")
 END = re.compile(r"wins!|A draw")
 BOARD = re.compile(r"Turn \d+.*?(?=\n\s*1\. )", re.S)  # the picture, up to the numbered moves
 
@@ -33,7 +34,7 @@ def spawn(tmp_path: Path, *args: str, game: bool = True) -> pexpect.spawn:
     cmd = [sys.executable, "-m", "spots.cli", "play", *(["--game", "double-spot"] if game else []), "--fast",
            "--plain", *args]
     child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30,
-                          dimensions=(50, 140), env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "LANG": "C.UTF-8"})
+                          dimensions=(50, 140), env={**CHILD_ENV, "LANG": "C.UTF-8"})
     child.delaybeforesend = None  # the program reads whole lines: no need to wait before typing
     return child
 
@@ -47,7 +48,7 @@ def play_to_end(child: pexpect.spawn, answer: str = "1", limit: int = 200) -> st
         if index == 2:
             child.expect(pexpect.EOF)
             return "".join(seen)
-        child.sendline(answer if index == 0 else "0")
+        child.sendline(answer if index == 0 else "1")
     raise AssertionError("the game did not end")
 
 
@@ -64,10 +65,10 @@ def test_a_whole_game_against_greedy_to_the_end(tmp_path: Path) -> None:
     for _ in range(200):
         if child.expect([PROMPT, END]) == 1:
             break
-        assert child.match.group(1) == "0"  # the human sits in seat 0
+        assert child.match.group(1) == "1"  # the human sits in the first seat (seat 1 to people, 0 in notation)
         screen = child.before
-        assert "The board as Seat 0 (you) sees it:" in screen and "1 2 3 4 5 6 7 8" in screen
-        assert "Cards of Seat 0 (you)" in screen and "Die: " in screen and "Holder 1: p" in screen
+        assert "The board as Seat 1 (you) sees it:" in screen and "1 2 3 4 5 6 7 8" in screen
+        assert "Cards of Seat 1 (you)" in screen and "Die: " in screen and "Holder 1: p" in screen
         child.sendline("1")
     else:
         raise AssertionError("the game did not end")
@@ -84,7 +85,7 @@ def test_the_log_tells_each_move_in_plain_words(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--seat", "greedy", "--seat", "greedy", "--seed", "2", "--target", "1")
     shown = " ".join((play_to_end(child) + child.before).split())  # long lines are wrapped to the terminal
     assert re.search(r"Card p\d+ goes into holder 1\.", shown)
-    assert re.search(r"Seat 0 \(greedy\) rolls (blue|green|pink|yellow|blue/green|pink/yellow)\.", shown)
+    assert re.search(r"Seat 1 \(greedy\) rolls (blue|green|pink|yellow|blue/green|pink/yellow)\.", shown)
     assert re.search(r"Seat \d \(greedy\) drops a disc into column \d from their side, showing \w+ to them\.", shown)
     assert re.search(r"Seat \d \(greedy\) takes card p\d+\. Seat \d \(greedy\) wins with 1 card\.", shown)
 
@@ -103,11 +104,11 @@ def test_options_are_accepted_and_the_first_claim_rule_asks_who_claimed(tmp_path
     else:
         pytest.fail("no claim came up")
     assert re.search(r"Card p\d+ is already on the board", child.before)
-    child.sendline("2")
-    child.expect("Please answer 0 or 1")
+    child.sendline("3")
+    child.expect("Please answer 1 or 2")
     child.expect(CLAIM)
     child.sendline("claim 1")
-    child.expect(r"Seat 1 \(greedy\) claims the card first\. Seat 1 \(greedy\) takes card p\d+\.")
+    child.expect(r"Seat 2 \(greedy\) claims the card first\. Seat 2 \(greedy\) takes card p\d+\.")
     child.expect(PROMPT)
     child.sendline("quit")
     child.expect("Game saved; continue it with: spots play --load FILE.")
@@ -117,7 +118,8 @@ def test_options_are_accepted_and_the_first_claim_rule_asks_who_claimed(tmp_path
     assert "claim 1" in record["moves"]
 
 
-@pytest.mark.parametrize(("answer", "seat"), [("0", 0), ("1", 1), (" claim 1 ", 1), ("Seat 0", 0), ("2", None),
+@pytest.mark.parametrize(("answer", "seat"), [("1", 0), ("2", 1), (" claim 1 ", 1), ("claim 0", 0), ("Seat 1", 0),
+                                              ("seat 2", 1), ("0", None), ("3", None), ("claim 2", None),
                                               ("claim", None), ("me", None), ("", None)])
 def test_the_claim_answer(answer: str, seat: int | None) -> None:
     assert parse_claim(answer) == seat
@@ -181,7 +183,7 @@ def test_hint_ranks_the_drops_the_same_way_each_time(tmp_path: Path) -> None:
     assert 1 <= len(rows) <= 5 and all(0 <= int(v) <= 100 for _, v, _ in rows)
     assert all("card" in what for _, _, what in rows)
     child.sendline(rows[0][0])  # the hinted drop is a legal move
-    child.expect(r"Seat 0 \(you\) drops a disc")
+    child.expect(r"Seat 1 \(you\) drops a disc")
     child.sendline("quit")
     child.expect(pexpect.EOF)
 
@@ -260,7 +262,7 @@ def test_double_spot_options_need_the_game(capsys: pytest.CaptureFixture[str]) -
 def test_default_game_is_still_spots(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--seat", "me", "--seat", "greedy", "--seed", "1", game=False)
     child.expect("Spots: 2 players")
-    child.expect(r"Seat 0 > ")
+    child.expect(r"Seat 1 > ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
 

@@ -19,6 +19,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 import spots
+from conftest import CHILD_ENV
 from spots import bots, i18n
 from spots.engine.render import describe_move, describe_phase
 from spots.engine.tricks import TILES
@@ -145,7 +146,7 @@ def test_the_game_log_in_every_language() -> None:
 
 # ---------------------------------------------------------------- the terminal
 
-PROMPTS = {"en": "Seat 0 > ", "es": "Asiento 0 > ", "vi": "Ghế 0 > ", "zh-Hant": "座位 0 > "}
+PROMPTS = {"en": "Seat 1 > ", "es": "Asiento 1 > ", "vi": "Ghế 1 > ", "zh-Hant": "座位 1 > "}
 PHASE = {"en": "choose a trick or score", "es": "elige un truco o puntúa", "vi": "chọn một trò hoặc ghi điểm",
          "zh-Hant": "揀一個把戲或者計分"}
 
@@ -154,7 +155,7 @@ def spawn(tmp_path: Path, *args: str, lang: str = "C.UTF-8") -> pexpect.spawn:
     cmd = [sys.executable, "-m", "spots.cli", "play", "--fast", "--plain", "--seat", "me", "--seat", "greedy",
            "--seed", "4", "--target", "2", *args]
     return pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30, dimensions=(50, 140),
-                         env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "LANG": lang})
+                         env={**CHILD_ENV, "LANG": lang})
 
 
 @pytest.mark.parametrize("code", list(i18n.LANGUAGES))

@@ -11,6 +11,7 @@ import pexpect
 import pytest
 
 import spots
+from conftest import CHILD_ENV
 
 PROMPT = re.compile(r"Seat (\d) > ")
 END = re.compile(r"wins!|The turn limit ended the game")
@@ -19,7 +20,7 @@ END = re.compile(r"wins!|The turn limit ended the game")
 def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
     cmd = [sys.executable, "-m", "spots.cli", "play", "--fast", "--plain", *args]
     child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30,
-                          dimensions=(50, 140), env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "LANG": "C.UTF-8"})
+                          dimensions=(50, 140), env={**CHILD_ENV, "LANG": "C.UTF-8"})
     return child
 
 
@@ -135,18 +136,18 @@ def test_interactive_setup_and_rules_options(tmp_path: Path) -> None:
     cmd = [sys.executable, "-m", "spots.cli", "play", "--fast", "--plain", "--seed", "3", "--target", "1",
            "--tricks", "dog-park"]
     child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30,
-                          env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1"})
+                          env=CHILD_ENV)
     child.expect(r"How many players")
     child.sendline("9")
     child.expect("Please answer")
     child.sendline("3")
-    child.expect(r"Seat 0: 'me' or a bot")
+    child.expect(r"Seat 1: 'me' or a bot")  # people count seats from 1
     child.sendline("")
-    child.expect(r"Seat 1: 'me' or a bot")
+    child.expect(r"Seat 2: 'me' or a bot")
     child.sendline("skynet")
     child.expect("unknown seat")
     child.sendline("greedy")
-    child.expect(r"Seat 2: 'me' or a bot")
+    child.expect(r"Seat 3: 'me' or a bot")
     child.sendline("random")
     child.expect("Spots: 3 players, tricks howl, roll-over, dig, chase, chew, guard, target 1")
     play_to_end(child)

@@ -68,7 +68,7 @@ def ask_seats(console: Console, ask: Any, tr: gettext.NullTranslations | None = 
     for seat, default in enumerate((HUMAN, "greedy")):
         while True:
             answer = ask(_("Seat {seat}: 'me' or a bot ({bots})? [{default}] ").format(
-                seat=seat, bots=", ".join(BOTS), default=default)).strip().lower() or default
+                seat=seat + 1, bots=", ".join(BOTS), default=default)).strip().lower() or default
             try:
                 seats.append(check_seats([answer, HUMAN])[0])
                 break
@@ -78,12 +78,18 @@ def ask_seats(console: Console, ask: Any, tr: gettext.NullTranslations | None = 
 
 
 def parse_claim(answer: str) -> int | None:
-    """The seat named by an answer to 'who claimed first?': ``0``, ``1``, ``seat 1`` or ``claim 1``; else None."""
+    """The seat index named by an answer to 'who claimed first?'; else None.
+
+    People count seats from 1 (``1``, ``seat 2``); the move ``claim 0`` / ``claim 1`` keeps the notation's
+    seat index.
+    """
     words = answer.lower().split()
-    if len(words) == 2 and words[0] in ("seat", "claim"):
+    if len(words) == 2 and words[0] == "claim" and words[1] in ("0", "1"):
+        return int(words[1])
+    if len(words) == 2 and words[0] == "seat":
         words = words[1:]
-    if len(words) == 1 and words[0] in ("0", "1"):
-        return int(words[0])
+    if len(words) == 1 and words[0] in ("1", "2"):
+        return int(words[0]) - 1
     return None
 
 
@@ -130,7 +136,7 @@ class DoubleSpotGame(TableScreen):
         return self._("you") if self.seats[seat] == HUMAN else self.seats[seat]
 
     def name(self, seat: int) -> str:
-        return self._("Seat {seat} ({who})").format(seat=seat, who=self.who(seat))
+        return self._("Seat {seat} ({who})").format(seat=seat + 1, who=self.who(seat))  # people count from 1
 
     def names(self) -> list[str]:
         return [self.name(s) for s in range(PLAYERS)]
@@ -193,7 +199,7 @@ class DoubleSpotGame(TableScreen):
                  "bold")
         while True:
             try:
-                line = self.ask(_("Who claimed it first, seat 0 or 1? > ")).strip()
+                line = self.ask(_("Who claimed it first, seat 1 or 2? > ")).strip()
             except EOFError:
                 self._stop(closed=True)
                 return None
@@ -203,7 +209,7 @@ class DoubleSpotGame(TableScreen):
             if line.lower() in ("quit", "exit"):
                 self._stop(closed=False)
                 return None
-            self.say(_("Please answer 0 or 1: the seat that claimed the card first."), "red")
+            self.say(_("Please answer 1 or 2: the seat that claimed the card first."), "red")
 
     def undo(self) -> bool:
         self.say(self._("There is no undo in Double Spot: every drop is followed by a new roll of the die."), "red")
@@ -233,7 +239,7 @@ class DoubleSpotGame(TableScreen):
         seat = self.seats.index(HUMAN) if HUMAN in self.seats else 0
         self.show(seat)
         if state.winner is not None:
-            self.say(_("Seat {seat} ({who}) wins!").format(seat=state.winner, who=self.who(state.winner)),
+            self.say(_("Seat {seat} ({who}) wins!").format(seat=state.winner + 1, who=self.who(state.winner)),
                      "bold green")
         else:
             n = state.scores()[0]

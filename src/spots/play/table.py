@@ -124,7 +124,7 @@ class TableScreen:
             moves = self.state.legal_actions()
             self.console.print(moves_table(moves), markup=False, highlight=False)
             try:
-                line = self.ask(_("Seat {seat} > ").format(seat=seat)).strip()
+                line = self.ask(_("Seat {seat} > ").format(seat=seat + 1)).strip()
             except EOFError:
                 return self._stop(closed=True)
             if not line:

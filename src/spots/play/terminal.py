@@ -94,7 +94,7 @@ def ask_seats(console: Console, ask: Any, tr: gettext.NullTranslations | None = 
         default = HUMAN if seat == 0 else "greedy"
         while True:
             answer = ask(_("Seat {seat}: 'me' or a bot ({bots})? [{default}] ").format(
-                seat=seat, bots=", ".join(bots.BOTS), default=default)).strip().lower()
+                seat=seat + 1, bots=", ".join(bots.BOTS), default=default)).strip().lower()
             answer = answer or default
             try:
                 seats.append(check_seats([answer], 1)[0])
@@ -163,7 +163,7 @@ class TerminalGame(TableScreen):
 
     def names(self) -> list[str]:
         _ = self._
-        return [_("Seat {seat} ({who})").format(seat=s, who=_("you") if who == HUMAN else who)
+        return [_("Seat {seat} ({who})").format(seat=s + 1, who=_("you") if who == HUMAN else who)
                 for s, who in enumerate(self.table.seats)]
 
     def who_list(self) -> list[str]:
@@ -197,7 +197,7 @@ class TerminalGame(TableScreen):
         _, ngettext = self._, self.ngettext
         state = self.state
         if state.winner is not None:
-            self.say(_("Seat {seat} ({who}) wins!").format(seat=state.winner, who=self.who_list()[state.winner]),
+            self.say(_("Seat {seat} ({who}) wins!").format(seat=state.winner + 1, who=self.who_list()[state.winner]),
                      "bold green")
         else:
             self.say(_("The turn limit ended the game."), "bold")
@@ -205,7 +205,7 @@ class TerminalGame(TableScreen):
         for seat, player in enumerate(state.players):
             scored, busts = player.scored_count(), state.busts[seat]
             self.say("  " + _("Seat {seat} ({who}): {scored}, {busts}, result {result}").format(
-                seat=seat, who=self.who_list()[seat],
+                seat=seat + 1, who=self.who_list()[seat],
                 scored=ngettext("{n} dog scored", "{n} dogs scored", scored).format(n=scored),
                 busts=ngettext("{n} bust", "{n} busts", busts).format(n=busts),
                 result=format(state.returns()[seat], "g")))

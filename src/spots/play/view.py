@@ -52,7 +52,7 @@ def board(state: State, plain: bool = False, names: list[str] | None = None,
     parts.append(tiles)
     for seat, player in enumerate(state.players):
         turn = seat == state.seat and not state.is_terminal()
-        who = _("Seat {seat}").format(seat=seat) + (f" ({names[seat]})" if names else "")
+        who = _("Seat {seat}").format(seat=seat + 1) + (f" ({names[seat]})" if names else "")
         yard = player.yard_total()
         danger = "" if plain else ("bold red" if yard >= rules.bust_limit - 1 else "")
         title = Text(f"{'▶ ' if turn and not plain else ('> ' if turn else '')}{who}   ")
