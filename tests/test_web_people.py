@@ -108,3 +108,12 @@ def test_the_page_catalog_has_both_forms_of_every_plural(lang: str) -> None:
         assert forms == [tr.ngettext(one, other, 1), tr.ngettext(one, other, 2)], (lang, one)
     if lang == "en":
         assert words["{n} treat"] == ["{n} treat", "{n} treats"]
+
+
+def test_every_plural_the_page_scripts_show_is_in_the_catalog() -> None:
+    """A P(one, other, n) pair missing from JS_PLURALS would show English in every language."""
+    static = Path(__file__).parent.parent / "src" / "spots" / "web" / "static"
+    pairs = {(m[0], m[1]) for js in static.glob("*.js")
+             for m in re.findall(r'\bP\("((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"', js.read_text("utf-8"))}
+    assert ("{n} card left in the deck", "{n} cards left in the deck") in pairs
+    assert pairs <= set(JS_PLURALS), pairs - set(JS_PLURALS)
