@@ -6,6 +6,7 @@ reason, when Chromium or Playwright is missing.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -93,7 +94,7 @@ def test_a_double_spot_game_in_colour_blind_mode(server: Server, browser: Any) -
         turns += 1
         assert turns < 60, "the game did not end"
     end = page.inner_text("#end")
-    assert "wins with 2 cards" in end or "a draw" in end, end
+    assert re.search(r"wins with [23] cards|a draw", end), end  # one drop may take both cards
     assert page.locator(".frame .disc:not(.empty) .sym").first.is_visible()
     page.uncheck("#ds-symbols")
     assert page.locator(".frame .disc:not(.empty) .sym").first.is_hidden()

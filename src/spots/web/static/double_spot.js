@@ -35,10 +35,18 @@ const DoubleSpot = (() => {
     return COLOURS.includes(colour) ? `<svg class="sym" aria-hidden="true"><use href="#ds-sym-${colour}"/></svg>` : "";
   }
 
+  // The switch sits in the status bar, which is not redrawn with each move (so it keeps the focus);
+  // the key to the shapes is part of the table.
   function symbolSwitch() {
+    return `<label class="ds-switch"><input type="checkbox" id="ds-symbols" role="switch"
+        ${symbolsOn() ? "checked" : ""}> ${esc(T("Colour symbols"))}</label>`;
+  }
+
+  function symbolsBox() {
+    const bar = document.querySelector(".status-actions");
+    if (bar && !document.getElementById("ds-symbols")) bar.insertAdjacentHTML("afterbegin", symbolSwitch());
     const legend = COLOURS.map((c) => `<span class="ds-key"><span class="disc small ${c}">${sym(c)}</span>${esc(T(c))}</span>`).join("");
-    return `<div class="ds-symbols-box"><label class="ds-switch"><input type="checkbox" id="ds-symbols" role="switch"
-        ${symbolsOn() ? "checked" : ""}> ${esc(T("Colour symbols"))}</label><span class="ds-legend">${legend}</span></div>`;
+    return `<div class="ds-symbols-box">${bar ? "" : symbolSwitch()}<span class="ds-legend">${legend}</span></div>`;
   }
 
   function disc(colour, cls = "") {
@@ -143,7 +151,7 @@ const DoubleSpot = (() => {
             <span class="muted">${esc(P("{n} card left in the deck", "{n} cards left in the deck", view.deck_left))}</span></div>
           <div class="ds-die-box"><span class="label">${esc(T("Die"))}</span> ${die(view.die, rolled)}</div>
           <div class="turn-no"><span class="label">${esc(T("Turn"))}</span> ${view.turn + 1}</div>
-          ${symbolSwitch()}
+          ${symbolsBox()}
         </div>
         <p class="side muted">${esc(T("Seen from {who}'s side", { who: view.side_name }))}</p>
         ${frame(view, fell)}
