@@ -90,10 +90,10 @@ def test_plurals_and_numbers_in_each_language() -> None:
     assert i18n.translator("en").ngettext("{n} treat", "{n} treats", 1).format(n=1) == "1 treat"
     assert i18n.translator("en").ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 treats"
     es = i18n.translator("es")
-    assert es.ngettext("{n} treat", "{n} treats", 1).format(n=1) == "1 premio"
-    assert es.ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 premios"
-    assert i18n.translator("vi").ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 bánh thưởng"
-    assert i18n.translator("zh-Hant").ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 份零食"
+    assert es.ngettext("{n} treat", "{n} treats", 1).format(n=1) == "1 golosina"
+    assert es.ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 golosinas"
+    assert i18n.translator("vi").ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 xương chó"
+    assert i18n.translator("zh-Hant").ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 個 treat"
 
 
 def test_unknown_languages_fall_back_to_english() -> None:
@@ -146,15 +146,18 @@ def test_the_game_log_in_every_language() -> None:
 # ---------------------------------------------------------------- the terminal
 
 PROMPTS = {"en": "Seat 0 > ", "es": "Asiento 0 > ", "vi": "Ghế 0 > ", "zh-Hant": "座位 0 > "}
-PHASE = {"en": "choose a trick or score", "es": "elige un truco o puntúa", "vi": "chọn một trò hoặc ghi điểm",
-         "zh-Hant": "揀一個把戲或者計分"}
+PHASE = {"en": "choose a trick or score", "es": "elige un truco o puntúa", "vi": "chọn một mánh khóe hoặc ghi điểm",
+         "zh-Hant": "揀一個 trick 或者收狗"}
+
+
+SOURCE = str(Path(spots.__file__).resolve().parent.parent)  # the child runs the code under test
 
 
 def spawn(tmp_path: Path, *args: str, lang: str = "C.UTF-8") -> pexpect.spawn:
     cmd = [sys.executable, "-m", "spots.cli", "play", "--fast", "--plain", "--seat", "me", "--seat", "greedy",
            "--seed", "4", "--target", "2", *args]
     return pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30, dimensions=(50, 140),
-                         env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "LANG": lang})
+                         env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "LANG": lang, "PYTHONPATH": SOURCE})
 
 
 @pytest.mark.parametrize("code", list(i18n.LANGUAGES))
