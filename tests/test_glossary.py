@@ -29,8 +29,8 @@ def catalog(code: str) -> dict[str, list[str]]:
     """Message id (the singular for plurals) -> its translations."""
     with open(I18N / "locale" / i18n.FOLDERS[code] / "LC_MESSAGES" / "spots.po", "rb") as f:
         po = read_po(f, locale=i18n.FOLDERS[code])
-    return {(m.id if isinstance(m.id, str) else m.id[0]): (list(m.string) if isinstance(m.string, tuple)
-                                                           else [m.string]) for m in po if m.id}
+    return {(m.id if isinstance(m.id, str) else m.id[0]): [str(s) for s in (m.string if isinstance(m.string, tuple)
+                                                                            else [m.string])] for m in po if m.id}
 
 
 def pattern(english: str) -> re.Pattern[str]:

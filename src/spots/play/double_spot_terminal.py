@@ -127,7 +127,7 @@ class DoubleSpotGame(TableScreen):
         return self.table.seats
 
     def who(self, seat: int) -> str:
-        return self._("you") if self.seats[seat] == HUMAN else self.seats[seat]
+        return self.seat_word(self.seats[seat])
 
     def name(self, seat: int) -> str:
         return self._("Seat {seat} ({who})").format(seat=seat, who=self.who(seat))
@@ -248,8 +248,10 @@ def format_hints(advice: list[Advice], names: list[str], seat: int, tr: gettext.
     if not advice:
         return _("No decision to advise on here.")
     opponent = names[1 - seat]
-    lines = [_("Hints for {who} (win estimates from a search; a draw counts one half):").format(who=names[seat]),
-             f"{_('rank'):>4}  {_('move'):<16} {_('estimate'):>9}  {_('what it does')}"]
+    heads = [_("rank"), _("move"), _("estimate"), _("what it does")]  # not inside the f-string: pybabel finds them
+    w = [max(n, i18n.width(h)) for n, h in zip((4, 16, 9), heads, strict=False)]
+    head = f"{i18n.pad(heads[0], w[0], True)}  {i18n.pad(heads[1], w[1])} {i18n.pad(heads[2], w[2], True)}  {heads[3]}"
+    lines = [_("Hints for {who} (win estimates from a search; a draw counts one half):").format(who=names[seat]), head]
     for i, a in enumerate(advice[:limit], 1):
         done = []
         if a.takes:
@@ -262,7 +264,7 @@ def format_hints(advice: list[Advice], names: list[str], seat: int, tr: gettext.
             done.append(_("gives {who} a {chance} chance to finish a card on their roll").format(
                 who=opponent, chance=f"{a.risk:.0%}") if a.risk else
                 _("leaves {who} no card to finish with one disc").format(who=opponent))
-        lines.append(f"{i:>4}  {a.move:<16} {a.value:>9.0%}  {'; '.join(done)}")
+        lines.append(f"{i:>{w[0]}}  {a.move:<{w[1]}} {a.value:>{w[2]}.0%}  {'; '.join(done)}")
     if len(advice) > limit:
         more = len(advice) - limit
         lines.append("      " + tr.ngettext("... and {n} more", "... and {n} more", more).format(n=more))
