@@ -85,7 +85,8 @@ def test_the_log_tells_each_move_in_plain_words(tmp_path: Path) -> None:
     shown = " ".join((play_to_end(child) + child.before).split())  # long lines are wrapped to the terminal
     assert re.search(r"Card p\d+ goes into holder 1\.", shown)
     assert re.search(r"Seat 0 \(greedy bot\) rolls (blue|green|pink|yellow|blue/green|pink/yellow)\.", shown)
-    assert re.search(r"Seat \d \(greedy bot\) drops a disc into column \d from their side, showing \w+ to them\.", shown)
+    assert re.search(r"Seat \d \(greedy bot\) drops a disc into column \d from their side, showing \w+ to them\.",
+                     shown)
     assert re.search(r"Seat \d \(greedy bot\) takes card p\d+\. Seat \d \(greedy bot\) wins with 1 card\.", shown)
 
 

@@ -72,8 +72,9 @@ def ask_seats(console: Console, ask: Any, tr: gettext.NullTranslations | None = 
             try:
                 seats.append(check_seats([answer, HUMAN])[0])
                 break
-            except ValueError as exc:
-                console.print(str(exc), markup=False, highlight=False)
+            except ValueError:  # the only thing wrong with one answer: not a seat
+                console.print(_("unknown seat {name}: answer 'me' or a bot ({bots})").format(
+                    name=repr(answer), bots=", ".join(BOTS)), markup=False, highlight=False)
     return seats
 
 
