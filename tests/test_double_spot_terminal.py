@@ -23,6 +23,8 @@ from spots.double_spot.bots import make
 from spots.double_spot.record import RECORD_FORMAT, load_record, parse_record, read_record, record_dict, save_record
 from spots.play.double_spot_terminal import DoubleSpotGame, new_table, parse_claim
 
+SOURCE = str(Path(cli.__file__).resolve().parents[1])  # the child process runs the code under test
+
 PROMPT = re.compile(r"Seat (\d) > ")
 CLAIM = re.compile(r"Who claimed it first, seat 0 or 1\? > ")
 END = re.compile(r"wins!|A draw")
@@ -33,7 +35,8 @@ def spawn(tmp_path: Path, *args: str, game: bool = True) -> pexpect.spawn:
     cmd = [sys.executable, "-m", "spots.cli", "play", *(["--game", "double-spot"] if game else []), "--fast",
            "--plain", *args]
     child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30,
-                          dimensions=(50, 140), env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "LANG": "C.UTF-8"})
+                          dimensions=(50, 140),
+                          env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "LANG": "C.UTF-8", "PYTHONPATH": SOURCE})
     child.delaybeforesend = None  # the program reads whole lines: no need to wait before typing
     return child
 

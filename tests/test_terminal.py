@@ -12,6 +12,8 @@ import pytest
 
 import spots
 
+SOURCE = str(Path(spots.__file__).resolve().parents[1])  # the child process runs the code under test
+
 PROMPT = re.compile(r"Seat (\d) > ")
 END = re.compile(r"wins!|The turn limit ended the game")
 
@@ -19,7 +21,8 @@ END = re.compile(r"wins!|The turn limit ended the game")
 def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
     cmd = [sys.executable, "-m", "spots.cli", "play", "--fast", "--plain", *args]
     child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30,
-                          dimensions=(50, 140), env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "LANG": "C.UTF-8"})
+                          dimensions=(50, 140),
+                          env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "LANG": "C.UTF-8", "PYTHONPATH": SOURCE})
     return child
 
 
@@ -135,7 +138,7 @@ def test_interactive_setup_and_rules_options(tmp_path: Path) -> None:
     cmd = [sys.executable, "-m", "spots.cli", "play", "--fast", "--plain", "--seed", "3", "--target", "1",
            "--tricks", "dog-park"]
     child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30,
-                          env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1"})
+                          env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "PYTHONPATH": SOURCE})
     child.expect(r"How many players")
     child.sendline("9")
     child.expect("Please answer")
