@@ -3,11 +3,19 @@
 # Chromium comes from Debian (Playwright drives /usr/bin/chromium); Python packages from PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x /usr/bin/chromium ]; then
+# Chinese pages need a CJK font, else Chromium draws empty boxes (tests/test_i18n_e2e.py then fails):
+# install it whenever it is missing, also on a machine that already has Chromium.
+NEED=""
+[ -x /usr/bin/chromium ] || NEED="chromium"
+if ! dpkg -s fonts-wqy-microhei >/dev/null 2>&1; then
+  NEED="$NEED fonts-wqy-microhei"
+fi
+if [ -n "$NEED" ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null
+  # shellcheck disable=SC2086  # NEED is a list of package names
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $NEED >/dev/null
 fi
 python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e ".[test]"

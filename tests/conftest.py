@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -125,7 +126,8 @@ def seat_of(state: State, dog: str) -> dict[str, Any]:
 
 
 # the environment of a spawned `spots` program: this checkout's code when the tests run it (PYTHONPATH)
-CHILD_ENV = {"PATH": "/usr/bin:/bin", "PYTHONPATH": os.environ.get("PYTHONPATH", ""), "NO_COLOR": "1"}
+# A child process (pexpect, subprocess) runs the code under test, whichever copy pytest imported.
+CHILD_ENV = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(spots.__file__).resolve().parents[1]), "NO_COLOR": "1"}
 
 CHROMIUM = "/usr/bin/chromium"  # Debian's package; Playwright's own browser download does not work here
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -85,9 +85,10 @@ def test_the_log_tells_each_move_in_plain_words(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--seat", "greedy", "--seat", "greedy", "--seed", "2", "--target", "1")
     shown = " ".join((play_to_end(child) + child.before).split())  # long lines are wrapped to the terminal
     assert re.search(r"Card p\d+ goes into holder 1\.", shown)
-    assert re.search(r"Seat 1 \(greedy\) rolls (blue|green|pink|yellow|blue/green|pink/yellow)\.", shown)
-    assert re.search(r"Seat \d \(greedy\) drops a disc into column \d from their side, showing \w+ to them\.", shown)
-    assert re.search(r"Seat \d \(greedy\) takes card p\d+\. Seat \d \(greedy\) wins with 1 card\.", shown)
+    assert re.search(r"Seat 1 \(greedy bot\) rolls (blue|green|pink|yellow|blue/green|pink/yellow)\.", shown)
+    assert re.search(r"Seat \d \(greedy bot\) drops a disc into column \d from their side, showing \w+ to them\.",
+                     shown)
+    assert re.search(r"Seat \d \(greedy bot\) takes card p\d+\. Seat \d \(greedy bot\) wins with 1 card\.", shown)
 
 
 def test_options_are_accepted_and_the_first_claim_rule_asks_who_claimed(tmp_path: Path) -> None:
@@ -108,7 +109,7 @@ def test_options_are_accepted_and_the_first_claim_rule_asks_who_claimed(tmp_path
     child.expect("Please answer 1 or 2")
     child.expect(CLAIM)
     child.sendline("claim 1")
-    child.expect(r"Seat 2 \(greedy\) claims the card first\. Seat 2 \(greedy\) takes card p\d+\.")
+    child.expect(r"Seat 2 \(greedy bot\) claims the card first\. Seat 2 \(greedy bot\) takes card p\d+\.")
     child.expect(PROMPT)
     child.sendline("quit")
     child.expect("Game saved; continue it with: spots play --load FILE.")

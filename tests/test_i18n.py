@@ -91,10 +91,10 @@ def test_plurals_and_numbers_in_each_language() -> None:
     assert i18n.translator("en").ngettext("{n} treat", "{n} treats", 1).format(n=1) == "1 treat"
     assert i18n.translator("en").ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 treats"
     es = i18n.translator("es")
-    assert es.ngettext("{n} treat", "{n} treats", 1).format(n=1) == "1 premio"
-    assert es.ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 premios"
-    assert i18n.translator("vi").ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 bánh thưởng"
-    assert i18n.translator("zh-Hant").ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 份零食"
+    assert es.ngettext("{n} treat", "{n} treats", 1).format(n=1) == "1 golosina"
+    assert es.ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 golosinas"
+    assert i18n.translator("vi").ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 xương chó"
+    assert i18n.translator("zh-Hant").ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 個 treat"
 
 
 def test_unknown_languages_fall_back_to_english() -> None:
@@ -147,8 +147,8 @@ def test_the_game_log_in_every_language() -> None:
 # ---------------------------------------------------------------- the terminal
 
 PROMPTS = {"en": "Seat 1 > ", "es": "Asiento 1 > ", "vi": "Ghế 1 > ", "zh-Hant": "座位 1 > "}
-PHASE = {"en": "choose a trick or score", "es": "elige un truco o puntúa", "vi": "chọn một trò hoặc ghi điểm",
-         "zh-Hant": "揀一個把戲或者計分"}
+PHASE = {"en": "choose a trick or score", "es": "elige un truco o puntúa", "vi": "chọn một mánh khóe hoặc ghi điểm",
+         "zh-Hant": "揀一個 trick 或者收狗"}
 
 
 def spawn(tmp_path: Path, *args: str, lang: str = "C.UTF-8") -> pexpect.spawn:
@@ -170,6 +170,56 @@ def test_the_terminal_game_starts_in_each_language(tmp_path: Path, code: str) ->
     child.expect_exact(PROMPTS[code])
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+REFUSED = "{move} is not a legal move here. Legal here: {legal}"
+
+
+def expect_hints_and_a_refusal(child: pexpect.spawn, code: str, heads: tuple[str, ...], move: str) -> None:
+    """At the prompt: 'hint' shows the table headed in the language; a bad move is refused in it too."""
+    tr = i18n.translator(code)
+    child.expect_exact(PROMPTS[code])
+    child.sendline("hint")
+    child.expect_exact(PROMPTS[code])
+    shown = child.before
+    assert all(tr.gettext(word) in shown for word in heads), shown
+    child.sendline(move)
+    if code == "en":
+        child.expect_exact("illegal drop" if "drop" in move else "malformed move")
+    else:
+        child.expect_exact(tr.gettext(REFUSED).split("{legal}")[0].format(move=repr(move)))
+    child.expect_exact(PROMPTS[code])
+    if code != "en":
+        left = [word for word in (*heads, "malformed", "illegal", "Legal here") if word in shown + child.before]
+        assert not left, f"English left in the {code} terminal: {left}"
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize("code", list(i18n.LANGUAGES))
+def test_terminal_hints_and_refused_moves_in_each_language(tmp_path: Path, code: str) -> None:
+    expect_hints_and_a_refusal(spawn(tmp_path, "--lang", code), code, ("rank", "estimate", "bust now"), "fly away")
+
+
+@pytest.mark.parametrize("code", list(i18n.LANGUAGES))
+def test_double_spot_terminal_hints_and_refused_moves_in_each_language(tmp_path: Path, code: str) -> None:
+    child = pexpect.spawn(sys.executable, ["-m", "spots.cli", "play", "--game", "double-spot", "--fast", "--plain",
+                                           "--seat", "me", "--seat", "greedy", "--seed", "4", "--lang", code],
+                          cwd=str(tmp_path), encoding="utf-8", timeout=60, dimensions=(50, 140),
+                          env={**CHILD_ENV, "LANG": "C.UTF-8"})
+    expect_hints_and_a_refusal(child, code, ("rank", "estimate", "what it does"), "drop 99 blue")
+
+
+def test_spots_hint_counts_treats_in_english_plurals() -> None:
+    """``spots hint`` and ``spots show`` print the position with render(): '1 treat', '3 treats'."""
+    from spots.engine.render import render
+
+    state = spots.Game(spots.Rules(players=2, treats=3, starting_treats=1)).new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.sample_chance(rng)
+    text = render(state)
+    assert "Seat 0: 1 treat," in text and "supply: 38 dice, 1 treat\n" in text and "1 treats" not in text, text
 
 
 def test_the_terminal_follows_LANG_and_falls_back_to_english(tmp_path: Path) -> None:

@@ -15,12 +15,29 @@ from typing import Any
 
 import pytest
 
+from conftest import CHROMIUM, CHROMIUM_ARGS
 from spots import i18n
 from test_web_e2e import Server
 
 pytestmark = pytest.mark.timeout(180)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+# The letters of ``text`` the page cannot draw: each is drawn on a canvas in the page's font and
+# compared with an unassigned code point, which no font has (Chromium draws both as the same
+# empty box). Catches a machine without a CJK font, where Chinese pages show only boxes.
+MISSING_GLYPHS = """(text) => {
+  const canvas = document.createElement('canvas');
+  canvas.width = 48; canvas.height = 48;
+  const g = canvas.getContext('2d', {willReadFrequently: true});
+  g.font = '32px ' + getComputedStyle(document.body).fontFamily;
+  const picture = (ch) => {
+    g.clearRect(0, 0, 48, 48);
+    g.fillText(ch, 4, 36);
+    return g.getImageData(0, 0, 48, 48).data.join(',');
+  };
+  const missing = picture('\\u0378');
+  return [...new Set(text)].filter((ch) => ch > '\\u007f' && /\\p{L}/u.test(ch) && picture(ch) === missing);
+}"""
 LOCALES = {"en": "en-US", "es": "es-ES", "vi": "vi-VN", "zh-Hant": "zh-HK"}
 
 
@@ -57,6 +74,8 @@ def test_lobby_and_table_in_each_language(server: Server, browser: Any, code: st
     if code != "en":
         log = page.locator("#log").inner_text()
         assert " is dealt " not in log and " rolls " not in log, log
+    missing = page.evaluate(MISSING_GLYPHS, page.locator("body").inner_text())
+    assert not missing, f"{code}: drawn as empty boxes (no font has them; install fonts-wqy-microhei): {missing}"
     shots = DOCS if os.environ.get("SPOTS_SCREENSHOTS") == "1" else tmp_path
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / f"lang-{code}.png"), full_page=False)
@@ -84,3 +103,21 @@ def test_the_switcher_changes_the_language_and_is_remembered(server: Server, bro
     assert page.get_attribute("html", "lang") == "vi"
     assert page.locator("main.lobby h1").inner_text() == i18n.translator("vi").gettext("New table")
     context.close()
+
+
+def test_the_missing_glyph_check_catches_a_machine_without_a_cjk_font(browser: Any, tmp_path: Path) -> None:
+    """The check above fails on Chinese text when Chromium can only find Latin fonts (DejaVu here)."""
+    dejavu = Path("/usr/share/fonts/truetype/dejavu")
+    if not dejavu.is_dir():
+        pytest.skip("needs the DejaVu fonts to stand for a machine without CJK fonts")
+    config = tmp_path / "fonts.conf"
+    config.write_text(f'<?xml version="1.0"?><fontconfig><dir>{dejavu}</dir>'
+                      f'<cachedir>{tmp_path / "cache"}</cachedir></fontconfig>', "utf-8")
+    latin_only = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                             env={**os.environ, "FONTCONFIG_FILE": str(config)})
+    try:
+        page = latin_only.new_page()
+        page.set_content('<html lang="zh-Hant"><body>散步 (Walk) Tiếng Việt</body></html>')
+        assert page.evaluate(MISSING_GLYPHS, "散步 (Walk) Tiếng Việt") == ["散", "步"]
+    finally:
+        latin_only.close()

@@ -149,7 +149,7 @@ def test_interactive_setup_and_rules_options(tmp_path: Path) -> None:
     child.sendline("greedy")
     child.expect(r"Seat 3: 'me' or a bot")
     child.sendline("random")
-    child.expect("Spots: 3 players, tricks howl, roll-over, dig, chase, chew, guard, target 1")
+    child.expect("Spots: 3 players, tricks Howl, Roll Over, Dig, Chase, Chew, Guard, target 1")
     play_to_end(child)
 
 

@@ -85,7 +85,7 @@ def test_each_game_has_its_own_title_and_tagline(tmp_path: Path) -> None:
             assert "roll dice, fill dogs, don&#39;t bust" in page and "make the patterns" not in page, url
             assert "double_spot.css" not in page
         spanish = c.get(path(ds["watch"]), headers={"accept-language": "es"}).text
-        assert "echa discos, forma los patrones" in spanish
+        assert "suelta discos, forma los patrones" in spanish
 
 
 def test_a_replay_view_has_no_presence(tmp_path: Path) -> None:

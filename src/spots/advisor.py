@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-from . import bots
+from . import bots, i18n
 from .engine.dice import roll_distribution
 from .engine.state import State, sub_multisets
 from .odds import Position
@@ -108,10 +108,13 @@ def format_advice(advice: list[Advice], limit: int = 15, tr: gettext.NullTransla
     _ = tr.gettext
     if not advice:
         return _("No decision to advise on here.")
-    lines = [f"{_('rank'):>4}  {_('move'):<28} {_('estimate'):>9}  {_('bust now'):>8}"]
+    heads = [_("rank"), _("move"), _("estimate"), _("bust now")]  # not inside the f-string: pybabel finds them
+    w = [max(n, i18n.width(h)) for n, h in zip((4, 28, 9, 8), heads, strict=True)]
+    lines = [f"{i18n.pad(heads[0], w[0], True)}  {i18n.pad(heads[1], w[1])} {i18n.pad(heads[2], w[2], True)}  "
+             f"{i18n.pad(heads[3], w[3], True)}"]
     for i, a in enumerate(advice[:limit], 1):
         bust = "-" if a.bust is None else f"{float(a.bust):.1%}"
-        lines.append(f"{i:>4}  {a.move:<28} {a.score:>9.3f}  {bust:>8}")
+        lines.append(f"{i:>{w[0]}}  {a.move:<{w[1]}} {a.score:>{w[2]}.3f}  {bust:>{w[3]}}")
     if len(advice) > limit:
         more = len(advice) - limit
         lines.append("      " + tr.ngettext("... and {n} more", "... and {n} more", more).format(n=more))

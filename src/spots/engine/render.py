@@ -54,12 +54,16 @@ def describe_phase(state: State, tr: gettext.NullTranslations | None = None, nam
 
 
 def render(state: State) -> str:
+    """The position as plain English text (``spots show``, ``spots hint``, logs); counts take their plural."""
     rules = state.rules
-    lines = [f"Turn {state.turn}  |  supply: {state.dice_supply} dice, {state.treat_supply} treats"]
+    ngettext = ENGLISH.ngettext
+    dice = ngettext("{n} die", "{n} dice", state.dice_supply).format(n=state.dice_supply)
+    lines = [f"Turn {state.turn}  |  supply: {dice}, "
+             + ngettext("{n} treat", "{n} treats", state.treat_supply).format(n=state.treat_supply)]
     tiles = []
     for name, up, treats in zip(rules.tricks, state.face_up, state.tile_treats, strict=True):
         mark = TILES[name].title if up else f"({TILES[name].title})"
-        tiles.append(mark + (f" +{treats} treat" if treats else ""))
+        tiles.append(mark + (" " + ngettext("+{n} treat", "+{n} treats", treats).format(n=treats) if treats else ""))
     lines.append("Tricks: " + ", ".join(tiles) + "   (face down in brackets)")
     rest = len(state.deck_rest)
     top = rules.cards[state.deck_top] if state.deck_top else None
@@ -68,8 +72,9 @@ def render(state: State) -> str:
     for seat, player in enumerate(state.players):
         marker = ">" if seat == state.seat and not state.is_terminal() else " "
         yard = player.yard_total()
+        owned = ngettext("{n} treat", "{n} treats", player.treats).format(n=player.treats)
         lines.append(
-            f"{marker} Seat {seat}: {player.treats} treats, yard {sorted(player.yard)} = {yard}/{rules.bust_limit}, "
+            f"{marker} Seat {seat}: {owned}, yard {sorted(player.yard)} = {yard}/{rules.bust_limit}, "
             f"scored {player.scored_count()}/{rules.target}, paws {state.paws(seat)}"
         )
         for dog in player.dogs:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import gettext
 import io
 import os
+import unicodedata
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -111,3 +113,28 @@ def locale_name(lang: str | None) -> str:
     """The Babel/CLDR locale for number formatting."""
     code = resolve(lang)
     return FOLDERS.get(code, "en")
+
+
+def width(text: str) -> int:
+    """How many terminal columns ``text`` takes: Chinese characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in text)
+
+
+def pad(text: str, columns: int, right: bool = False) -> str:
+    """``text`` padded with spaces to ``columns`` terminal columns (left-aligned, or right with ``right``)."""
+    fill = " " * max(0, columns - width(text))
+    return fill + text if right else text + fill
+
+
+def refused_move(error: ValueError, move: str, legal: Sequence[str], tr: gettext.NullTranslations) -> str:
+    """What to tell a player whose move was refused, in their language.
+
+    In English the engine's own text (it says what was wrong); in another language the move and
+    the moves that are legal here (the engine's reasons are not translated). The web and the
+    terminal both say it this way.
+    """
+    english = "{move} is not a legal move here. Legal here: {legal}"
+    text = tr.gettext("{move} is not a legal move here. Legal here: {legal}")
+    if text == english:
+        return str(error)
+    return text.format(move=repr(move), legal=", ".join(legal))

@@ -72,8 +72,9 @@ def ask_seats(console: Console, ask: Any, tr: gettext.NullTranslations | None = 
             try:
                 seats.append(check_seats([answer, HUMAN])[0])
                 break
-            except ValueError as exc:
-                console.print(str(exc), markup=False, highlight=False)
+            except ValueError:  # the only thing wrong with one answer: not a seat
+                console.print(_("unknown seat {name}: answer 'me' or a bot ({bots})").format(
+                    name=repr(answer), bots=", ".join(BOTS)), markup=False, highlight=False)
     return seats
 
 
@@ -133,7 +134,7 @@ class DoubleSpotGame(TableScreen):
         return self.table.seats
 
     def who(self, seat: int) -> str:
-        return self._("you") if self.seats[seat] == HUMAN else self.seats[seat]
+        return self.seat_word(self.seats[seat])
 
     def name(self, seat: int) -> str:
         return self._("Seat {seat} ({who})").format(seat=seat + 1, who=self.who(seat))  # people count from 1
@@ -254,8 +255,10 @@ def format_hints(advice: list[Advice], names: list[str], seat: int, tr: gettext.
     if not advice:
         return _("No decision to advise on here.")
     opponent = names[1 - seat]
-    lines = [_("Hints for {who} (win estimates from a search; a draw counts one half):").format(who=names[seat]),
-             f"{_('rank'):>4}  {_('move'):<16} {_('estimate'):>9}  {_('what it does')}"]
+    heads = [_("rank"), _("move"), _("estimate"), _("what it does")]  # not inside the f-string: pybabel finds them
+    w = [max(n, i18n.width(h)) for n, h in zip((4, 16, 9), heads, strict=False)]
+    head = f"{i18n.pad(heads[0], w[0], True)}  {i18n.pad(heads[1], w[1])} {i18n.pad(heads[2], w[2], True)}  {heads[3]}"
+    lines = [_("Hints for {who} (win estimates from a search; a draw counts one half):").format(who=names[seat]), head]
     for i, a in enumerate(advice[:limit], 1):
         done = []
         if a.takes:
@@ -268,7 +271,7 @@ def format_hints(advice: list[Advice], names: list[str], seat: int, tr: gettext.
             done.append(_("gives {who} a {chance} chance to finish a card on their roll").format(
                 who=opponent, chance=f"{a.risk:.0%}") if a.risk else
                 _("leaves {who} no card to finish with one disc").format(who=opponent))
-        lines.append(f"{i:>4}  {a.move:<16} {a.value:>9.0%}  {'; '.join(done)}")
+        lines.append(f"{i:>{w[0]}}  {a.move:<{w[1]}} {a.value:>{w[2]}.0%}  {'; '.join(done)}")
     if len(advice) > limit:
         more = len(advice) - limit
         lines.append("      " + tr.ngettext("... and {n} more", "... and {n} more", more).format(n=more))

@@ -16,11 +16,15 @@ from typing import Any, ClassVar
 
 from rich.console import Console
 
+from .. import i18n
 from ..core.errors import IllegalMoveError
+from ..engine.tricks import N_
 from .view import moves_table
 
 HUMAN = "me"
 HUMAN_ALIASES = {"me", "human", "you"}
+# The bots' names as players read them (the name typed after --seat stays as it is).
+BOT_WORDS = {"random": N_("random"), "greedy": N_("greedy"), "expectimax": N_("expectimax"), "mcts": N_("mcts")}
 
 
 @dataclass
@@ -69,6 +73,13 @@ class TableScreen:
         self.fast = fast
         self.plain = plain
         self.ask = ask
+
+    def seat_word(self, seat: str) -> str:
+        """Who sits in a seat, in the player's language: 'you' or which bot ('greedy bot')."""
+        _ = self._
+        if seat == HUMAN:
+            return _("you")
+        return _("{bot} bot").format(bot=_(BOT_WORDS[seat])) if seat in BOT_WORDS else seat
 
     def say(self, text: str, style: str = "") -> None:
         self.console.print(text, style=None if self.plain or not style else style, markup=False, highlight=False)
@@ -154,6 +165,6 @@ class TableScreen:
                 try:
                     self._play(line)
                 except IllegalMoveError as exc:  # refused: nothing changed, the same prompt again
-                    self.say(str(exc), "red")
+                    self.say(i18n.refused_move(exc, line, moves, self.tr), "red")
                     continue
                 return True

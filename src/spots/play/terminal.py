@@ -99,8 +99,9 @@ def ask_seats(console: Console, ask: Any, tr: gettext.NullTranslations | None = 
             try:
                 seats.append(check_seats([answer], 1)[0])
                 break
-            except ValueError as exc:
-                console.print(str(exc))
+            except ValueError:  # the only thing wrong with one answer: not a seat
+                console.print(_("unknown seat {name}: answer 'me' or a bot ({bots})").format(
+                    name=repr(answer), bots=", ".join(bots.BOTS)), markup=False, highlight=False)
     return seats
 
 
@@ -123,7 +124,7 @@ class TerminalGame(TableScreen):
         n = len(self.table.seats)
         self.say(self.ngettext("Spots: {n} player, tricks {tricks}, target {target}. Type 'help' at your prompt.",
                                "Spots: {n} players, tricks {tricks}, target {target}. Type 'help' at your prompt.",
-                               n).format(n=n, tricks=", ".join(self.state.rules.tricks),  # tile names: notation
+                               n).format(n=n, tricks=", ".join(_(TILES[t].title) for t in self.state.rules.tricks),
                                          target=self.state.rules.target))
         if self.table.autosave:
             self.say(_("The game is saved after every move to {file}.").format(file=self.table.autosave))
@@ -163,12 +164,11 @@ class TerminalGame(TableScreen):
 
     def names(self) -> list[str]:
         _ = self._
-        return [_("Seat {seat} ({who})").format(seat=s + 1, who=_("you") if who == HUMAN else who)
-                for s, who in enumerate(self.table.seats)]
+        return [_("Seat {seat} ({who})").format(seat=s + 1, who=who) for s, who in enumerate(self.who_list())]
 
     def who_list(self) -> list[str]:
-        """Who sits where, for people: 'you' (in the player's language) or the bot's name."""
-        return [self._("you") if who == HUMAN else who for who in self.table.seats]
+        """Who sits where, for people: 'you' or which bot, in the player's language."""
+        return [self.seat_word(who) for who in self.table.seats]
 
     def hint(self) -> None:
         self.say(format_advice(advise(self.state), tr=self.tr))

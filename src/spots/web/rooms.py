@@ -176,9 +176,7 @@ class Room:
         try:
             after.apply_action(move, player=seat)
         except IllegalMoveError as exc:
-            message = str(exc) if i18n.resolve(lang) == i18n.DEFAULT else _(
-                "{move} is not a legal move here. Legal here: {legal}").format(
-                move=repr(move), legal=", ".join(state.legal_actions()))
+            message = i18n.refused_move(exc, move, state.legal_actions(), i18n.translator(lang))
             raise MoveError("illegal-move", message, state.legal_actions()) from None
         index, text = len(self.log), after.history()[-1]
         self._commit(state, after, [(text, seat)])
