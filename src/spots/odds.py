@@ -99,7 +99,8 @@ def trick_fill_chances(state: State, trick: str, dog: str, seat: int | None = No
     seat = state.seat if seat is None else seat
     probe = state.clone()
     probe.seat = seat
-    probe.rolls_in_step = 0
+    if probe.work is not None:
+        probe.work.rolls_in_step = 0
     for index, step in enumerate(TILES[trick].steps):
         if step.kind != "roll":
             continue

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any, cast
 
 from ..engine.state import State
 from .greedy import GreedyBot
@@ -37,7 +38,7 @@ class ExpectimaxBot:
         weights: Weights | dict[str, float] = DEFAULT,
     ) -> None:
         if isinstance(weights, dict):
-            weights = replace(DEFAULT, **weights)
+            weights = replace(DEFAULT, **cast(dict[str, Any], weights))
         self.rng = random.Random(seed)
         self.depth = depth
         self.exact = exact

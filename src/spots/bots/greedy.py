@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections import Counter
 
 from ..engine.dice import float_distribution
+from ..engine.keep import KEEP_RULES
 from ..engine.state import State
+from ..engine.steps import RollTask
 from ..engine.tricks import TILES
 from ..odds import Position
 
@@ -102,20 +104,11 @@ class GreedyBot:
                     wanted = "reroll " + " ".join(map(str, sorted(misfits)))
                     return wanted if wanted in moves else rerolls[-1]
                 return "reroll"
+        if roll.choosing in KEEP_RULES:
+            choices = KEEP_RULES[roll.choosing].choices(roll.dice, player.yard_total())
+            return max(choices, key=lambda c: roll_quality(state, c[1]))[0]
         if roll.choosing is not None:
-            options = [m for m in moves if not m.startswith("reroll")]
-            if roll.choosing == "fetch":
-                return max(options, key=lambda m: roll_quality(state, [v for v in roll.dice if v == int(m.split()[1])]))
-            if roll.choosing in ("hunt", "search"):
-                return max(options, key=lambda m: roll_quality(state, [int(v) for v in m.split()[1:]]))
-            if roll.choosing == "scavenge":
-                def kept(m: str) -> list[int]:
-                    rest = list(roll.dice)
-                    for v in m.split()[1:]:
-                        rest.remove(int(v))
-                    return rest
-                return max(options, key=lambda m: roll_quality(state, kept(m)))
-            return "stop"
+            return "stop"  # nothing can be kept
         places = [m for m in moves if m.startswith("place ")]
         if places:
             def closeness(m: str) -> tuple[int, int]:
@@ -126,11 +119,12 @@ class GreedyBot:
         return min(buries, key=lambda m: int(m.split()[1]))
 
     def _continue(self, state: State, moves: list[str]) -> str:
-        if state.offer == ["bolt-roll"]:
-            dice = 1
-        else:
-            step = TILES[state.trick].steps[state.offer[1]]  # type: ignore[index]
+        offer = state.offer
+        if isinstance(offer, RollTask):
+            step = TILES[state.trick].steps[offer.args[0]]  # type: ignore[index]
             dice = state.roll_size(step, planning=True)
+        else:
+            dice = 1  # Bolt's next die
         if not open_spaces(state, state.seat):
             return "stop"
         return "continue" if bust_chance(state, dice) < self.risk else "stop"
