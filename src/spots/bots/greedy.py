@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..engine.dice import float_distribution
 from ..engine.keep import KEEP_RULES
 from ..engine.state import State
 from ..engine.steps import RollTask
@@ -27,8 +26,7 @@ def bust_chance(state: State, dice: int) -> float:
     """Chance that a plain roll of ``dice`` dice busts the player to move (exact, small rolls)."""
     if dice <= 0:
         return 0.0
-    pos = Position.of(state)
-    return sum(p for faces, p in float_distribution(min(dice, 8)) if pos.busts(faces))
+    return Position.of(state).float_bust_chance(min(dice, 8))
 
 
 def roll_quality(state: State, faces: list[int] | tuple[int, ...]) -> tuple[int, int]:
