@@ -46,7 +46,9 @@ STATE_FORMAT = "spots-state"
 STATE_VERSION = 1
 
 _MOVES: dict[str, Move] = {}
+ONE_DIE = {v: roll_text((v,)) for v in range(1, 7)}
 _DECISIONS = Decision.registry
+_CHANCE_PHASES = frozenset((CHANCE_ROLL, CHANCE_REVEAL))
 
 
 def read_move(text: str) -> Move:
@@ -166,12 +168,12 @@ class State(SavedState):
         phase = self.phase
         if phase == OVER:
             return TERMINAL
-        if phase in (CHANCE_ROLL, CHANCE_REVEAL):
+        if phase in _CHANCE_PHASES:
             return CHANCE
         return self.seat
 
     def is_chance_node(self) -> bool:
-        return self.phase in (CHANCE_ROLL, CHANCE_REVEAL)
+        return self.phase in _CHANCE_PHASES
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -199,7 +201,8 @@ class State(SavedState):
         """The legal moves (or chance outcomes) in notation, in a stable order."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            decision = _DECISIONS.get(self.phase)  # type: ignore[arg-type]
+            legal = self._legal = decision.moves(self) if decision is not None else self._compute_legal()
         return list(legal)
 
     def chance_outcomes(self, exact: bool = False) -> list[tuple[str, Any]]:
@@ -253,25 +256,28 @@ class State(SavedState):
             legal = self._legal = self._compute_legal()
         if legal is None or text not in legal:  # a roll, or a move not written as the engine writes it
             text = self._validate(text)
-        self._apply(text, read_move(text))
+        self._apply(text, _MOVES.get(text) or read_move(text))
 
     def apply_trusted(self, move: str) -> None:
         """Apply a move taken from ``legal_actions()`` without checking it again (for search)."""
-        self._apply(move, read_move(move))
+        self._apply(move, _MOVES.get(move) or read_move(move))
 
     def sample_chance(self, rng: random.Random) -> str:
         """Draw the pending chance event from ``rng``, apply it and return its notation."""
         if self.phase == CHANCE_ROLL:
             draw = rng.random
-            faces = sorted([int(draw() * 6) + 1 for _ in range(self.pending_dice)])
-            text = roll_text(tuple(faces))
-            self._apply(text, Move("roll", tuple(faces)))
+            if self.pending_dice == 1:  # the commonest roll, without the sorting
+                face = int(draw() * 6) + 1
+                self._land([face], ONE_DIE[face])
+            else:
+                faces = sorted([int(draw() * 6) + 1 for _ in range(self.pending_dice)])
+                self._land(faces, roll_text(tuple(faces)))
         elif self.phase == CHANCE_REVEAL:
             text = "reveal " + self.deck_rest[int(rng.random() * len(self.deck_rest))]
             self._apply(text, read_move(text))
         else:
             raise IllegalMoveError("sample_chance", "this is not a chance node", self._legal_for_message())
-        return text
+        return self._history[-1]
 
     def clone(self) -> State:
         return SCHEMA.clone(self)  # type: ignore[no-any-return]
@@ -336,20 +342,29 @@ class State(SavedState):
 
     def _apply(self, text: str, move: Move) -> None:
         phase = self.phase
+        if phase == CHANCE_ROLL:
+            self._land([int(v) for v in move.args], text)
+            return
         self.phase = None
         self._legal = None
-        if phase == CHANCE_ROLL:
-            faces = [int(v) for v in move.args]
-            if self.chance_for[0] == "first-die":
-                on_first_die(self, faces)
-            else:
-                on_roll(self, faces)
-            self.pending_dice, self.chance_for = 0, ()
-        elif phase == CHANCE_REVEAL:
+        if phase == CHANCE_REVEAL:
             on_reveal(self, str(move.args[0]))
             self.chance_for = ()
         else:
             _DECISIONS[phase].apply(self, move)  # type: ignore[index]
+        self._history.append(text)
+        if self.phase is None:
+            self._advance()
+
+    def _land(self, faces: list[int], text: str) -> None:
+        """The pending roll shows ``faces`` (sorted; the list becomes the state's)."""
+        self.phase = None
+        self._legal = None
+        if self.chance_for[0] == "first-die":
+            on_first_die(self, faces)
+        else:
+            on_roll(self, faces)
+        self.pending_dice, self.chance_for = 0, ()
         self._history.append(text)
         if self.phase is None:
             self._advance()

@@ -31,8 +31,12 @@ def roll_size(state: State, step: Step, planning: bool = False) -> int:
 
     ``planning``: asked before a Dogpile roll, when the extra die is not taken yet.
     """
+    dice, source = step.dice, step.source
+    if dice.__class__ is int and source == "supply":  # the common case, first
+        grown = state.work.rolls_in_step if step.grow and state.work is not None else 0
+        return min(dice + grown, state.dice_supply)  # type: ignore[operator]
     player = state.players[state.seat]
-    if step.source == "yard":
+    if source == "yard":
         return len(player.yard)
     work = state.work
     if step.dice == "sprint":
@@ -69,9 +73,9 @@ class StepTask(Task):
 
 
 @lru_cache(maxsize=8)
-def step_tasks(count: int) -> tuple[Task, ...]:
-    """The tasks of a tile with ``count`` steps, in order."""
-    return tuple(StepTask(i) for i in range(count))
+def trick_agenda(count: int) -> tuple[Task, ...]:
+    """What a tile with ``count`` steps pushes on the agenda: its steps, then the end of the turn (last first)."""
+    return (END_TURN, *[StepTask(i) for i in reversed(range(count))])
 
 
 def treat_step(state: State, step: Step) -> None:
@@ -128,7 +132,7 @@ class RollTask(Task):
             state.dice_supply += len(player.yard)
             player.yard = []
         state.dice_supply -= size
-        state.roll = Roll(size, mode=step.keep, partial=step.partial_reroll, bonus=step.bonus)
+        state.roll = Roll(size, [], step.keep, None, True, step.partial_reroll, step.bonus, [])
         state.ask_roll(size, ("roll",))
 
 
@@ -154,7 +158,7 @@ class Continue(Decision):
         work = state.work
         assert work is not None and work.offer is not None
         if move.kind == "continue":
-            state.push(work.offer)
+            state.agenda.append(work.offer)
         else:
             work.offer.declined(state)
         work.offer = None
@@ -185,7 +189,7 @@ class TurnChoice(Decision):
         state.tiles[index] = Tile(name, False, 0)
         state.players[state.seat].treats += tile.treats
         state.work = Trick(name)
-        state.push(*step_tasks(len(TILES[name].steps)), END_TURN)
+        state.agenda.extend(trick_agenda(len(TILES[name].steps)))
 
 
 TRICK_MOVES = {name: "trick " + name for name in TILES}

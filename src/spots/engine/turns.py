@@ -97,15 +97,26 @@ def start_turn(state: State) -> None:
     if state.dice_supply == 0:
         for s in range(state.rules.players):
             bust(state, s)
-    tiles = state.tiles
-    up = [i for i, t in enumerate(tiles) if t.face_up]
-    if len(up) == 1:
-        last = up[0]
-        if state.treat_supply > 0:
-            tiles[last] = Tile(tiles[last].name, False, tiles[last].treats + 1)
+    last = _only_face_up(state.tiles)
+    if last is not None:
+        tiles = state.tiles
+        treats = tiles[last].treats
+        if state.treat_supply > 0:  # a treat on the last tile, then every tile turns face up
+            treats += 1
             state.treat_supply -= 1
-        state.tiles = [Tile(t.name, True, t.treats) for t in tiles]
+        state.tiles = [Tile(t.name, True, treats if i == last else t.treats) for i, t in enumerate(tiles)]
     state.phase = "turn"
+
+
+def _only_face_up(tiles: list[Tile]) -> int | None:
+    """The index of the one face-up tile, or None when more than one is face up."""
+    last = None
+    for i, t in enumerate(tiles):
+        if t.face_up:
+            if last is not None:
+                return None
+            last = i
+    return last
 
 
 class EndTurn(Task):
@@ -167,8 +178,13 @@ class Fast(Task):
     name = "fast"
 
     def run(self, state: State) -> None:
-        unscored = [d for d in state.players[state.seat].dogs if not d.scored]
-        if unscored and all(len(d.filled) == len(d.spaces) for d in unscored):
+        unscored = 0
+        for d in state.players[state.seat].dogs:
+            if not d.scored:
+                if len(d.filled) != len(d.spaces):
+                    return  # a dog still has an empty space
+                unscored += 1
+        if unscored:
             scored = score(state)
             if state.phase != OVER:
                 state.push(Draw(scored))
