@@ -60,7 +60,7 @@ class RollDecision(Decision):
         choosing = roll.choosing
         if choosing is None:
             dogs = [d for d in player.dogs if not d.scored]
-            for v in sorted(set(dice)):
+            for v in (dice if len(dice) == 1 else sorted(set(dice))):
                 moves += [PLACE[v] + d.name for d in dogs if v in d.spaces and v not in d.filled]
                 moves.append(BURY[v])
         elif choosing == NOTHING:
