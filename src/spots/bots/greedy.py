@@ -65,8 +65,7 @@ class GreedyBot:
     def _trick_worth(self, state: State, name: str) -> float:
         seat = state.seat
         player = state.players[seat]
-        index = state.rules.tricks.index(name)
-        worth = 0.5 * state.tile_treats[index]
+        worth = 0.5 * state.tiles[state.rules.tricks.index(name)].treats
         if name in TREAT_TILES:
             return worth + (2.0 if player.treats == 0 else 0.5 if player.treats < 3 else -1.0)
         first_roll = next((s for s in TILES[name].steps if s.kind == "roll"), None)
