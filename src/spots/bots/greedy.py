@@ -71,9 +71,7 @@ class GreedyBot:
         first_roll = next((s for s in TILES[name].steps if s.kind == "roll"), None)
         if first_roll is None or first_roll.keep is not None:
             return worth + 1.0  # Dig, Trot, Retrieve, Bolt and the blue tiles: moderate, controlled
-        dice = len(player.yard) if first_roll.dice == "yard" else (
-            sum(1 for d in player.unscored() if not d.complete) if first_roll.dice == "sprint" else int(first_roll.dice)
-        )
+        dice = state.roll_size(first_roll, planning=True)  # the engine's count: supply, Dogpile's extra die
         spaces = sum(open_spaces(state, seat).values())
         expected_fits = min(dice, spaces) * 0.4
         return worth + expected_fits - 4 * bust_chance(state, dice) * (1 if player.treats == 0 else 0.5)
