@@ -186,13 +186,14 @@ class TurnChoice(Decision):
         name = str(move.args[0])
         index = state.rules.tricks.index(name)
         tile = state.tiles[index]
-        state.tiles[index] = Tile(name, False, 0)
+        state.tiles[index] = FACE_DOWN[name]
         state.players[state.seat].treats += tile.treats
         state.work = Trick(name)
         state.agenda.extend(trick_agenda(len(TILES[name].steps)))
 
 
 TRICK_MOVES = {name: "trick " + name for name in TILES}
+FACE_DOWN = {name: Tile(name, False, 0) for name in TILES}  # a chosen tile: its treats go to the player
 
 
 TURN, CONTINUE = TurnChoice(), Continue()
