@@ -59,9 +59,9 @@ class RollDecision(Decision):
                 moves.append("reroll")
         choosing = roll.choosing
         if choosing is None:
-            dogs = [d for d in player.dogs if not d.scored]
+            dogs = player.dogs
             for v in (dice if len(dice) == 1 else sorted(set(dice))):
-                moves += [PLACE[v] + d.name for d in dogs if v in d.spaces and v not in d.filled]
+                moves += [PLACE[v] + d.name for d in dogs if v in d.spaces and v not in d.filled and not d.scored]
                 moves.append(BURY[v])
         elif choosing == NOTHING:
             moves.append("stop")
@@ -77,12 +77,12 @@ class RollDecision(Decision):
             self.reroll(state, move)
             return
         if kind == "place" or kind == "bury":
-            value = int(move.args[0])
+            value: int = move.args[0]  # type: ignore[assignment]  # parse() gives dice as ints, names as str
             roll.dice.remove(value)
             roll.fresh = False
             player = state.players[state.seat]
             if kind == "place":
-                player.put_on_dog(str(move.args[1]), value)
+                player.put_on_dog(move.args[1], value)  # type: ignore[arg-type]
             else:
                 player.yard.append(value)
                 if sum(player.yard) > state.rules.bust_limit:

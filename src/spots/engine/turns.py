@@ -144,7 +144,7 @@ def score(state: State) -> int:
     for i, dog in enumerate(player.dogs):
         if not dog.scored and dog.complete:
             state.dice_supply += len(dog.filled)
-            player.dogs[i] = Dog(dog.name, dog.spaces, (), True)
+            player.dogs[i] = dog.refilled((), scored=True)
             count += 1
     if player.scored_count() >= state.rules.target:
         finish(state, state.seat, "target")
@@ -198,7 +198,7 @@ def bust(state: State, seat: int) -> None:
     player = state.players[seat]
     state.busts[seat] += 1
     state.dice_supply += player.dice_on_dogs() + len(player.yard)
-    player.dogs = [Dog(d.name, d.spaces) if d.filled else d for d in player.dogs]
+    player.dogs = [d.refilled(()) if d.filled else d for d in player.dogs]
     player.yard = []
     if seat == state.seat and state.work is not None:
         # The turn ends at once: dice in hand go back, the trick is abandoned.
