@@ -62,10 +62,11 @@ class StepTask(Task):
         work.step = index
         work.rolls_in_step = 0
         step = TILES[work.name].steps[index]
+        # A task pushed now would run next, so the step runs it at once.
         if step.kind == "roll":
-            state.agenda.append(offer_task(index) if step.optional else roll_task(index))
+            (offer_task(index) if step.optional else roll_task(index)).run(state)
         elif step.kind == "draw":
-            state.push(Draw(1))
+            Draw(1).run(state)
         elif step.kind == "treats":
             treat_step(state, step)
         else:
@@ -73,9 +74,9 @@ class StepTask(Task):
 
 
 @lru_cache(maxsize=8)
-def trick_agenda(count: int) -> tuple[Task, ...]:
-    """What a tile with ``count`` steps pushes on the agenda: its steps, then the end of the turn (last first)."""
-    return (END_TURN, *[StepTask(i) for i in reversed(range(count))])
+def later_steps(count: int) -> tuple[Task, ...]:
+    """What a tile with ``count`` steps leaves on the agenda after its first step: the others, then the turn's end."""
+    return (END_TURN, *[StepTask(i) for i in reversed(range(1, count))])
 
 
 def treat_step(state: State, step: Step) -> None:
@@ -157,11 +158,11 @@ class Continue(Decision):
     def apply(self, state: State, move: Move) -> None:
         work = state.work
         assert work is not None and work.offer is not None
+        offer, work.offer = work.offer, None
         if move.kind == "continue":
-            state.agenda.append(work.offer)
+            offer.run(state)
         else:
-            work.offer.declined(state)
-        work.offer = None
+            offer.declined(state)
 
 
 class TurnChoice(Decision):
@@ -189,7 +190,8 @@ class TurnChoice(Decision):
         state.tiles[index] = FACE_DOWN[name]
         state.players[state.seat].treats += tile.treats
         state.work = Trick(name)
-        state.agenda.extend(trick_agenda(len(TILES[name].steps)))
+        state.agenda.extend(later_steps(len(TILES[name].steps)))
+        FIRST_STEP.run(state)
 
 
 TRICK_MOVES = {name: "trick " + name for name in TILES}
@@ -197,3 +199,4 @@ FACE_DOWN = {name: Tile(name, False, 0) for name in TILES}  # a chosen tile: its
 
 
 TURN, CONTINUE = TurnChoice(), Continue()
+FIRST_STEP = StepTask(0)
