@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from operator import itemgetter
 from typing import Any
 
 _MISSING: Any = object()
@@ -49,7 +50,9 @@ class Schema:
     def __init__(self, cls: type) -> None:
         self.slots = [(f.name, f.metadata["slot"]) for f in fields(cls) if "slot" in f.metadata]
         self.copied = [(name, s.copy) for name, s in self.slots if s.copy is not None]
-        self.keyed = [(name, s.key) for name, s in self.slots if s.key is not None]
+        plain = [name for name, s in self.slots if s.key is same]
+        self._plain = itemgetter(*plain)  # fields that enter the key as they are, read in one go
+        self.converted = [(name, s.key) for name, s in self.slots if s.key is not None and s.key is not same]
 
     def clone(self, obj: Any) -> Any:
         """A copy sharing only immutable values."""
@@ -62,7 +65,7 @@ class Schema:
 
     def key(self, obj: Any) -> tuple[Any, ...]:
         values = obj.__dict__
-        return tuple(key(values[name]) for name, key in self.keyed)
+        return self._plain(values), tuple([key(values[name]) for name, key in self.converted])
 
     def dump(self, obj: Any, doc: dict[str, Any]) -> dict[str, Any]:
         """Write every slot into ``doc`` at its path, in declaration order."""

@@ -85,7 +85,7 @@ def _copy_each(items: list[Any]) -> list[Any]:
 
 
 def _key_each(items: list[Any]) -> tuple[Any, ...]:
-    return tuple(x.key() for x in items)
+    return tuple([x.key() for x in items])
 
 
 def _dump_each(items: list[Any]) -> list[Any]:
