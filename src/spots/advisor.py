@@ -9,13 +9,15 @@ nothing show None.
 from __future__ import annotations
 
 import gettext
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations
 
 from . import bots, i18n
 from .engine.dice import roll_distribution
-from .engine.state import State, sub_multisets
+from .engine.keep import GUARD, KEEP_RULES
+from .engine.pieces import remove_dice
+from .engine.state import State
 from .odds import Position
 
 STRONGEST = "expectimax"
@@ -45,21 +47,17 @@ def bust_chance(state: State, move: str) -> Fraction | None:
     if kind == "bury":
         return Fraction(int(pos.yard + int(parts[1]) > pos.limit))
     if kind == "choose" and state.phase == "guard":  # Guard: dice above the number return
-        limit = int(parts[1])
-        return _chance(4, lambda faces: pos.busts(tuple(v for v in faces if v <= limit)))
-    if kind not in ("reroll", "continue", "trick"):
-        return Fraction(0) if state.roll is not None else None
+        number = int(parts[1])
+        return _chance(4, lambda faces: GUARD.busts_named(pos, faces, number))
     roll = state.roll
     if kind == "reroll" and roll is not None:
         if len(parts) > 1:  # Track: the other dice stay
-            held = list(roll.dice)
-            for v in parts[1:]:
-                held.remove(int(v))
-            return _chance(len(parts) - 1, lambda faces: pos.busts(tuple(held) + faces))
+            held = tuple(remove_dice(roll.dice, [int(v) for v in parts[1:]]))
+            return _chance(len(parts) - 1, lambda faces: pos.busts(held + faces))
         return _roll_bust(pos, roll.size, roll.mode)
     if kind in ("continue", "trick"):
         return _next_roll_bust(state, move)
-    return None
+    return Fraction(0) if roll is not None else None
 
 
 def _next_roll_bust(state: State, move: str) -> Fraction | None:
@@ -77,29 +75,20 @@ def _next_roll_bust(state: State, move: str) -> Fraction | None:
     return _roll_bust(Position.of(probe), probe.pending_dice, probe.roll.mode)
 
 
-def _chance(dice: int, busts: object) -> Fraction:
-    return sum((p for faces, p in roll_distribution(dice) if busts(faces)), Fraction(0))  # type: ignore[operator]
+def _chance(dice: int, busts: Callable[[tuple[int, ...]], bool]) -> Fraction:
+    return sum((p for faces, p in roll_distribution(dice) if busts(faces)), Fraction(0))
 
 
 def _roll_bust(pos: Position, dice: int, keep: str | None) -> Fraction | None:
     """Bust chance of a roll of ``dice`` dice under a tile's keep rule, choosing the keep well."""
     if dice <= 0:
         return None
-    if keep == "fetch":
-        return _chance(dice, lambda f: all(pos.busts((v,) * f.count(v)) for v in set(f)))
-    if keep == "hunt":
-        return _chance(dice, lambda f: all(pos.busts(p) for p in (combinations(f, 2) if len(f) > 2 else [f])))
-    if keep == "search":  # with no set of 8 every die returns: no bust
-        def search_busts(faces: tuple[int, ...]) -> bool:
-            sets = [s for s in sub_multisets(list(faces)) if sum(s) == 8]
-            return bool(sets) and all(pos.busts(s) for s in sets)
-
-        return _chance(dice, search_busts)
-    if keep == "scavenge":
-        return _chance(dice, lambda f: pos.busts(tuple(v for v in f if v >= pos.yard)))
-    if keep == "guard":
-        return None  # depends on the number named next
-    return _chance(dice, pos.busts)
+    if keep is None:
+        return _chance(dice, pos.busts)
+    rule = KEEP_RULES[keep]
+    if not rule.chooses:
+        return None  # Guard: depends on the number named next
+    return _chance(dice, lambda faces: rule.busts(pos, faces))
 
 
 def format_advice(advice: list[Advice], limit: int = 15, tr: gettext.NullTranslations | None = None) -> str:

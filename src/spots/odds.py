@@ -15,8 +15,9 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
-from .engine.dice import roll_distribution
+from .engine.dice import float_distribution, roll_distribution
 from .engine.state import State
 from .engine.tricks import TILES
 
@@ -47,6 +48,24 @@ class Position:
 
     def busts(self, faces: tuple[int, ...]) -> bool:
         return self.yard + self.buried(faces) > self.limit
+
+    def float_bust_chance(self, dice: int) -> float:
+        """Chance (a float) that a plain roll of ``dice`` dice busts, resolved well; memoised for bots."""
+        spaces = self.open_spaces
+        return _float_bust_chance(dice, tuple(spaces[v] for v in range(1, 7)), self.limit - self.yard)
+
+
+@lru_cache(maxsize=1 << 16)
+def _float_bust_chance(dice: int, spaces: tuple[int, ...], headroom: int) -> float:
+    """The float sum, over a roll's outcomes in ``float_distribution`` order, of those burying more than headroom."""
+    return sum(p for faces, p in float_distribution(dice) if _buried(faces, spaces) > headroom)
+
+
+def _buried(faces: tuple[int, ...], spaces: tuple[int, ...]) -> int:
+    counts = [0] * 7
+    for v in faces:
+        counts[v] += 1
+    return sum(v * (counts[v] - spaces[v - 1]) for v in range(1, 7) if counts[v] > spaces[v - 1])
 
 
 def outcomes(k: int, seed: int = 0) -> tuple[list[tuple[tuple[int, ...], Fraction | float]], str]:
@@ -99,7 +118,8 @@ def trick_fill_chances(state: State, trick: str, dog: str, seat: int | None = No
     seat = state.seat if seat is None else seat
     probe = state.clone()
     probe.seat = seat
-    probe.rolls_in_step = 0
+    if probe.work is not None:
+        probe.work.rolls_in_step = 0
     for index, step in enumerate(TILES[trick].steps):
         if step.kind != "roll":
             continue

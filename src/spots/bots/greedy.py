@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..engine.dice import float_distribution
+from ..engine.keep import KEEP_RULES
 from ..engine.state import State
+from ..engine.steps import RollTask
 from ..engine.tricks import TILES
 from ..odds import Position
 
@@ -25,8 +26,7 @@ def bust_chance(state: State, dice: int) -> float:
     """Chance that a plain roll of ``dice`` dice busts the player to move (exact, small rolls)."""
     if dice <= 0:
         return 0.0
-    pos = Position.of(state)
-    return sum(p for faces, p in float_distribution(min(dice, 8)) if pos.busts(faces))
+    return Position.of(state).float_bust_chance(min(dice, 8))
 
 
 def roll_quality(state: State, faces: list[int] | tuple[int, ...]) -> tuple[int, int]:
@@ -65,16 +65,13 @@ class GreedyBot:
     def _trick_worth(self, state: State, name: str) -> float:
         seat = state.seat
         player = state.players[seat]
-        index = state.rules.tricks.index(name)
-        worth = 0.5 * state.tile_treats[index]
+        worth = 0.5 * state.tiles[state.rules.tricks.index(name)].treats
         if name in TREAT_TILES:
             return worth + (2.0 if player.treats == 0 else 0.5 if player.treats < 3 else -1.0)
         first_roll = next((s for s in TILES[name].steps if s.kind == "roll"), None)
         if first_roll is None or first_roll.keep is not None:
             return worth + 1.0  # Dig, Trot, Retrieve, Bolt and the blue tiles: moderate, controlled
-        dice = len(player.yard) if first_roll.dice == "yard" else (
-            sum(1 for d in player.unscored() if not d.complete) if first_roll.dice == "sprint" else int(first_roll.dice)
-        )
+        dice = state.roll_size(first_roll, planning=True)  # the engine's count: supply, Dogpile's extra die
         spaces = sum(open_spaces(state, seat).values())
         expected_fits = min(dice, spaces) * 0.4
         return worth + expected_fits - 4 * bust_chance(state, dice) * (1 if player.treats == 0 else 0.5)
@@ -102,20 +99,11 @@ class GreedyBot:
                     wanted = "reroll " + " ".join(map(str, sorted(misfits)))
                     return wanted if wanted in moves else rerolls[-1]
                 return "reroll"
+        if roll.choosing in KEEP_RULES:
+            choices = KEEP_RULES[roll.choosing].choices(roll.dice, player.yard_total())
+            return max(choices, key=lambda c: roll_quality(state, c[1]))[0]
         if roll.choosing is not None:
-            options = [m for m in moves if not m.startswith("reroll")]
-            if roll.choosing == "fetch":
-                return max(options, key=lambda m: roll_quality(state, [v for v in roll.dice if v == int(m.split()[1])]))
-            if roll.choosing in ("hunt", "search"):
-                return max(options, key=lambda m: roll_quality(state, [int(v) for v in m.split()[1:]]))
-            if roll.choosing == "scavenge":
-                def kept(m: str) -> list[int]:
-                    rest = list(roll.dice)
-                    for v in m.split()[1:]:
-                        rest.remove(int(v))
-                    return rest
-                return max(options, key=lambda m: roll_quality(state, kept(m)))
-            return "stop"
+            return "stop"  # nothing can be kept
         places = [m for m in moves if m.startswith("place ")]
         if places:
             def closeness(m: str) -> tuple[int, int]:
@@ -126,11 +114,12 @@ class GreedyBot:
         return min(buries, key=lambda m: int(m.split()[1]))
 
     def _continue(self, state: State, moves: list[str]) -> str:
-        if state.offer == ["bolt-roll"]:
-            dice = 1
-        else:
-            step = TILES[state.trick].steps[state.offer[1]]  # type: ignore[index]
+        offer = state.offer
+        if isinstance(offer, RollTask):
+            step = TILES[state.trick].steps[offer.args[0]]  # type: ignore[index]
             dice = state.roll_size(step, planning=True)
+        else:
+            dice = 1  # Bolt's next die
         if not open_spaces(state, state.seat):
             return "stop"
         return "continue" if bust_chance(state, dice) < self.risk else "stop"

@@ -36,3 +36,9 @@ def roll_outcomes(k: int) -> tuple[tuple[str, float], ...]:
 
 def faces_text(faces: list[int] | list[str] | tuple[int, ...]) -> str:
     return " ".join(map(str, faces))
+
+
+@lru_cache(maxsize=8192)
+def roll_text(faces: tuple[int, ...]) -> str:
+    """The notation of a roll's sorted faces (``roll 1 3 3``), made once per outcome."""
+    return "roll " + " ".join(map(str, faces))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gettext
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .dice import faces_text as _dice
@@ -98,6 +99,96 @@ def dog_title(state: State, dog: str) -> str:
     return card.title if card else dog
 
 
+class _Said:
+    """What a move's line needs: the position before it, the move's words, the names, the language."""
+
+    def __init__(self, before: State, parts: list[str], names: list[str], tr: gettext.NullTranslations) -> None:
+        self.before, self.parts, self.names, self.tr = before, parts, names, tr
+        self._ = tr.gettext
+        self.ngettext = tr.ngettext
+        self.who = names[before.seat] if 0 <= before.seat < len(names) else "?"
+        self.chance_for = list(before.chance_for)
+
+    def dog(self, name: str) -> str:
+        return dog_title(self.before, name)
+
+
+def _reveal(s: _Said) -> str:
+    if s.chance_for and s.chance_for[0] == "deal":
+        return s._("{who} is dealt {dog}.").format(who=s.names[s.chance_for[1]], dog=s.dog(s.parts[1]))
+    return s._("{dog} turns up on top of the deck.").format(dog=s.dog(s.parts[1]))
+
+
+def _roll(s: _Said) -> str:
+    faces = _dice(s.parts[1:])
+    if s.chance_for and s.chance_for[0] == "first-die":
+        return s._("{who} rolls a first die and buries it: {faces}.").format(who=s.names[s.chance_for[1]],
+                                                                             faces=faces)
+    return s._("{who} rolls {faces}.").format(who=s.who, faces=faces)
+
+
+def _reroll(s: _Said) -> str:
+    if len(s.parts) > 1:
+        return s._("{who} spends a treat to reroll {faces}.").format(who=s.who, faces=_dice(s.parts[1:]))
+    return s._("{who} spends a treat to reroll the dice.").format(who=s.who)
+
+
+def _bury(s: _Said) -> str:
+    total = s.before.players[s.before.seat].yard_total() + int(s.parts[1])
+    return s._("{who} buries a {v} (yard {total}/{limit}).").format(who=s.who, v=s.parts[1], total=total,
+                                                                    limit=s.before.rules.bust_limit)
+
+
+def _choose(s: _Said) -> str:
+    if s.before.phase == "guard":
+        return s._("{who} names {v}.").format(who=s.who, v=s.parts[1])
+    if s.before.phase == "retrieve":
+        return s._("{who} sets the retrieved die to {v}.").format(who=s.who, v=s.parts[1])
+    return s._("{who} keeps the {v}s.").format(who=s.who, v=s.parts[1])
+
+
+def _discard(s: _Said) -> str:
+    if len(s.parts) > 1:
+        return s._("{who} returns {faces} to the supply.").format(who=s.who, faces=_dice(s.parts[1:]))
+    return s._("{who} returns nothing to the supply.").format(who=s.who)
+
+
+def _set_aside(s: _Said) -> str:
+    n = int(s.parts[1])
+    return s.ngettext("{who} sets aside {n} die.", "{who} sets aside {n} dice.", n).format(who=s.who, n=n)
+
+
+def _dig(s: _Said) -> str:
+    owner = s.names[int(s.parts[1])]
+    if s.parts[3] == "up":
+        return s._("{who} raises {owner}'s buried {v}.").format(who=s.who, owner=owner, v=s.parts[2])
+    return s._("{who} lowers {owner}'s buried {v}.").format(who=s.who, owner=owner, v=s.parts[2])
+
+
+def _move(s: _Said) -> str:
+    src, dst = s.dog(s.parts[1]), s.dog(s.parts[3])
+    return s._("{who} moves the die on {src}'s {a} to {dst}'s {b}.").format(who=s.who, src=src, a=s.parts[2],
+                                                                            dst=dst, b=s.parts[4])
+
+
+def _take(s: _Said) -> str:
+    if s.parts[1] == "yard":
+        return s._("{who} takes the {v} from the yard for the Dogpile.").format(who=s.who, v=s.parts[2])
+    return s._("{who} takes the {v} from {dog} for the Dogpile.").format(who=s.who, v=s.parts[2],
+                                                                         dog=s.dog(s.parts[1]))
+
+
+_SAY: dict[str, Callable[[_Said], str]] = {
+    "reveal": _reveal, "roll": _roll, "reroll": _reroll, "bury": _bury, "choose": _choose, "discard": _discard,
+    "set-aside": _set_aside, "dig": _dig, "move": _move, "take": _take,
+    "trick": lambda s: s._("{who} does {trick}.").format(who=s.who, trick=s._(TILES[s.parts[1]].title)),
+    "place": lambda s: s._("{who} places a {v} on {dog}.").format(who=s.who, v=s.parts[1], dog=s.dog(s.parts[2])),
+    "pick": lambda s: s._("{who} keeps {faces}.").format(who=s.who, faces=_dice(s.parts[1:])),
+    "continue": lambda s: s._("{who} rolls again.").format(who=s.who),
+    "stop": lambda s: s._("{who} stops.").format(who=s.who),
+}
+
+
 def describe_move(before: State, move: str, after: State | None = None, names: list[str] | None = None,
                   tr: gettext.NullTranslations | None = None) -> str:
     """One log line for a move, in plain words: what was done, by whom, and what it caused.
@@ -108,102 +199,45 @@ def describe_move(before: State, move: str, after: State | None = None, names: l
     English: the text in the code). Every front end's game log uses this.
     """
     tr = tr or ENGLISH
-    _ = tr.gettext
-    ngettext = tr.ngettext
-    names = names or [_("Seat {seat}").format(seat=s) for s in range(before.rules.players)]
-    parts = move.split()
-    kind = parts[0]
-    who = names[before.seat] if 0 <= before.seat < len(names) else "?"
-    chance_for = list(before.chance_for)
-    if kind == "reveal":
-        if chance_for and chance_for[0] == "deal":
-            text = _("{who} is dealt {dog}.").format(who=names[chance_for[1]], dog=dog_title(before, parts[1]))
-        else:
-            text = _("{dog} turns up on top of the deck.").format(dog=dog_title(before, parts[1]))
-    elif kind == "roll":
-        faces = _dice(parts[1:])
-        if chance_for and chance_for[0] == "first-die":
-            text = _("{who} rolls a first die and buries it: {faces}.").format(who=names[chance_for[1]], faces=faces)
-        else:
-            text = _("{who} rolls {faces}.").format(who=who, faces=faces)
-    elif kind == "trick":
-        text = _("{who} does {trick}.").format(who=who, trick=_(TILES[parts[1]].title))
-    elif kind == "score":
+    names = names or [tr.gettext("Seat {seat}").format(seat=s) for s in range(before.rules.players)]
+    said = _Said(before, move.split(), names, tr)
+    kind = said.parts[0]
+    if kind == "score":
+        if after is None:
+            raise ValueError("describing a score needs the position after it")
         gained = after.players[before.seat].scored_count() - before.players[before.seat].scored_count()
-        text = ngettext("{who} scores {n} dog.", "{who} scores {n} dogs.", gained).format(who=who, n=gained)
-    elif kind == "reroll":
-        if len(parts) > 1:
-            text = _("{who} spends a treat to reroll {faces}.").format(who=who, faces=_dice(parts[1:]))
-        else:
-            text = _("{who} spends a treat to reroll the dice.").format(who=who)
-    elif kind == "place":
-        text = _("{who} places a {v} on {dog}.").format(who=who, v=parts[1], dog=dog_title(before, parts[2]))
-    elif kind == "bury":
-        total = before.players[before.seat].yard_total() + int(parts[1])
-        text = _("{who} buries a {v} (yard {total}/{limit}).").format(who=who, v=parts[1], total=total,
-                                                                      limit=before.rules.bust_limit)
-    elif kind == "choose":
-        if before.phase == "guard":
-            text = _("{who} names {v}.").format(who=who, v=parts[1])
-        elif before.phase == "retrieve":
-            text = _("{who} sets the retrieved die to {v}.").format(who=who, v=parts[1])
-        else:
-            text = _("{who} keeps the {v}s.").format(who=who, v=parts[1])
-    elif kind == "pick":
-        text = _("{who} keeps {faces}.").format(who=who, faces=_dice(parts[1:]))
-    elif kind == "discard":
-        if len(parts) > 1:
-            text = _("{who} returns {faces} to the supply.").format(who=who, faces=_dice(parts[1:]))
-        else:
-            text = _("{who} returns nothing to the supply.").format(who=who)
-    elif kind == "set-aside":
-        n = int(parts[1])
-        text = ngettext("{who} sets aside {n} die.", "{who} sets aside {n} dice.", n).format(who=who, n=n)
-    elif kind == "dig":
-        owner = names[int(parts[1])]
-        if parts[3] == "up":
-            text = _("{who} raises {owner}'s buried {v}.").format(who=who, owner=owner, v=parts[2])
-        else:
-            text = _("{who} lowers {owner}'s buried {v}.").format(who=who, owner=owner, v=parts[2])
-    elif kind == "move":
-        src, dst = dog_title(before, parts[1]), dog_title(before, parts[3])
-        text = _("{who} moves the die on {src}'s {a} to {dst}'s {b}.").format(who=who, src=src, a=parts[2], dst=dst,
-                                                                              b=parts[4])
-    elif kind == "take":
-        if parts[1] == "yard":
-            text = _("{who} takes the {v} from the yard for the Dogpile.").format(who=who, v=parts[2])
-        else:
-            text = _("{who} takes the {v} from {dog} for the Dogpile.").format(who=who, v=parts[2],
-                                                                               dog=dog_title(before, parts[1]))
-    elif kind == "continue":
-        text = _("{who} rolls again.").format(who=who)
-    elif kind == "stop":
-        text = _("{who} stops.").format(who=who)
+        text = tr.ngettext("{who} scores {n} dog.", "{who} scores {n} dogs.", gained).format(who=said.who, n=gained)
     else:
-        text = f"{who}: {move}."
+        say = _SAY.get(kind)
+        text = say(said) if say else f"{said.who}: {move}."
     if after is None:
         return text
-    extras = []
-    for seat, (b, a) in enumerate(zip(before.busts, after.busts, strict=True)):
-        if a > b:
-            extras.append(_("{who} busts!").format(who=names[seat]))
+    return " ".join([text, *_consequences(said, after)])
+
+
+def _consequences(s: _Said, after: State) -> list[str]:
+    """What a move caused, in words: busts, fast-and-risky scores, draws, treats, the first player, the end."""
+    before, names, _, kind = s.before, s.names, s._, s.parts[0]
+    extras = [_("{who} busts!").format(who=names[seat])
+              for seat, (b, a) in enumerate(zip(before.busts, after.busts, strict=True)) if a > b]
+    pairs = list(enumerate(zip(before.players, after.players, strict=True)))
     if kind != "score":
-        for seat, (pb, pa) in enumerate(zip(before.players, after.players, strict=True)):
+        for seat, (pb, pa) in pairs:
             gained = pa.scored_count() - pb.scored_count()
             if gained > 0:
-                extras.append(ngettext("{who} scores {n} dog (fast and risky)!",
-                                       "{who} scores {n} dogs (fast and risky)!", gained).format(who=names[seat],
-                                                                                                 n=gained))
-    for seat, (pb, pa) in enumerate(zip(before.players, after.players, strict=True)):
-        old = {d.name for d in pb.dogs}
-        for d in pa.dogs:
-            if d.name not in old and kind != "reveal":
-                extras.append(_("{who} draws {dog}.").format(who=names[seat], dog=dog_title(after, d.name)))
+                extras.append(s.ngettext("{who} scores {n} dog (fast and risky)!",
+                                         "{who} scores {n} dogs (fast and risky)!", gained).format(who=names[seat],
+                                                                                                   n=gained))
+    if kind != "reveal":
+        for seat, (pb, pa) in pairs:
+            old = {d.name for d in pb.dogs}
+            extras += [_("{who} draws {dog}.").format(who=names[seat], dog=dog_title(after, d.name))
+                       for d in pa.dogs if d.name not in old]
     if kind in ("trick", "bury"):
         gained = after.players[before.seat].treats - before.players[before.seat].treats
         if gained > 0:
-            extras.append(ngettext("{who} takes {n} treat.", "{who} takes {n} treats.", gained).format(who=who,
-                                                                                                      n=gained))
+            extras.append(s.ngettext("{who} takes {n} treat.", "{who} takes {n} treats.", gained).format(who=s.who,
+                                                                                                        n=gained))
     if before.first_player is None and after.first_player is not None:
         extras.append(_("{who} goes first.").format(who=names[after.first_player]))
     if after.is_terminal() and not before.is_terminal():
@@ -211,4 +245,4 @@ def describe_move(before: State, move: str, after: State | None = None, names: l
             extras.append(_("{who} wins the game!").format(who=names[after.winner]))
         else:
             extras.append(_("The turn limit ends the game."))
-    return " ".join([text, *extras])
+    return extras

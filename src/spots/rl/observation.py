@@ -16,13 +16,15 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine import TILES, Rules, State
+from ..engine.keep import KEEP_RULES
+from ..engine.procedures import BoltRoll
 from .actions import MAX_SEATS, shipped_cards
 
 PHASES = (
     "turn", "roll", "continue", "trot", "dig", "retrieve", "bolt", "take", "guard",
     "chance-roll", "chance-reveal", "over",
 )
-KEEP_MODES = ("fetch", "guard", "hunt", "scavenge", "search")
+KEEP_MODES = tuple(KEEP_RULES)  # fetch, guard, hunt, scavenge, search
 CHANCE_KINDS = ("deal", "top", "first-die", "roll")
 TILE_NAMES = tuple(TILES)
 DOG_NAMES = tuple(name for name, _ in shipped_cards())
@@ -216,7 +218,7 @@ def encode(state: State, seat: int, chance_faces: list[int] | None = None, out: 
     if state.guard:
         vec[o["guard"] + state.guard - 1] = 1
     vec[o["digs_left"]] = state.digs_left
-    vec[o["offer_bolt"]] = state.offer == ["bolt-roll"]
+    vec[o["offer_bolt"]] = isinstance(state.offer, BoltRoll)
     roll = state.roll
     if roll is not None:
         vec[o["roll_active"]] = 1
