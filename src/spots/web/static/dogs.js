@@ -1,0 +1,37 @@
+// How each of the 32 dog cards is drawn: presentation data only (the rules' deck is
+// src/spots/engine/data/dogs.json). Keyed by the printed name. Original art, made from these numbers by art.js.
+"use strict";
+window.SPOTS_DOG_LOOKS = {
+  "Burt": {"shape":"round","coat":"#f6ead2","spot":"#7b4a2c","pattern":"spots","ears":"flop","tail":"up","collar":"#e24b4b"},
+  "Bristles": {"shape":"long","coat":"#5e4030","spot":"#3d3633","pattern":"speckle","ears":"pointy","tail":"down","collar":"#ef7d2b"},
+  "Bongo": {"shape":"tall","coat":"#b3aca3","spot":"#e6b85c","pattern":"socks","ears":"long","tail":"up","collar":"#9b59b6"},
+  "Eloise": {"shape":"small","coat":"#f0c49a","spot":"#8d8579","pattern":"patch","ears":"fold","tail":"stub","collar":"#f2c230"},
+  "Ursula": {"shape":"fluffy","coat":"#9b6a43","spot":"#fdfaf4","pattern":"eyepatch","ears":"flop","tail":"curl","collar":"#2e9e4f"},
+  "Mayor": {"shape":"round","coat":"#fdfaf4","spot":"#c9703f","pattern":"spots","ears":"long","tail":"stub","collar":"#2f7dd6"},
+  "Sundrop": {"shape":"long","coat":"#e6b85c","spot":"#7b4a2c","pattern":"saddle","ears":"fold","tail":"down","collar":"#e24b4b"},
+  "Jolene": {"shape":"tall","coat":"#d9a86c","spot":"#3d3633","pattern":"none","ears":"flop","tail":"up","collar":"#ef7d2b"},
+  "Xerxes": {"shape":"small","coat":"#3d3633","spot":"#e6b85c","pattern":"patch","ears":"pointy","tail":"down","collar":"#9b59b6"},
+  "Louise": {"shape":"fluffy","coat":"#c9703f","spot":"#8d8579","pattern":"eyepatch","ears":"long","tail":"curl","collar":"#f2c230"},
+  "Missy": {"shape":"round","coat":"#f6ead2","spot":"#3d3633","pattern":"spots","ears":"flop","tail":"stub","collar":"#2e9e4f"},
+  "Lil Beth": {"shape":"long","coat":"#5e4030","spot":"#c9703f","pattern":"saddle","ears":"pointy","tail":"curl","collar":"#2f7dd6"},
+  "Handsome": {"shape":"tall","coat":"#b3aca3","spot":"#7b4a2c","pattern":"none","ears":"long","tail":"up","collar":"#e24b4b"},
+  "Frankie": {"shape":"small","coat":"#f0c49a","spot":"#3d3633","pattern":"spots","ears":"fold","tail":"down","collar":"#ef7d2b"},
+  "Bitsy": {"shape":"fluffy","coat":"#9b6a43","spot":"#e6b85c","pattern":"speckle","ears":"flop","tail":"up","collar":"#9b59b6"},
+  "Gretchen": {"shape":"round","coat":"#fdfaf4","spot":"#8d8579","pattern":"socks","ears":"long","tail":"stub","collar":"#f2c230"},
+  "Lief": {"shape":"long","coat":"#e6b85c","spot":"#3d3633","pattern":"saddle","ears":"fold","tail":"curl","collar":"#2e9e4f"},
+  "Goliath": {"shape":"tall","coat":"#d9a86c","spot":"#c9703f","pattern":"none","ears":"flop","tail":"stub","collar":"#2f7dd6"},
+  "Gumbo": {"shape":"small","coat":"#3d3633","spot":"#7b4a2c","pattern":"spots","ears":"pointy","tail":"down","collar":"#e24b4b"},
+  "Pebble": {"shape":"fluffy","coat":"#c9703f","spot":"#3d3633","pattern":"speckle","ears":"long","tail":"up","collar":"#ef7d2b"},
+  "Wilbur": {"shape":"round","coat":"#f6ead2","spot":"#3d3633","pattern":"socks","ears":"flop","tail":"down","collar":"#9b59b6"},
+  "Cabbage": {"shape":"long","coat":"#5e4030","spot":"#8d8579","pattern":"patch","ears":"pointy","tail":"curl","collar":"#f2c230"},
+  "Honcho": {"shape":"tall","coat":"#b3aca3","spot":"#fdfaf4","pattern":"eyepatch","ears":"long","tail":"stub","collar":"#2e9e4f"},
+  "Wolfgang": {"shape":"small","coat":"#f0c49a","spot":"#c9703f","pattern":"spots","ears":"fold","tail":"curl","collar":"#2f7dd6"},
+  "Raya": {"shape":"fluffy","coat":"#9b6a43","spot":"#7b4a2c","pattern":"speckle","ears":"flop","tail":"up","collar":"#e24b4b"},
+  "Rogue": {"shape":"round","coat":"#fdfaf4","spot":"#3d3633","pattern":"socks","ears":"long","tail":"down","collar":"#ef7d2b"},
+  "Nutmeg": {"shape":"long","coat":"#e6b85c","spot":"#8d8579","pattern":"patch","ears":"fold","tail":"up","collar":"#9b59b6"},
+  "Rupert": {"shape":"tall","coat":"#d9a86c","spot":"#8d8579","pattern":"eyepatch","ears":"flop","tail":"stub","collar":"#f2c230"},
+  "Mirabelle": {"shape":"small","coat":"#3d3633","spot":"#fdfaf4","pattern":"spots","ears":"pointy","tail":"curl","collar":"#2e9e4f"},
+  "Momo": {"shape":"fluffy","coat":"#c9703f","spot":"#7b4a2c","pattern":"saddle","ears":"long","tail":"stub","collar":"#2f7dd6"},
+  "Zipper": {"shape":"round","coat":"#f6ead2","spot":"#7b4a2c","pattern":"none","ears":"flop","tail":"down","collar":"#e24b4b"},
+  "Doog": {"shape":"long","coat":"#5e4030","spot":"#3d3633","pattern":"spots","ears":"pointy","tail":"up","collar":"#ef7d2b"}
+};
