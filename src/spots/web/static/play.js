@@ -64,6 +64,8 @@ const Play = (() => {
       const tip = sources.size ? T("Tap a die, then a lit dog or your yard. Or drag it there.") : "";
       if (tip) box.insertAdjacentHTML("beforebegin", `<p class="tray-hint">${esc(tip)}</p>`);
     }
+    const tray = board.querySelector(".tray");  // on a phone the tray is fixed to the bottom: keep the page clear of it
+    document.body.style.paddingBottom = tray && getComputedStyle(tray).position === "fixed" ? `${tray.offsetHeight + 8}px` : "";
     const trayKeys = new Set([...sources].filter((s) => s.startsWith("tray:")));
     if (trayKeys.size === 1) select([...trayKeys][0]);  // one kind of die: it is already in hand
   }
@@ -102,10 +104,24 @@ const Play = (() => {
       if (!t) continue;
       t.classList.add("lit");
       t.dataset.play = l.move;
-      if (!t.matches("[data-move]")) { t.setAttribute("role", "button"); t.tabIndex = 0; t.setAttribute("aria-label", l.label); }
+      if (l.dst.startsWith("dog:")) {  // the card is the big target for a finger; its space is the keyboard's
+        const well = t.querySelector(`.well[data-key="${CSS.escape(`space:${l.dst.slice(4)}:${src.split(":")[1]}`)}"]`);
+        if (well) { well.classList.add("lit"); well.dataset.play = l.move; }
+      } else if (!t.matches("[data-move]")) { t.setAttribute("role", "button"); t.tabIndex = 0; t.setAttribute("aria-label", l.label); }
       if (l.dst.startsWith("yard:")) preview(t, Number(src.split(":")[1]), l.label);
     }
+    showTargets();
     return true;
+  }
+
+  /** On a small screen, bring the lit dogs into view (above the tray that sticks to the bottom). */
+  function showTargets() {
+    const first = root.querySelector(".dogcard.lit") || root.querySelector(".lit");
+    if (!first) return;
+    const r = first.getBoundingClientRect();
+    const tray = root.querySelector(".tray");
+    const bottom = tray && getComputedStyle(tray).position === "fixed" ? tray.getBoundingClientRect().top : window.innerHeight;
+    if (r.top < 0 || r.bottom > bottom) window.scrollBy({ top: r.top - Math.max(8, (bottom - r.height) / 2), behavior: "auto" });
   }
 
   function preview(yardEl, v, label) {

@@ -54,7 +54,8 @@
     const [title, text] = W.callouts[showing.key];
     box.dataset.key = showing.key;
     box.innerHTML = `<h2>${esc(title)}</h2><p>${esc(fill(text, showing.values))}</p><p class="advice-line" id="callout-advice"></p>
-      <div class="callout-actions"><button type="button" class="primary" id="callout-ok">${esc(W.got_it)}</button></div>`;
+      <div class="callout-actions"><button type="button" id="callout-leave">${esc(W.leave)}</button>
+      <button type="button" class="primary" id="callout-ok">${esc(W.got_it)}</button></div>`;
     box.hidden = false;
     const el = showing.anchor && document.querySelector(showing.anchor);
     if (el) {
@@ -81,8 +82,13 @@
     return true;
   });
 
-  box.addEventListener("click", (e) => { if (e.target.id === "callout-ok") next(); });
-  document.getElementById("leave-tutorial").addEventListener("click", () => {
+  box.addEventListener("click", (e) => {
+    if (e.target.id === "callout-ok") next();
+    if (e.target.id === "callout-leave") leave();
+  });
+  document.getElementById("leave-tutorial").addEventListener("click", leave);
+
+  function leave() {
     document.body.dataset.tutorial = "off";
     queue.length = 0;
     showing = null;
@@ -90,7 +96,7 @@
     document.querySelectorAll(".callout-focus").forEach((el) => el.classList.remove("callout-focus"));
     bar.innerHTML = `<span>${esc(W.left)}</span>`;
     history.replaceState(null, "", location.pathname);
-  });
+  }
   document.addEventListener("click", (e) => {
     const el = e.target.closest("[data-move], [data-play], [data-pop-move]");
     if (el) lastMine = el.dataset.move || el.dataset.play || el.dataset.popMove;
