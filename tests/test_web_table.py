@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from test_web_e2e import Server, moves_of, wait_for_my_turn_or_end
 
 pytestmark = pytest.mark.timeout(240)
