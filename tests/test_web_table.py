@@ -42,6 +42,9 @@ def open_seat(browser: Any, server: Server, viewport: dict[str, int], target: in
     """A new table (a person against the random bot) and that person's page, at their first decision."""
     t = server.create([{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "random"}], target=target)
     page = browser.new_context(viewport=viewport, **context).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors
     page.goto(t["seats"][0]["link"])
     page.wait_for_selector("#log li")
     return page
@@ -104,6 +107,7 @@ def test_a_whole_game_by_tapping_dice_onto_dogs_and_into_the_yard(server: Server
         page = open_seat(browser, server, viewport)
         kinds += play_by_tapping(page, phone)
         assert re.search(r"wins with \d scored dog", page.inner_text("#end"))
+        assert page.js_errors == [], "the page scripts never fail, whatever happens on the table"
         page.context.close()
         if {"trick", "place", "bury"} <= set(kinds):
             break

@@ -104,7 +104,7 @@ const Spots = (() => {
       : `<div class="mini-card empty">${esc(T("empty"))}</div>`;
     return `<div class="deck obj" role="group" data-key="deck" aria-label="${esc(T("Deck top"))}: ${esc(top ? top.title : T("empty"))}">
       <div class="stack" aria-hidden="true">${stack}</div>${card}
-      <span class="obj-label">${esc(T("{n} below", { n: view.deck.left }))}</span></div>`;
+      <span class="obj-label">${esc(T("Deck top"))} · ${esc(T("{n} below", { n: view.deck.left }))}</span></div>`;
   }
 
   /** The roll tray: the dice of the current roll (sources of moves) and what the trick is doing. */
