@@ -107,6 +107,8 @@ def test_a_whole_game_by_tapping_dice_onto_dogs_and_into_the_yard(server: Server
         page = open_seat(browser, server, viewport)
         kinds += play_by_tapping(page, phone)
         assert re.search(r"wins with \d scored dog", page.inner_text("#end"))
+        if not phone:
+            shoot(page, "end.png")
         assert page.js_errors == [], "the page scripts never fail, whatever happens on the table"
         page.context.close()
         if {"trick", "place", "bury"} <= set(kinds):
@@ -210,6 +212,8 @@ WELCOME = "Welcome to Spots!"
 def test_the_tutorial_to_its_end_in_each_language(server: Server, browser: Any, lang: str) -> None:
     page = browser.new_context(viewport=DESKTOP).new_page()
     page.goto(f"{server.url}/?lang={lang}")
+    if lang == "en":
+        shoot(page, "lobby.png")
     page.click("#learn-button")
     page.wait_for_url("**/play/**?learn=1")
     page.wait_for_selector("#callout:not([hidden])")
@@ -285,3 +289,43 @@ def test_no_serious_accessibility_violations(server: Server, browser: Any) -> No
     page.wait_for_selector("#callout:not([hidden])")
     assert serious(page) == []
     page.context.close()
+
+
+@pytest.mark.skipif(os.environ.get("SPOTS_SCREENSHOTS") != "1", reason="pictures for the docs: SPOTS_SCREENSHOTS=1")
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_pictures_for_the_docs(server: Server, browser: Any, viewport: dict[str, int]) -> None:
+    """Mid-game with a die picked up (its places lit), and a bust: docs/screenshots/table-*.png, bust*.png."""
+    name = "desktop" if viewport is DESKTOP else "phone"
+    table = "table.png" if viewport is DESKTOP else "table-phone.png"
+    wanted = {table, f"bust-{name}.png"}
+    taken: set[str] = set()
+    for _ in range(8):
+        t = server.create([{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy", "name": "Rex"}], target=6)
+        page = browser.new_context(viewport=viewport).new_page()
+        page.goto(t["seats"][0]["link"])
+        turns = 0
+        while not wait_for_my_turn_or_end(page) and taken != wanted and turns < 120:
+            before = moves_of(page)
+            turns += 1
+            dice = page.locator(".felt button.tray-die.src")
+            if dice.count():
+                dice.first.click()
+                busting = page.locator(".felt .yard-patch.lit.busting")
+                if table not in taken and turns > 6 and page.locator(".felt .dogcard.lit").count():
+                    shoot(page, table)
+                    taken.add(table)
+                if busting.count() and not page.locator(".felt .dogcard.lit").count() and f"bust-{name}.png" not in taken:
+                    busting.click()
+                    page.wait_for_timeout(500)  # the banner at its fullest, the dice on their way
+                    if os.environ.get("SPOTS_SCREENSHOTS") == "1":
+                        page.screenshot(path=str(SHOTS / f"bust-{name}.png"))
+                    taken.add(f"bust-{name}.png")
+                else:
+                    tap_once(page)
+            else:
+                tap_once(page)
+            page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.context.close()
+        if taken == wanted:
+            break
+    assert taken == wanted

@@ -97,7 +97,7 @@ const Art = (() => {
       paws += `<g transform="translate(${8 + x * 28 + (y % 2) * 14} ${6 + y * 22}) scale(.7)">${PAW_SHAPES}</g>`;
     }
     return `<svg class="card-back-art" viewBox="0 0 100 90" aria-hidden="true">`
-      + `<g fill="rgba(255,255,255,.22)">${paws}</g><path d="M50 24l7.5 15.5 17 2.2-12.5 11.8 3.2 16.9L50 62.2 34.8 70.4l3.2-16.9-12.5-11.8 17-2.2z" fill="#f5c542" stroke="#fff" stroke-width="2"/></svg>`;
+      + `<g fill="rgba(255,255,255,.22)">${paws}</g><path d="M50 10l7.5 15.5 17 2.2-12.5 11.8 3.2 16.9L50 48.2 34.8 56.4l3.2-16.9-12.5-11.8 17-2.2z" fill="#f5c542" stroke="#fff" stroke-width="2"/></svg>`;
   }
 
   // Rosettes: each colour group has its own pattern on the face-up side.

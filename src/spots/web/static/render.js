@@ -103,7 +103,7 @@ const Spots = (() => {
         <div class="wells">${top.spaces.map((v) => `<span class="well">${Art.die(v, "want")}</span>`).join("")}</div>${paws(top.paws)}</div>`
       : `<div class="mini-card empty">${esc(T("empty"))}</div>`;
     return `<div class="deck obj" role="group" data-key="deck" aria-label="${esc(T("Deck top"))}: ${esc(top ? top.title : T("empty"))}">
-      <div class="stack" aria-hidden="true">${stack}</div>${card}
+      <div class="deck-pile"><div class="stack" aria-hidden="true">${stack}</div>${card}</div>
       <span class="obj-label">${esc(T("Deck top"))} · ${esc(T("{n} below", { n: view.deck.left }))}</span></div>`;
   }
 

@@ -10,7 +10,7 @@
   const seen = new Set();
   const queue = [];
   let showing = null;
-  let waitingHint = false;
+  let waitingHint = 0;  // advisor replies this script asked for (they do not open the hint panel)
   let lastMine = null;  // the last move this page sent
   const esc = (s) => Spots.esc(s);
   const fill = (text, values) => Object.keys(values || {}).reduce((t, k) => t.split(`{${k}}`).join(values[k]), text);
@@ -68,18 +68,22 @@
   function askAdvisor() {
     const v = table.view();
     if (!v || v.over || v.to_move !== table.me()) return;
-    waitingHint = table.send({ type: "hint" });
+    if (table.send({ type: "hint" })) waitingHint += 1;
   }
 
   table.on("hint", (msg) => {
     if (!waitingHint) return false;
-    waitingHint = false;
+    waitingHint -= 1;
     const out = document.getElementById("callout-advice");
     const v = table.view();
     if (!out || !v || msg.moves !== v.moves || !msg.advice.length) return true;
     const top = msg.advice[0];
     out.textContent = top.bust === null ? fill(W.advisor_safe, { move: top.label }) : fill(W.advisor, { move: top.label, odds: PCT(top.bust) });
     return true;
+  });
+
+  table.on("error", (m) => {
+    if (waitingHint && (m.code === "not-your-turn" || m.code === "hint-timeout")) waitingHint -= 1;
   });
 
   box.addEventListener("click", (e) => {
