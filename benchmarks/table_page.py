@@ -71,10 +71,10 @@ def measure(browser: Any, link: str, runs: int) -> tuple[dict[str, int], list[fl
         page = context.new_page()
         bodies: list[tuple[str, int]] = []
         if run == 0:
-            def note(response: Any) -> None:
+            def note(response: Any, into: list[tuple[str, int]] = bodies) -> None:
                 kind = next((k for t, k in KINDS.items() if t in response.headers.get("content-type", "")), None)
                 if kind:
-                    bodies.append((kind, len(response.body())))
+                    into.append((kind, len(response.body())))
             page.on("response", note)
         page.add_init_script("window.__firstDraw = (" + FIRST_DRAW + ")();")
         page.goto(link)

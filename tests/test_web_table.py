@@ -41,6 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def open_seat(browser: Any, server: Server, viewport: dict[str, int], target: int = 1, **context: Any) -> Any:
     """A new table (a person against the random bot) and that person's page, at their first decision."""
     t = server.create([{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "random"}], target=target)
+    context.setdefault("reduced_motion", "reduce")  # quick: Playwright waits for moving things to settle
     page = browser.new_context(viewport=viewport, **context).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -81,6 +82,13 @@ def tap_once(page: Any, phone: bool = False) -> str:
             assert die_box["width"] >= 44 and die_box["height"] >= 44, die_box
         target.click()
         return "place" if dog.count() else "bury"
+    held = page.locator(".felt .src:not(button)")  # a die on a dog or in the yard (Trot, Dogpile)
+    if held.count() and not actions.count():
+        held.first.click()
+        lit = page.locator(".felt .lit[data-play]")
+        if lit.count():
+            lit.first.click()
+        return "held"
     labels = actions.all_inner_texts()
     assert labels, "the table offers nothing to tap: " + page.inner_text("#controls")
     stop = next((i for i, t in enumerate(labels) if t == "Stop"), 0)
@@ -114,6 +122,41 @@ def test_a_whole_game_by_tapping_dice_onto_dogs_and_into_the_yard(server: Server
         if {"trick", "place", "bury"} <= set(kinds):
             break
     assert {"trick", "place", "bury"} <= set(kinds), kinds
+
+
+def test_every_tile_can_be_played_by_tapping(server: Server, browser: Any) -> None:
+    """All 22 tiles in play: every choice they bring is on the table or in the tray, never only in the panel."""
+    kinds: list[str] = []
+    for _ in range(3):
+        t = server.create([{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "random"}], target=1,
+                          tricks="all")
+        page = browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e, seen=errors: seen.append(str(e)))
+        page.goto(t["seats"][0]["link"])
+        kinds += play_by_tapping(page)
+        assert errors == []
+        page.context.close()
+        if {"trick", "place", "bury", "action"} <= set(kinds):
+            break
+    assert {"trick", "place", "bury", "action"} <= set(kinds), kinds
+
+
+def test_on_a_touch_screen_a_tile_shows_its_text_first(server: Server, browser: Any) -> None:
+    page = open_seat(browser, server, PHONE, has_touch=True, is_mobile=True)
+    while wait_for_my_turn_or_end(page) is False and not page.locator(".felt .tile.clickable").count():
+        before = moves_of(page)
+        tap_once(page)
+        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    tile = page.locator(".felt .tile.clickable").first
+    title = str(tile.get_attribute("title"))
+    before = moves_of(page)
+    tile.tap()
+    page.wait_for_selector("#tile-pop")
+    assert title in page.inner_text("#tile-pop") and moves_of(page) == before  # read first, nothing played
+    page.tap("#tile-pop [data-pop-move]")
+    page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    page.context.close()
 
 
 def test_drag_a_die_onto_a_dog_and_an_illegal_drop_bounces_back(server: Server, browser: Any) -> None:
@@ -210,7 +253,7 @@ WELCOME = "Welcome to Spots!"
 
 @pytest.mark.parametrize("lang", ["en", "es", "vi", "zh-Hant"])
 def test_the_tutorial_to_its_end_in_each_language(server: Server, browser: Any, lang: str) -> None:
-    page = browser.new_context(viewport=DESKTOP).new_page()
+    page = browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page()
     page.goto(f"{server.url}/?lang={lang}")
     if lang == "en":
         shoot(page, "lobby.png")
@@ -314,7 +357,8 @@ def test_pictures_for_the_docs(server: Server, browser: Any, viewport: dict[str,
                 if table not in taken and turns > 6 and page.locator(".felt .dogcard.lit").count():
                     shoot(page, table)
                     taken.add(table)
-                if busting.count() and not page.locator(".felt .dogcard.lit").count() and f"bust-{name}.png" not in taken:
+                fits = page.locator(".felt .dogcard.lit").count()
+                if busting.count() and not fits and f"bust-{name}.png" not in taken:
                     busting.click()
                     page.wait_for_timeout(500)  # the banner at its fullest, the dice on their way
                     if os.environ.get("SPOTS_SCREENSHOTS") == "1":
