@@ -86,8 +86,9 @@ const Art = (() => {
     if (!n) return "";
     const shown = Math.min(n, most);
     let g = "";
-    for (let i = 0; i < shown; i++) g += `<path d="${BONE_PATH}" transform="translate(${i % 2 ? 3 : 0} ${30 - i * 6}) rotate(${i % 2 ? -6 : 5} 12 7)"/>`;
-    return `<span class="bones"><svg viewBox="0 0 28 46" aria-hidden="true">${g}</svg>${n > most ? `<b>+${n - most}</b>` : ""}</span>`;
+    const h = 16 + (shown - 1) * 6;
+    for (let i = 0; i < shown; i++) g += `<path d="${BONE_PATH}" transform="translate(${i % 2 ? 3 : 1} ${h - 15 - i * 6}) rotate(${i % 2 ? -6 : 5} 12 7)"/>`;
+    return `<span class="bones"><svg viewBox="0 0 28 ${h}" aria-hidden="true">${g}</svg>${n > most ? `<b>+${n - most}</b>` : ""}</span>`;
   }
 
   /** The back of a dog card (a scored dog turned over): paw prints on colour, a star. */
