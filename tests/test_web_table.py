@@ -326,6 +326,7 @@ def test_no_serious_accessibility_violations(server: Server, browser: Any) -> No
     assert serious(page) == []
     page.goto(f"{server.url}/rules")
     page.wait_for_selector(".rule-tile")
+    assert page.locator(".rule-tile .tile").count() == 22 and "Roll 8 dice" in page.inner_text(".rules-tiles")
     assert serious(page) == []
     page.goto(f"{server.url}/")
     page.click("#learn-button")

@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from .. import i18n
 from ..engine import Rules
-from ..engine.tricks import N_, SUGGESTED_SETS, TILES
+from ..engine.tricks import N_, TILES
 from .games import SPOTS
 
 router = APIRouter()
@@ -66,6 +66,5 @@ async def rules_page(request: Request) -> HTMLResponse:
          "active": False}
         for t in TILES.values()
     ]
-    beginner = list(SUGGESTED_SETS["adoption-event"])
     page = request.app.state.page
-    return page(request, "rules.html", tiles=tiles, beginner=beginner)  # type: ignore[no-any-return]
+    return page(request, "rules.html", tiles=tiles)  # type: ignore[no-any-return]
