@@ -31,6 +31,7 @@ from ..engine.tricks import N_, SUGGESTED_SETS, TILES
 from .games import DOUBLE_SPOT, GAMES, SPOTS, GameKind
 from .rooms import DICE, Conn, Hub, MoveError, Room, state_at
 from .store import Store
+from .tutorial import router as tutorial_router
 from .words import js_words
 
 HERE = Path(__file__).parent
@@ -220,6 +221,9 @@ def create_app(
         if i18n.normalize(request.query_params.get("lang")):  # the switcher: remember the choice
             response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
         return response
+
+    app.state.page = page  # for the routers of other modules (web/tutorial.py)
+    app.include_router(tutorial_router)
 
     def not_found(request: Request, what: str) -> HTMLResponse:
         _ = tr_of(request)

@@ -89,6 +89,7 @@ class Room:
             s.seat: self.kind.make_bot(s.bot or "random", DICE.randrange(2**32)) for s in row.seats if s.kind == "bot"
         }
         self.bot_task: asyncio.Task[None] | None = None
+        self.dice: random.Random = DICE  # a tutorial table rolls seeded dice (web/tutorial.py)
         self._views: dict[tuple[str, int | None], dict[str, Any]] = {}
 
     # -------------------------------------------------------------- queries
@@ -200,7 +201,7 @@ class Room:
         lines = [self._narrate(before, moves[0][0], after)] if moves else []
         while self.kind.draws_chance(after):
             prior = after.clone()
-            text = after.sample_chance(DICE)
+            text = after.sample_chance(self.dice)
             moves.append((text, -1))
             lines.append(self._narrate(prior, text, after))
         start = len(self.log)
@@ -361,19 +362,23 @@ class Hub:
             with contextlib.suppress(BaseException):
                 await t
 
-    def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]]) -> Room:
-        """A new table: deal and roll the opening chance events, store it all, start the bots."""
+    def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], dice: random.Random = DICE) -> Room:
+        """A new table: deal and roll the opening chance events, store it all, start the bots.
+
+        ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
+        """
         state = kind.new_state(rules)
         names = [s["name"] for s in seats]
         moves: list[tuple[str, int]] = []
         lines: list[str] = []
         while kind.draws_chance(state):
             prior = state.clone()
-            text = state.sample_chance(DICE)
+            text = state.sample_chance(dice)
             moves.append((text, -1))
             lines.append(kind.narrate(prior, text, state, names, None))
         row = self.store.create_table(kind.name, rules.to_dict(), seats, moves)
         room = Room(self, row, state, lines)
+        room.dice = dice
         self._add(room)
         room.schedule_bot()
         return room

@@ -1,5 +1,6 @@
-// Drawing a view sent by the server. No rules live here: every clickable thing carries
-// the notation of a move the server listed as legal (data-move), and nothing else is offered.
+// Drawing a Spots view sent by the server as a table: tiles, the deck, the supply, the treat pile,
+// the roll tray, and each player's mat (yard and dog cards). No rules live here: every clickable
+// thing carries the notation of a move the server listed as legal (data-move), and nothing else is offered.
 "use strict";
 
 const Spots = (() => {
@@ -7,97 +8,141 @@ const Spots = (() => {
     "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
   })[c]);
 
-  const PIPS = { 1: [5], 2: [1, 9], 3: [1, 5, 9], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
-
-  function die(v, cls = "") {
-    const pips = PIPS[v] || [];
-    let cells = "";
-    for (let i = 1; i <= 9; i++) cells += `<i class="${pips.includes(i) ? "pip" : ""}"></i>`;
-    return `<span class="die ${cls}" data-v="${v}" aria-label="${T("die showing {v}", { v })}">${cells}</span>`;
+  /** A drawn die; `attrs` makes it a tray die or a die on the table (a source of moves). */
+  function die(v, cls = "", attrs = "") {
+    return `<span class="die ${cls}" data-v="${v}" role="img" aria-label="${esc(T("die showing {v}", { v }))}" ${attrs}>${Art.die(v)}</span>`;
   }
-
-  // Small inline icons (no emoji: not every machine has an emoji font).
-  const PAW = '<svg class="icon paw" viewBox="0 0 20 20" aria-hidden="true"><ellipse cx="10" cy="13.5" rx="4.6" ry="3.8"/>'
-    + '<circle cx="4" cy="8.5" r="2"/><circle cx="8" cy="4.8" r="2"/><circle cx="12" cy="4.8" r="2"/><circle cx="16" cy="8.5" r="2"/></svg>';
-  const BONE = '<svg class="icon bone" viewBox="0 0 24 14" aria-hidden="true"><path d="M5 2.5a2.5 2.5 0 0 1 4.6 1.3h4.8'
-    + 'A2.5 2.5 0 1 1 19 7a2.5 2.5 0 1 1-4.6 3.2H9.6A2.5 2.5 0 1 1 5 7 2.5 2.5 0 0 1 5 2.5z"/></svg>';
-  const STAR = '<svg class="icon star" viewBox="0 0 20 20" aria-hidden="true"><path d="M10 1.5l2.6 5.6 6 .7-4.5 4.1 1.2 6'
-    + '-5.3-3-5.3 3 1.2-6L1.4 7.8l6-.7z"/></svg>';
-  const BOOM = '<svg class="icon boom" viewBox="0 0 20 20" aria-hidden="true"><path d="M10 1l2 5 5-2-2.5 4.5L19 11l-5 1 1 5'
-    + '-4-3-3 4-.5-5-5.5-1 4.5-3L3 4l5 2z"/></svg>';
 
   function paws(n) {
-    return n ? `<span class="paws" title="${esc(P("{n} paw print", "{n} paw prints", n))}">${PAW.repeat(n)}</span>` : "";
+    return n ? `<span class="paws" title="${esc(P("{n} paw print", "{n} paw prints", n))}">${Art.PAW.repeat(n)}</span>` : "";
   }
 
-  function dog(d, owner) {
-    if (d.scored) {
-      return `<div class="dog scored" title="${esc(d.title)}: ${esc(T("scored"))}"><div class="dog-name">${esc(d.title)}</div>
-        <div class="scored-mark">${STAR} ${esc(T("scored"))}</div></div>`;
-    }
-    const spaces = d.spaces.map((s) => {
-      const clickable = s.move ? ` clickable" data-move="${esc(s.move)}" role="button" tabindex="0" title="${esc(T("place {v} here", { v: s.v }))}` : "";
-      return `<span class="space${s.filled ? " filled" : ""}${clickable}">${s.filled ? die(s.v, "small") : `<b>${s.v}</b>`}</span>`;
+  /** A dog card: its picture, name, the die-shaped wells for its spaces, its paw prints; the back once scored. */
+  function dog(d, owner, mine) {
+    const wells = d.spaces.map((s) => {
+      const key = `space:${d.name}:${s.v}`;
+      if (s.filled) {
+        const src = mine ? ` data-src="${esc(key)}" tabindex="-1"` : "";
+        return `<span class="well filled" data-key="${esc(key)}"${src}>${die(s.v, "placed")}</span>`;
+      }
+      const click = s.move ? ` clickable" data-move="${esc(s.move)}" role="button" tabindex="0"
+        aria-label="${esc(T("place {v} on {dog}", { v: s.v, dog: d.title }))}` : `" role="img" aria-label="${esc(T("empty space for a {v}", { v: s.v }))}`;
+      return `<span class="well space${click}" data-key="${esc(key)}">${Art.die(s.v, "want")}</span>`;
     }).join("");
-    return `<div class="dog${d.complete ? " complete" : ""}" data-dog="${esc(d.name)}" data-owner="${owner}">
-      <div class="dog-name">${esc(d.title)} ${paws(d.paws)}</div><div class="spaces">${spaces}</div>
-      ${d.complete ? `<div class="complete-mark">${esc(T("complete"))}</div>` : ""}</div>`;
+    const state = d.scored ? " scored" : (d.complete ? " complete" : "");
+    return `<div class="dogcard${state}" data-dog="${esc(d.name)}" data-owner="${owner}">
+      <div class="card-inner">
+        <div class="card-front" ${d.scored ? 'aria-hidden="true"' : ""}>
+          <div class="card-name">${esc(d.title)}</div>${Art.dog(d.title)}
+          <div class="wells">${wells}</div>
+          <div class="card-foot">${paws(d.paws)}${d.complete ? `<span class="complete-mark">${esc(T("complete"))}</span>` : ""}</div>
+        </div>
+        <div class="card-back" ${d.scored ? "" : 'aria-hidden="true"'}>${Art.cardBack()}<div class="card-name">${esc(d.title)}</div>
+          <div class="scored-mark">${esc(T("scored"))}</div></div>
+      </div></div>`;
+  }
+
+  /** A player's yard: a fenced patch with its buried dice and the total against the limit. */
+  function yard(p, view, me) {
+    const limit = view.rules.bust_limit;
+    const mine = me === p.seat;
+    const dice = p.yard.map((v) => die(v, "buried", mine ? `data-src="yard:${p.seat}:${v}" tabindex="-1"` : "")).join("");
+    const pct = Math.min(100, (p.yard_total / Math.max(1, limit)) * 100);
+    const danger = p.yard_total > limit ? " bust" : (p.yard_total >= limit - 1 ? " close" : "");
+    return `<div class="yard-patch${danger}" role="group" data-key="yard:${p.seat}" aria-label="${esc(T("Yard"))} ${p.yard_total}/${limit}">
+      <div class="fence" aria-hidden="true"></div>
+      <div class="yard-dice">${dice || `<span class="yard-empty">${esc(T("empty"))}</span>`}</div>
+      <div class="yard-gauge"><span class="yard-label">${esc(T("Yard"))}</span>
+        <b class="yard-total">${p.yard_total}</b><span class="limit">/${limit}</span>
+        <span class="meter" aria-hidden="true"><i style="width:${pct}%"></i></span>
+        <span class="yard-preview" aria-live="polite"></span></div>
+    </div>`;
   }
 
   function player(p, view, me) {
     const toMove = view.to_move === p.seat;
-    const over = p.yard_total > view.rules.bust_limit;
-    const yard = p.yard.length ? p.yard.map((v) => die(v, "small")).join("") : `<span class="muted">${esc(T("empty"))}</span>`;
     const badge = p.kind === "bot" ? `<span class="badge bot">${esc(T("{bot} bot", { bot: p.bot }))}</span>`
       : `<span class="badge ${p.online ? "online" : "offline"}">${esc(p.online ? T("online") : (p.claimed ? T("away") : T("free seat")))}</span>`;
-    const dogs = p.dogs.map((d) => dog(d, p.seat)).join("") || `<span class="muted">${esc(T("no dogs"))}</span>`;
-    return `<section class="player${toMove ? " to-move" : ""}${me === p.seat ? " me" : ""}" data-seat="${p.seat}">
+    const dogs = p.dogs.map((d) => dog(d, p.seat, me === p.seat)).join("") || `<span class="muted">${esc(T("no dogs"))}</span>`;
+    return `<section class="player mat${toMove ? " to-move" : ""}${me === p.seat ? " me" : ""}" data-seat="${p.seat}" aria-label="${esc(p.name)}">
       <header><span class="pname">${esc(p.name)}${me === p.seat ? esc(T(" (you)")) : ""}</span> ${badge}
-        ${toMove ? `<span class="badge turn">${esc(T("to move"))}</span>` : ""}</header>
-      <div class="stats">
-        <span class="stat" title="${esc(T("scored dogs"))}">${STAR} <b class="scored-count">${p.scored}</b>/${view.rules.target} ${esc(T("scored"))}</span>
-        <span class="stat" title="${esc(T("treats"))}">${BONE} <b class="treats">${p.treats}</b> ${esc(P("treat", "treats", p.treats))}</span>
-        <span class="stat" title="${esc(T("paw prints on unscored dogs"))}">${PAW} ${esc(P("{n} paw", "{n} paws", p.paws))}</span>
-        <span class="stat" title="${esc(T("times busted"))}">${BOOM} ${esc(P("{n} bust", "{n} busts", p.busts))}</span>
-      </div>
-      <div class="yard${over ? " bust" : ""}"><span class="yard-label">${esc(T("Yard"))}
-        <b class="yard-total">${p.yard_total}</b>/${view.rules.bust_limit}</span><span class="yard-dice">${yard}</span></div>
-      <div class="dogs">${dogs}</div>
+        ${toMove ? `<span class="badge turn">${esc(T("to move"))}</span>` : ""}
+        <span class="stats">
+          <span class="stat" title="${esc(T("scored dogs"))}"><svg class="icon star" viewBox="0 0 20 20" aria-hidden="true"><path d="M10 1.5l2.6 5.6 6 .7-4.5 4.1 1.2 6-5.3-3-5.3 3 1.2-6L1.4 7.8l6-.7z"/></svg>
+            <b class="scored-count">${p.scored}</b>/${view.rules.target} <span class="sr">${esc(T("scored"))}</span></span>
+          <span class="stat treats-stat" title="${esc(T("treats"))}">${Art.BONE} <b class="treats">${p.treats}</b> <span class="sr">${esc(P("treat", "treats", p.treats))}</span></span>
+          <span class="stat" title="${esc(T("paw prints on unscored dogs"))}">${Art.PAW} ${esc(P("{n} paw", "{n} paws", p.paws))}</span>
+          <span class="stat" title="${esc(T("times busted"))}">${esc(P("{n} bust", "{n} busts", p.busts))}</span>
+        </span></header>
+      <div class="mat-body">${yard(p, view, me)}<div class="dogs">${dogs}</div></div>
     </section>`;
   }
 
+  /** One trick tile: its colour group's rosette, its icon, its name, bones lying on it; grey face down. */
+  function tile(t) {
+    const click = t.move ? ` clickable" data-move="${esc(t.move)}" role="button" tabindex="0` : `" role="group`;
+    const label = `${t.title}${t.face_up ? "" : ` (${T("face down")})`}: ${t.text}`;
+    return `<div class="tile ${esc(t.colour)}${t.face_up ? "" : " down"}${t.active ? " active" : ""}${click}"
+      data-tile="${esc(t.name)}" data-key="tile:${esc(t.name)}" title="${esc(t.text)}" aria-label="${esc(label)}">
+      <div class="tile-face">${t.face_up ? Art.ROSETTE[t.colour](Art.ROSETTE_INK[t.colour]) : ""}
+        ${Art.tileIcon(t.name)}<div class="tile-title">${esc(t.title)}</div></div>
+      ${t.treats ? `<div class="tile-treats" title="${esc(T("treats on this tile"))}">${Art.bones(t.treats, 4)}</div>` : ""}
+    </div>`;
+  }
+
   function tiles(view) {
-    return view.tiles.map((t) => {
-      const click = t.move ? ` clickable" data-move="${esc(t.move)}" role="button" tabindex="0` : "";
-      return `<div class="tile ${t.colour}${t.face_up ? "" : " down"}${t.active ? " active" : ""}${click}"
-        title="${esc(t.text)}"><div class="tile-title">${esc(t.title)}</div>
-        <div class="tile-text">${t.face_up ? esc(t.text) : esc(T("face down"))}</div>
-        ${t.treats ? `<div class="tile-treats" title="${esc(T("treats on this tile"))}">${BONE} ${t.treats}</div>` : ""}</div>`;
-    }).join("");
+    return view.tiles.map(tile).join("");
+  }
+
+  function deck(view) {
+    const top = view.deck.top;
+    const layers = Math.min(4, view.deck.left);
+    let stack = "";
+    for (let i = layers; i > 0; i--) stack += `<i style="transform:translate(${i * 2}px, ${i * 2}px)"></i>`;
+    const card = top ? `<div class="mini-card"><div class="card-name">${esc(top.title)}</div>${Art.dog(top.title)}
+        <div class="wells">${top.spaces.map((v) => `<span class="well">${Art.die(v, "want")}</span>`).join("")}</div>${paws(top.paws)}</div>`
+      : `<div class="mini-card empty">${esc(T("empty"))}</div>`;
+    return `<div class="deck obj" role="group" data-key="deck" aria-label="${esc(T("Deck top"))}: ${esc(top ? top.title : T("empty"))}">
+      <div class="deck-pile"><div class="stack" aria-hidden="true">${stack}</div>${card}</div>
+      <span class="obj-label">${esc(T("Deck top"))} · ${esc(T("{n} below", { n: view.deck.left }))}</span></div>`;
+  }
+
+  /** The roll tray: the dice of the current roll (sources of moves) and what the trick is doing. */
+  function tray(view, me) {
+    const mine = me !== null && me !== undefined && view.to_move === me;
+    const dice = view.hand.dice.map((v, i) => mine
+      ? `<button type="button" class="die tray-die" data-v="${v}" data-src="tray:${v}" data-i="${i}"
+          aria-label="${esc(T("die showing {v}", { v }))}">${Art.die(v)}</button>`
+      : die(v, "tray-die", `data-i="${i}"`)).join("");
+    const held = view.hand.held.map((v) => die(v, "held")).join("");
+    const aside = view.hand.set_aside ? `<span class="aside">${esc(T("+{n} set aside", { n: view.hand.set_aside }))}</span>` : "";
+    const trick = view.trick ? `<div class="trick-now">${Art.tileIcon(view.trick.name)}<b>${esc(view.trick.title)}</b>
+        <span>${esc(T("step {step} of {steps}", { step: view.trick.step, steps: view.trick.steps }))}</span>
+        <span class="trick-text">${esc(view.trick.text)}</span></div>` : "";
+    const empty = !dice && !held && !aside;
+    return `<div class="tray${empty ? " empty" : ""}" data-key="tray">
+      ${trick}<div class="tray-felt" role="group" aria-label="${esc(T("Roll tray"))}">${dice}${held}${aside}${empty ? `<span class="tray-empty">${esc(T("Roll tray"))}</span>` : ""}</div>
+      <div class="tray-actions" id="tray-actions"></div></div>`;
   }
 
   function board(view, me) {
-    const top = view.deck.top;
-    const deck = top ? `<div class="deck-card"><div class="dog-name">${esc(top.title)} ${paws(top.paws)}</div>
-        <div class="spaces">${top.spaces.map((v) => `<span class="space"><b>${v}</b></span>`).join("")}</div></div>`
-      : `<span class="muted">${esc(T("empty"))}</span>`;
-    const trick = view.trick ? `<div class="trick-now"><b>${esc(view.trick.title)}</b>, ${esc(T("step {step} of {steps}",
-        { step: view.trick.step, steps: view.trick.steps }))}: <span class="muted">${esc(view.trick.text)}</span></div>` : "";
-    const hand = view.hand.dice.length || view.hand.held.length || view.hand.set_aside
-      ? `<div class="hand"><span class="hand-label">${esc(T("In hand:"))}</span> ${view.hand.dice.map((v) => die(v, "big")).join("")}
-         ${view.hand.held.map((v) => die(v, "big held")).join("")}
-         ${view.hand.set_aside ? `<span class="muted">${esc(T("+{n} set aside", { n: view.hand.set_aside }))}</span>` : ""}</div>` : "";
-    const players = view.players.map((p) => player(p, view, me)).join("");
-    return `<div class="middle card">
-        <div class="tiles">${tiles(view)}</div>
-        <div class="middle-row">
-          <div class="deck"><span class="label">${esc(T("Deck top"))}</span> ${deck}<span class="muted">${esc(T("{n} below", { n: view.deck.left }))}</span></div>
-          <div class="supply"><span class="label">${esc(T("Supply"))}</span> ${esc(P("{n} die", "{n} dice", view.supply.dice))} · ${BONE} ${esc(P("{n} treat", "{n} treats", view.supply.treats))}</div>
-          <div class="turn-no"><span class="label">${esc(T("Turn"))}</span> ${view.turn}</div>
+    const order = [...view.players];
+    if (me !== null && me !== undefined) order.sort((a, b) => (b.seat === me) - (a.seat === me));
+    const players = order.map((p) => player(p, view, me)).join("");
+    return `<div class="felt">
+      <div class="middle">
+        <div class="tiles" role="group" aria-label="${esc(T("Trick tiles"))}">${tiles(view)}</div>
+        <div class="piles">
+          ${deck(view)}
+          <div class="supply obj" role="group" data-key="supply" aria-label="${esc(T("Supply"))}">${Art.diceHeap()}
+            <span class="obj-label">${esc(P("{n} die", "{n} dice", view.supply.dice))}</span></div>
+          <div class="treat-pile obj" role="group" data-key="treats" aria-label="${esc(T("Treats"))}">${Art.bones(view.supply.treats, 6)}
+            <span class="obj-label">${esc(P("{n} treat", "{n} treats", view.supply.treats))}</span></div>
+          <div class="turn-no obj"><span class="obj-label">${esc(T("Turn"))}</span> <b>${view.turn}</b></div>
         </div>
-        ${trick}${hand}
       </div>
-      <div class="players">${players}</div>`;
+      ${tray(view, me)}
+      <div class="players">${players}</div></div>`;
   }
 
   const GROUPS = [
@@ -106,6 +151,7 @@ const Spots = (() => {
     ["take", "Take a die"], ["continue", "Go on"], ["stop", "Go on"],
   ];
 
+  /** The full list of legal moves: a compact panel for the keyboard, screen readers, and as a fallback. */
   function controls(view, me, busy) {
     if (view.over || me === null || me === undefined) return "";
     if (view.to_move !== me) {
@@ -132,7 +178,7 @@ const Spots = (() => {
     const s = view.summary;
     const rows = s.players.map((p) => `<tr class="${p.result > 0 ? "winner" : ""}"><td>${esc(p.name)}</td>
       <td>${p.scored}</td><td>${p.busts}</td><td>${p.treats}</td><td>${esc(p.scored_dogs.join(", "))}</td></tr>`).join("");
-    return `<h2 class="headline">${STAR} ${esc(s.headline)}</h2>
+    return `<h2 class="headline">${esc(s.headline)}</h2>
       <p>${esc(T("{turns}, {moves}.", { turns: P("{n} turn", "{n} turns", s.turns), moves: P("{n} move", "{n} moves", s.moves) }))}</p>
       <table class="summary"><thead><tr><th>${esc(T("Player"))}</th><th>${esc(T("Scored"))}</th><th>${esc(T("Busts"))}</th><th>${esc(T("Treats"))}</th><th>${esc(T("Dogs scored"))}</th></tr></thead>
       <tbody>${rows}</tbody></table>
@@ -144,5 +190,5 @@ const Spots = (() => {
     return lines.map((l, i) => `<li value="${start + i + 1}">${esc(l)}</li>`).join("");
   }
 
-  return { esc, die, board, controls, end, logLines };
+  return { esc, die, tile, dog, board, controls, end, logLines };
 })();

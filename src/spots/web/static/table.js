@@ -1,5 +1,6 @@
-// The table page: one WebSocket to the server, redraw on every state it pushes,
-// send the notation of a clicked move. Reconnects by itself; the server resends everything.
+// The table page: one WebSocket to the server, redraw (with motion) on every state it pushes, and
+// play by tapping, dragging or the keyboard. Reconnects by itself; the server resends everything.
+// Other scripts (the tutorial) listen through window.SpotsTable.
 "use strict";
 
 (() => {
@@ -12,6 +13,7 @@
   let ws = null;
   let busy = false;
   let retry = 0;
+  const listeners = { state: [], hint: [], error: [] };
   const $ = (id) => document.getElementById(id);
 
   function toast(text) {
@@ -28,15 +30,20 @@
     c.className = "conn " + (ok ? "ok" : "bad");
   }
 
-  function draw() {
+  function draw(prev) {
     if (!view) return;
     document.body.dataset.moves = view.moves;
     document.body.dataset.over = view.over ? "1" : "0";
     $("status").textContent = view.status;
     const R = rendererFor(view);
     document.body.dataset.game = view.game;
+    const snap = prev && view.game === "spots" ? Motion.before($("board")) : null;
     $("board").innerHTML = R.board(view, me);
     $("controls").innerHTML = R.controls(view, me, busy);
+    if (view.game === "spots") {
+      Play.arm($("board"), view, me, busy);
+      Motion.after(prev, view, snap, $("board"));
+    }
     const end = $("end");
     end.hidden = !view.over;
     end.innerHTML = R.end(view, table, true);
@@ -65,17 +72,20 @@
         ws.send(JSON.stringify({ type: "sync" }));  // missed something: ask for everything
         return;
       }
+      const prev = view;
       view = msg.view;
       busy = false;
       appendLog(msg.log_start, msg.log);
-      draw();
+      draw(prev && msg.log_start !== 0 ? prev : null);
+      listeners.state.forEach((f) => f(view, prev, msg.log));
     } else if (msg.type === "error") {
       busy = false;
       toast(msg.message);
-      draw();
+      draw(null);
+      listeners.error.forEach((f) => f(msg));
       if (msg.code === "unknown-table" || msg.code === "bad-token") { retry = -1; setConn(T("not available"), false); }
     } else if (msg.type === "hint") {
-      showHints(msg);
+      if (!listeners.hint.some((f) => f(msg))) showHints(msg);
     }
   }
 
@@ -86,7 +96,7 @@
     const rows = msg.advice.map((a, i) => `<tr><td>${i + 1}</td>
       <td><button type="button" class="move" data-move="${Spots.esc(a.move)}">${Spots.esc(a.label)}</button></td>
       <td>${PCT(a.score)}</td>${busts ? `<td>${a.bust === null ? "–" : PCT(a.bust)}</td>` : ""}</tr>`).join("");
-    h.innerHTML = `<h2>${Spots.esc(T("Advisor"))} <button type="button" class="close" id="close-hints">×</button></h2>
+    h.innerHTML = `<h2>${Spots.esc(T("Advisor"))} <button type="button" class="close" id="close-hints" aria-label="${Spots.esc(T("Close"))}">×</button></h2>
       <table class="advice"><thead><tr><th>#</th><th>${Spots.esc(T("Move"))}</th><th>${Spots.esc(T("Win estimate"))}</th>${busts ? `<th>${Spots.esc(T("Bust now"))}</th>` : ""}</tr></thead>
       <tbody>${rows}</tbody></table>`;
     h.hidden = false;
@@ -108,17 +118,26 @@
     };
   }
 
+  function send(msg) {
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(msg));
+    return true;
+  }
+
   function sendMove(move) {
     if (!ws || ws.readyState !== WebSocket.OPEN || busy || !view) return;
     busy = true;
     $("hints").hidden = true;
     ws.send(JSON.stringify({ type: "move", move, at: view.moves }));
     $("controls").innerHTML = rendererFor(view).controls(view, me, busy);
+    document.body.classList.add("sending");
+    Play.disarm();
   }
 
   document.addEventListener("click", (e) => {
+    if (e.target.closest("#board .tile, .tile-pop")) return;  // tiles: see Play (a tap may show the text first)
     const el = e.target.closest("[data-move]");
-    if (el && !el.disabled && me !== null) sendMove(el.dataset.move);
+    if (el && !el.disabled && me !== null && !el.closest("#board [data-src]")) sendMove(el.dataset.move);
   });
   document.addEventListener("keydown", (e) => {
     if ((e.key === "Enter" || e.key === " ") && e.target.matches("[data-move][role=button]")) {
@@ -127,11 +146,16 @@
     }
   });
   $("hint-button").addEventListener("click", () => {
-    if (ws && ws.readyState === WebSocket.OPEN) {
-      ws.send(JSON.stringify({ type: "hint" }));
+    if (send({ type: "hint" })) {
       $("hints").innerHTML = `<p>${Spots.esc(T("Thinking…"))}</p>`;
       $("hints").hidden = false;
     }
   });
+  Play.init({ sendMove, toast });
+  window.SpotsTable = {
+    on: (kind, f) => listeners[kind].push(f),
+    send, sendMove, toast,
+    view: () => view, me: () => me,
+  };
   connect();
 })();

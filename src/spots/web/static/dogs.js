@@ -1,0 +1,37 @@
+// How each of the 32 dog cards is drawn: presentation data only (the rules' deck is
+// src/spots/engine/data/dogs.json). Keyed by the printed name. Original art, made from these numbers by art.js.
+"use strict";
+window.SPOTS_DOG_LOOKS = {
+  "Burt": {"shape":"round","coat":"#f6ead2","spot":"#2b2a33","pattern":"spots","ears":"flop","tail":"up","collar":"#e24b4b"},
+  "Bristles": {"shape":"tall","coat":"#d9a86c","spot":"#3d3633","pattern":"speckle","ears":"pointy","tail":"stub","collar":"#ef7d2b"},
+  "Bongo": {"shape":"fluffy","coat":"#9b6a43","spot":"#2b2a33","pattern":"spots","ears":"long","tail":"down","collar":"#9b59b6"},
+  "Eloise": {"shape":"long","coat":"#5e4030","spot":"#fdfaf4","pattern":"patch","ears":"fold","tail":"curl","collar":"#f2c230"},
+  "Ursula": {"shape":"small","coat":"#3d3633","spot":"#e6b85c","pattern":"eyepatch","ears":"pointy","tail":"up","collar":"#2e9e4f"},
+  "Mayor": {"shape":"long","coat":"#fdfaf4","spot":"#7b4a2c","pattern":"patch","ears":"long","tail":"stub","collar":"#2f7dd6"},
+  "Sundrop": {"shape":"small","coat":"#b3aca3","spot":"#2b2a33","pattern":"saddle","ears":"fold","tail":"down","collar":"#e24b4b"},
+  "Jolene": {"shape":"round","coat":"#c9703f","spot":"#2b2a33","pattern":"socks","ears":"flop","tail":"curl","collar":"#ef7d2b"},
+  "Xerxes": {"shape":"tall","coat":"#e6b85c","spot":"#7b4a2c","pattern":"spots","ears":"long","tail":"curl","collar":"#9b59b6"},
+  "Louise": {"shape":"fluffy","coat":"#f0c49a","spot":"#2b2a33","pattern":"speckle","ears":"fold","tail":"up","collar":"#f2c230"},
+  "Missy": {"shape":"tall","coat":"#8a8f9c","spot":"#2b2a33","pattern":"spots","ears":"flop","tail":"stub","collar":"#2e9e4f"},
+  "Lil Beth": {"shape":"fluffy","coat":"#f6ead2","spot":"#7b4a2c","pattern":"patch","ears":"pointy","tail":"down","collar":"#2f7dd6"},
+  "Handsome": {"shape":"long","coat":"#d9a86c","spot":"#2b2a33","pattern":"eyepatch","ears":"fold","tail":"curl","collar":"#e24b4b"},
+  "Frankie": {"shape":"small","coat":"#9b6a43","spot":"#e6b85c","pattern":"patch","ears":"flop","tail":"up","collar":"#ef7d2b"},
+  "Bitsy": {"shape":"round","coat":"#5e4030","spot":"#fdfaf4","pattern":"saddle","ears":"pointy","tail":"stub","collar":"#9b59b6"},
+  "Gretchen": {"shape":"small","coat":"#3d3633","spot":"#fdfaf4","pattern":"socks","ears":"long","tail":"down","collar":"#f2c230"},
+  "Lief": {"shape":"round","coat":"#fdfaf4","spot":"#3d3633","pattern":"spots","ears":"flop","tail":"down","collar":"#2e9e4f"},
+  "Goliath": {"shape":"tall","coat":"#b3aca3","spot":"#7b4a2c","pattern":"speckle","ears":"pointy","tail":"curl","collar":"#2f7dd6"},
+  "Gumbo": {"shape":"fluffy","coat":"#c9703f","spot":"#fdfaf4","pattern":"spots","ears":"long","tail":"up","collar":"#e24b4b"},
+  "Pebble": {"shape":"long","coat":"#e6b85c","spot":"#3d3633","pattern":"patch","ears":"fold","tail":"stub","collar":"#ef7d2b"},
+  "Wilbur": {"shape":"fluffy","coat":"#f0c49a","spot":"#7b4a2c","pattern":"eyepatch","ears":"pointy","tail":"down","collar":"#9b59b6"},
+  "Cabbage": {"shape":"long","coat":"#8a8f9c","spot":"#fdfaf4","pattern":"patch","ears":"long","tail":"curl","collar":"#f2c230"},
+  "Honcho": {"shape":"small","coat":"#f6ead2","spot":"#3d3633","pattern":"saddle","ears":"fold","tail":"up","collar":"#2e9e4f"},
+  "Wolfgang": {"shape":"round","coat":"#d9a86c","spot":"#7b4a2c","pattern":"socks","ears":"flop","tail":"stub","collar":"#2f7dd6"},
+  "Raya": {"shape":"tall","coat":"#9b6a43","spot":"#fdfaf4","pattern":"saddle","ears":"long","tail":"stub","collar":"#e24b4b"},
+  "Rogue": {"shape":"round","coat":"#5e4030","spot":"#e6b85c","pattern":"speckle","ears":"fold","tail":"down","collar":"#ef7d2b"},
+  "Nutmeg": {"shape":"tall","coat":"#3d3633","spot":"#c9703f","pattern":"spots","ears":"flop","tail":"curl","collar":"#9b59b6"},
+  "Rupert": {"shape":"fluffy","coat":"#fdfaf4","spot":"#2b2a33","pattern":"saddle","ears":"pointy","tail":"up","collar":"#f2c230"},
+  "Mirabelle": {"shape":"long","coat":"#b3aca3","spot":"#3d3633","pattern":"eyepatch","ears":"fold","tail":"stub","collar":"#2e9e4f"},
+  "Momo": {"shape":"small","coat":"#c9703f","spot":"#3d3633","pattern":"patch","ears":"flop","tail":"down","collar":"#2f7dd6"},
+  "Zipper": {"shape":"long","coat":"#e6b85c","spot":"#2b2a33","pattern":"saddle","ears":"pointy","tail":"curl","collar":"#e24b4b"},
+  "Doog": {"shape":"long","coat":"#f0c49a","spot":"#3d3633","pattern":"none","ears":"long","tail":"up","collar":"#ef7d2b"}
+};

@@ -1,0 +1,143 @@
+// Learn to play: short callouts over a normal table, each shown the first time its moment comes
+// (tiles, placing, burying, a bust, treats and rerolls, slow-and-steady and fast-and-risky scoring,
+// the tile reset), with the advisor's bust odds. It reads the views the server sends; no rules here.
+"use strict";
+
+(() => {
+  const W = window.SPOTS_TUTORIAL;
+  const table = window.SpotsTable;
+  if (!W || !table) return;
+  const seen = new Set();
+  const queue = [];
+  let showing = null;
+  let waitingHint = 0;  // advisor replies this script asked for (they do not open the hint panel)
+  let lastMine = null;  // the last move this page sent
+  const esc = (s) => Spots.esc(s);
+  const fill = (text, values) => Object.keys(values || {}).reduce((t, k) => t.split(`{${k}}`).join(values[k]), text);
+
+  const box = document.createElement("section");
+  box.className = "callout card";
+  box.id = "callout";
+  box.setAttribute("aria-live", "polite");
+  box.hidden = true;
+  const bar = document.createElement("div");
+  bar.className = "tutorial-bar";
+  bar.innerHTML = `<b>${esc(W.title)}</b> <button type="button" id="leave-tutorial">${esc(W.leave)}</button>`;
+  document.querySelector("main").prepend(bar);
+  document.body.appendChild(box);
+  document.body.dataset.tutorial = "on";
+
+  // A tip about a choice waits in the queue only while that choice is still on the table.
+  const STILL = { tiles: "trick", place: "place", bury: "bury", treats: "reroll", score: "score" };
+
+  function stillTrue(key) {
+    const v = table.view();
+    if (!STILL[key]) return true;
+    return !!v && v.to_move === table.me() && v.legal.some((b) => b.move.split(" ")[0] === STILL[key]);
+  }
+
+  function say(key, values, anchor) {
+    if (seen.has(key) || document.body.dataset.tutorial !== "on") return;
+    seen.add(key);
+    queue.push({ key, values, anchor });
+    if (!showing) next();
+  }
+
+  function next() {
+    document.querySelectorAll(".callout-focus").forEach((el) => el.classList.remove("callout-focus"));
+    showing = queue.shift() || null;
+    while (showing && !stillTrue(showing.key)) {
+      seen.delete(showing.key);  // its moment passed: tell it next time
+      showing = queue.shift() || null;
+    }
+    if (!showing) { box.hidden = true; return; }
+    const [title, text] = W.callouts[showing.key];
+    box.dataset.key = showing.key;
+    box.innerHTML = `<h2>${esc(title)}</h2><p>${esc(fill(text, showing.values))}</p><p class="advice-line" id="callout-advice"></p>
+      <div class="callout-actions"><button type="button" id="callout-leave">${esc(W.leave)}</button>
+      <button type="button" class="primary" id="callout-ok">${esc(W.got_it)}</button></div>`;
+    box.hidden = false;
+    const el = showing.anchor && document.querySelector(showing.anchor);
+    if (el) {
+      el.classList.add("callout-focus");
+      el.scrollIntoView({ block: "nearest", behavior: "auto" });
+    }
+    askAdvisor();
+  }
+
+  function askAdvisor() {
+    const v = table.view();
+    if (!v || v.over || v.to_move !== table.me()) return;
+    if (table.send({ type: "hint" })) waitingHint += 1;
+  }
+
+  table.on("hint", (msg) => {
+    if (!waitingHint) return false;
+    waitingHint -= 1;
+    const out = document.getElementById("callout-advice");
+    const v = table.view();
+    if (!out || !v || msg.moves !== v.moves || !msg.advice.length) return true;
+    const top = msg.advice[0];
+    out.textContent = top.bust === null ? fill(W.advisor_safe, { move: top.label }) : fill(W.advisor, { move: top.label, odds: PCT(top.bust) });
+    return true;
+  });
+
+  table.on("error", (m) => {
+    if (waitingHint && (m.code === "not-your-turn" || m.code === "hint-timeout")) waitingHint -= 1;
+  });
+
+  box.addEventListener("click", (e) => {
+    if (e.target.id === "callout-ok") next();
+    if (e.target.id === "callout-leave") leave();
+  });
+  document.getElementById("leave-tutorial").addEventListener("click", leave);
+
+  function leave() {
+    document.body.dataset.tutorial = "off";
+    queue.length = 0;
+    showing = null;
+    box.hidden = true;
+    document.querySelectorAll(".callout-focus").forEach((el) => el.classList.remove("callout-focus"));
+    bar.innerHTML = `<span>${esc(W.left)}</span>`;
+    history.replaceState(null, "", location.pathname);
+  }
+  document.addEventListener("click", (e) => {
+    const el = e.target.closest("[data-move], [data-play], [data-pop-move]");
+    if (el) lastMine = el.dataset.move || el.dataset.play || el.dataset.popMove;
+  }, true);
+
+  function onState(v, prev) {
+    const me = table.me();
+    if (me === null || v.game !== "spots") return;
+    const mine = v.players[me];
+    const bot = v.players.find((p) => p.seat !== me);
+    say("welcome", { bot: bot ? bot.name : "", n: v.rules.target }, ".mat.me");
+    const myTurn = v.to_move === me;
+    const kinds = new Set(v.legal.map((b) => b.move.split(" ")[0]));
+    if (myTurn && kinds.has("trick")) say("tiles", {}, ".felt .tiles");
+    if (myTurn && kinds.has("place")) say("place", {}, ".felt .tray");
+    if (myTurn && kinds.has("bury")) say("bury", {}, ".mat.me .yard-patch");
+    if (myTurn && kinds.has("reroll")) say("treats", {}, ".felt .tray");
+    const full = mine.dogs.find((d) => d.complete && !d.scored);
+    if (full) say("complete", { dog: full.title }, `.dogcard[data-dog="${CSS.escape(full.name)}"]`);
+    if (myTurn && kinds.has("score")) say("score", {}, ".felt .tray");
+    if (prev) {
+      v.players.forEach((p, i) => {
+        if (prev.players[i] && p.busts > prev.players[i].busts) say("bust", { who: p.name }, `.mat[data-seat="${i}"]`);
+      });
+      if (mine.scored > prev.players[me].scored) say(lastMine === "score" ? "scored" : "fast", {}, ".mat.me .dogs");
+      const wasDown = prev.tiles.filter((t) => !t.face_up).length;
+      if (wasDown && v.tiles.every((t) => t.face_up) && v.tiles.some((t) => t.treats)) say("reset", {}, ".felt .tiles");
+    }
+    if (v.over) say("end", {}, "#end");
+    const advice = document.getElementById("callout-advice");
+    if (showing && !box.hidden && advice && prev && prev.moves !== v.moves) {
+      advice.textContent = "";
+      askAdvisor();
+    }
+  }
+
+  table.on("state", onState);
+  const v = table.view();
+  if (v) onState(v, null);
+})();
