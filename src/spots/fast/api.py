@@ -64,7 +64,7 @@ class FastState:
         return [move_text(self.st, self.rules, self.names, m) for m in self.legal_codes()]
 
     def apply_code(self, move: int) -> None:
-        apply(self.st, self.cfg, np.int64(move))
+        apply(self.st, self.cfg, move)
 
     def apply_action(self, text: str) -> None:
         """A decision or a chance event in notation (``roll 2 5``, ``reveal wilbur``, ``place 5 ursula``)."""
@@ -76,7 +76,7 @@ class FastState:
                     faces[int(v)] += 1
                 apply_roll(self.st, self.cfg, faces)
             else:
-                apply_reveal(self.st, self.cfg, np.int64(self.names.index(parts[1])))
+                apply_reveal(self.st, self.cfg, self.names.index(parts[1]))
             return
         codes = self.legal_codes()
         texts = [move_text(self.st, self.rules, self.names, m) for m in codes]
@@ -158,7 +158,7 @@ def play_games(rules: Rules, policies: list[str], games: int, seed: int = 0, rot
     stats = np.zeros((n, 2 + 2 * p + len(rules.tricks)), dtype=np.int64)
     table, offsets = odds()
     start = time.perf_counter()
-    play_batch(build_cfg(rules), table, offsets, codes, risks, np.uint64(seed), max_decisions,
+    play_batch(build_cfg(rules), table, offsets, codes, risks, seed, max_decisions,
                winner, turns, busts, scored, stats)
     seconds = time.perf_counter() - start
     stopped = winner == -2

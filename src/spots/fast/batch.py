@@ -21,7 +21,7 @@ MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 @njit(cache=True)
-def next_u64(rng):
+def next_u64(rng: np.ndarray) -> int:
     """SplitMix64: one 64-bit number from the generator's state ``rng[0]``."""
     rng[0] += GOLDEN
     z = rng[0]
@@ -31,13 +31,14 @@ def next_u64(rng):
 
 
 @njit(cache=True)
-def uniform(rng):
+def uniform(rng: np.ndarray) -> float:
     """A float in [0, 1) with 53 random bits."""
     return float(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
-def play_one(st, cfg, odds, odds_off, moves, rng, policy, risk, stats, max_decisions):
+def play_one(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, moves: np.ndarray,
+             rng: np.ndarray, policy: np.ndarray, risk: np.ndarray, stats: np.ndarray, max_decisions: int) -> None:
     """Play one game to the end, or until ``max_decisions`` (a greedy seat can loop for ever in
     Dogpile with an empty supply). ``stats``: decisions, chance events, then per seat the turns
     taken, then per seat the decisions, then per tile the times it was chosen."""
@@ -75,7 +76,9 @@ def play_one(st, cfg, odds, odds_off, moves, rng, policy, risk, stats, max_decis
 
 
 @njit(cache=True, parallel=True)
-def play_batch(cfg, odds, odds_off, policies, risks, seed, max_decisions, winner, turns, busts, scored, stats):
+def play_batch(cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, policies: np.ndarray, risks: np.ndarray,
+               seed: int, max_decisions: int, winner: np.ndarray, turns: np.ndarray, busts: np.ndarray,
+               scored: np.ndarray, stats: np.ndarray) -> None:
     """Play ``len(winner)`` games; game g seats ``policies[g]`` and draws from seed and g."""
     games = winner.shape[0]
     players = cfg[L.C_PLAYERS]

@@ -17,30 +17,30 @@ from . import layout as L
 
 
 @njit(cache=True)
-def pbase(seat):
+def pbase(seat: int) -> int:
     return L.S_PLAYERS + seat * L.P_SIZE
 
 
 @njit(cache=True)
-def dog_at(seat, slot):
+def dog_at(seat: int, slot: int) -> int:
     """Offset of a dog: card, filled mask, scored."""
     return L.S_PLAYERS + seat * L.P_SIZE + L.P_DOGS + 3 * slot
 
 
 @njit(cache=True)
-def yard_total(st, seat):
+def yard_total(st: np.ndarray, seat: int) -> int:
     b = pbase(seat) + L.P_YARD
     return st[b + 1] + 2 * st[b + 2] + 3 * st[b + 3] + 4 * st[b + 4] + 5 * st[b + 5] + 6 * st[b + 6]
 
 
 @njit(cache=True)
-def yard_count(st, seat):
+def yard_count(st: np.ndarray, seat: int) -> int:
     b = pbase(seat) + L.P_YARD
     return st[b + 1] + st[b + 2] + st[b + 3] + st[b + 4] + st[b + 5] + st[b + 6]
 
 
 @njit(cache=True)
-def popcount(mask):
+def popcount(mask: int) -> int:
     n = 0
     while mask:
         n += mask & 1
@@ -49,12 +49,12 @@ def popcount(mask):
 
 
 @njit(cache=True)
-def dog_complete(st, cfg, d):
+def dog_complete(st: np.ndarray, cfg: np.ndarray, d: int) -> bool:
     return st[d + 1] == cfg[L.C_CARD_MASK + st[d]]
 
 
 @njit(cache=True)
-def paws(st, cfg, seat):
+def paws(st: np.ndarray, cfg: np.ndarray, seat: int) -> int:
     total = 0
     for slot in range(st[pbase(seat) + L.P_NDOGS]):
         d = dog_at(seat, slot)
@@ -64,7 +64,7 @@ def paws(st, cfg, seat):
 
 
 @njit(cache=True)
-def open_spaces(st, cfg, seat, out):
+def open_spaces(st: np.ndarray, cfg: np.ndarray, seat: int, out: np.ndarray) -> None:
     """Empty spaces of the seat's unscored dogs, counted by face into out[1..6]."""
     for v in range(7):
         out[v] = 0
@@ -78,7 +78,7 @@ def open_spaces(st, cfg, seat, out):
 
 
 @njit(cache=True)
-def scored_count(st, seat):
+def scored_count(st: np.ndarray, seat: int) -> int:
     n = 0
     for slot in range(st[pbase(seat) + L.P_NDOGS]):
         n += st[dog_at(seat, slot) + 2]
@@ -86,17 +86,17 @@ def scored_count(st, seat):
 
 
 @njit(cache=True)
-def step_field(cfg, tile, index, field):
+def step_field(cfg: np.ndarray, tile: int, index: int, field: int) -> int:
     return cfg[L.C_STEPS + (tile * 2 + index) * L.STEP_FIELDS + field]
 
 
 @njit(cache=True)
-def trick_tile(st, cfg):
+def trick_tile(st: np.ndarray, cfg: np.ndarray) -> int:
     return cfg[L.C_TRICKS + st[L.S_TRICK]]
 
 
 @njit(cache=True)
-def push(st, task, arg):
+def push(st: np.ndarray, task: int, arg: int) -> None:
     """Push one task; to run A then B, push B first (the engine's ``_push(A, B)``)."""
     n = st[L.S_NAGENDA]
     st[L.S_AGENDA + 2 * n] = task
@@ -105,7 +105,7 @@ def push(st, task, arg):
 
 
 @njit(cache=True)
-def ask_roll(st, dice, purpose, seat):
+def ask_roll(st: np.ndarray, dice: int, purpose: int, seat: int) -> None:
     st[L.S_PHASE] = L.PH_CHANCE_ROLL
     st[L.S_PENDING] = dice
     st[L.S_CF] = purpose
@@ -113,7 +113,7 @@ def ask_roll(st, dice, purpose, seat):
 
 
 @njit(cache=True)
-def new_roll(st, size, mode, partial, bonus):
+def new_roll(st: np.ndarray, size: int, mode: int, partial: int, bonus: int) -> None:
     st[L.S_ROLL] = 1
     st[L.S_R_SIZE] = size
     st[L.S_R_MODE] = mode
@@ -127,7 +127,7 @@ def new_roll(st, size, mode, partial, bonus):
 
 
 @njit(cache=True)
-def roll_dice_count(st):
+def roll_dice_count(st: np.ndarray) -> int:
     n = 0
     for v in range(1, 7):
         n += st[L.S_R_DICE + v]
@@ -138,7 +138,7 @@ def roll_dice_count(st):
 
 
 @njit(cache=True)
-def init(st, cfg):
+def init(st: np.ndarray, cfg: np.ndarray) -> None:
     """A new game, advanced to its first chance event (the engine's ``State.__init__``)."""
     st[:] = 0
     n = cfg[L.C_PLAYERS]
@@ -170,7 +170,7 @@ def init(st, cfg):
 
 
 @njit(cache=True)
-def task_tie(st, cfg):
+def task_tie(st: np.ndarray, cfg: np.ndarray) -> None:
     best = 0
     faces = np.zeros(4, dtype=np.int64)
     for i in range(st[L.S_NTIED]):
@@ -198,7 +198,7 @@ def task_tie(st, cfg):
 
 
 @njit(cache=True)
-def on_reveal(st, cfg, card):
+def on_reveal(st: np.ndarray, cfg: np.ndarray, card: int) -> None:
     n = st[L.S_NREST]
     j = 0
     for i in range(n):
@@ -215,7 +215,7 @@ def on_reveal(st, cfg, card):
 
 
 @njit(cache=True)
-def add_dog(st, seat, card):
+def add_dog(st: np.ndarray, seat: int, card: int) -> None:
     b = pbase(seat)
     slot = st[b + L.P_NDOGS]
     d = dog_at(seat, slot)
@@ -229,7 +229,7 @@ def add_dog(st, seat, card):
 
 
 @njit(cache=True)
-def start_turn(st, cfg):
+def start_turn(st: np.ndarray, cfg: np.ndarray) -> None:
     if st[L.S_DICE] == 0:
         for s in range(cfg[L.C_PLAYERS]):
             bust(st, cfg, s)
@@ -251,7 +251,7 @@ def start_turn(st, cfg):
 
 
 @njit(cache=True)
-def task_endturn(st, cfg):
+def task_endturn(st: np.ndarray, cfg: np.ndarray) -> None:
     st[L.S_TRICK] = -1
     st[L.S_ROLL] = 0
     st[L.S_GUARD] = 0
@@ -271,7 +271,7 @@ def task_endturn(st, cfg):
 
 
 @njit(cache=True)
-def do_turn(st, cfg, kind, t):
+def do_turn(st: np.ndarray, cfg: np.ndarray, kind: int, t: int) -> None:
     if kind == L.M_SCORE:
         scored = score(st, cfg)
         if st[L.S_PHASE] != L.PH_OVER:
@@ -291,7 +291,7 @@ def do_turn(st, cfg, kind, t):
 
 
 @njit(cache=True)
-def score(st, cfg):
+def score(st: np.ndarray, cfg: np.ndarray) -> int:
     """Score every complete unscored dog of the player to move; returns how many."""
     seat = st[L.S_SEAT]
     count = 0
@@ -308,7 +308,7 @@ def score(st, cfg):
 
 
 @njit(cache=True)
-def task_draw(st, cfg, count):
+def task_draw(st: np.ndarray, cfg: np.ndarray, count: int) -> None:
     seat = st[L.S_SEAT]
     if count <= 0 or st[pbase(seat) + L.P_NDOGS] >= cfg[L.C_DOG_LIMIT] or st[L.S_TOP] < 0:
         return
@@ -321,7 +321,7 @@ def task_draw(st, cfg, count):
 
 
 @njit(cache=True)
-def bust(st, cfg, seat):
+def bust(st: np.ndarray, cfg: np.ndarray, seat: int) -> None:
     """Every die on the seat's unscored dogs and in its yard goes back to the supply."""
     b = pbase(seat)
     st[b + L.P_BUSTS] += 1
@@ -341,7 +341,7 @@ def bust(st, cfg, seat):
 
 
 @njit(cache=True)
-def return_hand(st):
+def return_hand(st: np.ndarray) -> None:
     if st[L.S_ROLL]:
         held = 0
         for v in range(1, 7):
@@ -354,7 +354,7 @@ def return_hand(st):
 
 
 @njit(cache=True)
-def finish(st, winner, reason):
+def finish(st: np.ndarray, winner: int, reason: int) -> None:
     return_hand(st)
     st[L.S_WINNER] = winner
     st[L.S_REASON] = reason
@@ -366,7 +366,7 @@ def finish(st, winner, reason):
 
 
 @njit(cache=True)
-def advance(st, cfg):
+def advance(st: np.ndarray, cfg: np.ndarray) -> None:
     """Run tasks until one needs a decision or a chance event (the engine's ``_advance``)."""
     while st[L.S_PHASE] == L.PH_NONE:
         n = st[L.S_NAGENDA] - 1
@@ -418,7 +418,7 @@ def advance(st, cfg):
 
 
 @njit(cache=True)
-def any_yard_dice(st, cfg):
+def any_yard_dice(st: np.ndarray, cfg: np.ndarray) -> bool:
     for s in range(cfg[L.C_PLAYERS]):  # noqa: SIM110 (a plain loop compiles best)
         if yard_count(st, s) > 0:
             return True
@@ -429,7 +429,7 @@ def any_yard_dice(st, cfg):
 
 
 @njit(cache=True)
-def task_step(st, cfg, index):
+def task_step(st: np.ndarray, cfg: np.ndarray, index: int) -> None:
     st[L.S_STEP] = index
     st[L.S_RIS] = 0
     tile = trick_tile(st, cfg)
@@ -464,7 +464,7 @@ def task_step(st, cfg, index):
 
 
 @njit(cache=True)
-def do_treats(st, cfg, formula):
+def do_treats(st: np.ndarray, cfg: np.ndarray, formula: int) -> None:
     """Beg, Chew, Gobble, Stay: take treats (and Gobble gives some back)."""
     seat = st[L.S_SEAT]
     b = pbase(seat)
@@ -496,14 +496,14 @@ TILE_STAY = 16  # tiles.TILE_IDS["stay"]
 
 
 @njit(cache=True)
-def gain_treats(st, count):
+def gain_treats(st: np.ndarray, count: int) -> None:
     count = min(count, st[L.S_TREATS])
     st[L.S_TREATS] -= count
     st[pbase(st[L.S_SEAT]) + L.P_TREATS] += count
 
 
 @njit(cache=True)
-def has_die_to_take(st, cfg, seat):
+def has_die_to_take(st: np.ndarray, cfg: np.ndarray, seat: int) -> bool:
     if yard_count(st, seat) > 0:
         return True
     for slot in range(st[pbase(seat) + L.P_NDOGS]):
@@ -514,7 +514,7 @@ def has_die_to_take(st, cfg, seat):
 
 
 @njit(cache=True)
-def has_trot_move(st, cfg, seat):
+def has_trot_move(st: np.ndarray, cfg: np.ndarray, seat: int) -> bool:
     filled = False
     empty = False
     for slot in range(st[pbase(seat) + L.P_NDOGS]):
@@ -526,7 +526,7 @@ def has_trot_move(st, cfg, seat):
 
 
 @njit(cache=True)
-def roll_size(st, cfg, index, planning):
+def roll_size(st: np.ndarray, cfg: np.ndarray, index: int, planning: bool) -> int:
     """Dice the next roll of this step would have, given the supply (the engine's ``roll_size``)."""
     tile = trick_tile(st, cfg)
     seat = st[L.S_SEAT]
@@ -552,7 +552,7 @@ def roll_size(st, cfg, index, planning):
 
 
 @njit(cache=True)
-def task_roll(st, cfg, index):
+def task_roll(st: np.ndarray, cfg: np.ndarray, index: int) -> None:
     tile = trick_tile(st, cfg)
     seat = st[L.S_SEAT]
     source = step_field(cfg, tile, index, L.F_SOURCE)
@@ -580,7 +580,7 @@ def task_roll(st, cfg, index):
 
 
 @njit(cache=True)
-def task_fast(st, cfg):
+def task_fast(st: np.ndarray, cfg: np.ndarray) -> None:
     """Fast and risky: every unscored dog complete after a roll scores at once."""
     seat = st[L.S_SEAT]
     unscored = 0

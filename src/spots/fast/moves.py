@@ -29,12 +29,12 @@ from .machine import (
 
 
 @njit(cache=True)
-def mv(kind, a, b, c, d):
+def mv(kind: int, a: int, b: int, c: int, d: int) -> int:
     return kind | a << 8 | b << 16 | c << 24 | d << 32
 
 
 @njit(cache=True)
-def pack(counts, base):
+def pack(counts: np.ndarray, base: int) -> int:
     """A multiset of dice (counts by face at counts[base + v]) as one number, 4 bits a face."""
     out = 0
     for v in range(1, 7):
@@ -43,12 +43,12 @@ def pack(counts, base):
 
 
 @njit(cache=True)
-def packed_count(packed, v):
+def packed_count(packed: int, v: int) -> int:
     return packed >> (4 * (v - 1)) & 15
 
 
 @njit(cache=True)
-def sub_multisets(st, base, below, out):
+def sub_multisets(st: np.ndarray, base: int, below: int, out: np.ndarray) -> int:
     """Every distinct sub-multiset of the dice at st[base + 1..6] with faces < ``below``, packed,
     in the engine's order (by size, then as ascending tuples); returns how many."""
     counts = np.zeros(7, dtype=np.int64)
@@ -86,7 +86,7 @@ def sub_multisets(st, base, below, out):
 
 
 @njit(cache=True)
-def packed_sum(packed):
+def packed_sum(packed: int) -> int:
     total = 0
     for v in range(1, 7):
         total += v * packed_count(packed, v)
@@ -94,7 +94,7 @@ def packed_sum(packed):
 
 
 @njit(cache=True)
-def can_make_eight(st, base):
+def can_make_eight(st: np.ndarray, base: int) -> bool:
     """Do some of the dice add up to exactly 8 (Search)?"""
     subsets = np.zeros(512, dtype=np.int64)
     n = sub_multisets(st, base, 7, subsets)
@@ -108,7 +108,7 @@ def can_make_eight(st, base):
 
 
 @njit(cache=True)
-def legal(st, cfg, moves):
+def legal(st: np.ndarray, cfg: np.ndarray, moves: np.ndarray) -> int:
     """The legal moves of a decision, written to ``moves``; returns how many."""
     phase = st[L.S_PHASE]
     seat = st[L.S_SEAT]
@@ -192,7 +192,7 @@ def legal(st, cfg, moves):
 
 
 @njit(cache=True)
-def roll_moves(st, cfg, moves):
+def roll_moves(st: np.ndarray, cfg: np.ndarray, moves: np.ndarray) -> int:
     seat = st[L.S_SEAT]
     b = pbase(seat)
     n = 0
@@ -257,7 +257,7 @@ def roll_moves(st, cfg, moves):
 
 
 @njit(cache=True)
-def apply(st, cfg, move):
+def apply(st: np.ndarray, cfg: np.ndarray, move: int) -> None:
     """Play one legal move of the player to move, then run the agenda to the next question."""
     phase = st[L.S_PHASE]
     st[L.S_PHASE] = L.PH_NONE
@@ -310,7 +310,7 @@ def apply(st, cfg, move):
 
 
 @njit(cache=True)
-def do_dig(st, cfg, kind, target, v, up):
+def do_dig(st: np.ndarray, cfg: np.ndarray, kind: int, target: int, v: int, up: int) -> None:
     if kind == L.M_STOP:
         st[L.S_DIGS] = 0
         return
@@ -329,7 +329,7 @@ def do_dig(st, cfg, kind, target, v, up):
 
 
 @njit(cache=True)
-def do_roll(st, cfg, kind, a, slot):
+def do_roll(st: np.ndarray, cfg: np.ndarray, kind: int, a: int, slot: int) -> None:
     """Resolve part of the roll in hand: reroll, keep some dice, place or bury one."""
     seat = st[L.S_SEAT]
     pb = pbase(seat)
@@ -389,7 +389,7 @@ def do_roll(st, cfg, kind, a, slot):
 
 
 @njit(cache=True)
-def apply_roll(st, cfg, faces):
+def apply_roll(st: np.ndarray, cfg: np.ndarray, faces: np.ndarray) -> None:
     """A roll's faces (counts by face, faces[1..6]) arrive (the engine's ``_on_roll``)."""
     st[L.S_PHASE] = L.PH_NONE
     if st[L.S_CF] == L.CF_FIRST_DIE:
@@ -410,7 +410,7 @@ def apply_roll(st, cfg, faces):
 
 
 @njit(cache=True)
-def on_roll(st, cfg, faces):
+def on_roll(st: np.ndarray, cfg: np.ndarray, faces: np.ndarray) -> None:
     seat = st[L.S_SEAT]
     dice = L.S_R_DICE
     for v in range(1, 7):
@@ -446,7 +446,7 @@ def on_roll(st, cfg, faces):
 
 
 @njit(cache=True)
-def apply_reveal(st, cfg, card):
+def apply_reveal(st: np.ndarray, cfg: np.ndarray, card: int) -> None:
     st[L.S_PHASE] = L.PH_NONE
     on_reveal(st, cfg, card)
     advance(st, cfg)

@@ -20,7 +20,8 @@ TREAT_TILE_MASK = (1 << 12) | (1 << 13) | (1 << 14) | (1 << 15) | (1 << 16)  # b
 
 
 @njit(cache=True)
-def bust_chance(st, cfg, odds, odds_off, spaces, dice):
+def bust_chance(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, spaces: np.ndarray,
+                dice: int) -> float:
     """Chance that a plain roll of ``dice`` dice busts the player to move (the bot's ``bust_chance``)."""
     if dice <= 0:
         return 0.0
@@ -39,7 +40,7 @@ def bust_chance(st, cfg, odds, odds_off, spaces, dice):
 
 
 @njit(cache=True)
-def buried(spaces, counts):
+def buried(spaces: np.ndarray, counts: np.ndarray) -> int:
     """Spots buried when dice given as counts by face are resolved well (``odds.Position.buried``)."""
     total = 0
     for v in range(1, 7):
@@ -48,7 +49,7 @@ def buried(spaces, counts):
 
 
 @njit(cache=True)
-def quality(spaces, counts):
+def quality(spaces: np.ndarray, counts: np.ndarray) -> tuple[int, int]:
     """(dice that fit, minus spots buried) of some dice given as counts by face, as one comparable pair."""
     fits = 0
     buried = 0
@@ -60,7 +61,8 @@ def quality(spaces, counts):
 
 
 @njit(cache=True)
-def greedy(st, cfg, odds, odds_off, moves, n, risk):
+def greedy(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, moves: np.ndarray, n: int,
+           risk: float) -> int:
     """The greedy bot's move among ``moves[:n]`` (the bot's ``choose``)."""
     if n == 1:
         return moves[0]
@@ -92,7 +94,8 @@ def greedy(st, cfg, odds, odds_off, moves, n, risk):
 
 
 @njit(cache=True)
-def g_turn(st, cfg, odds, odds_off, moves, n, spaces):
+def g_turn(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, moves: np.ndarray, n: int,
+           spaces: np.ndarray) -> int:
     seat = st[L.S_SEAT]
     complete = 0
     unscored = 0
@@ -114,7 +117,8 @@ def g_turn(st, cfg, odds, odds_off, moves, n, spaces):
 
 
 @njit(cache=True)
-def trick_worth(st, cfg, odds, odds_off, spaces, t):
+def trick_worth(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, spaces: np.ndarray,
+                t: int) -> float:
     seat = st[L.S_SEAT]
     treats = st[pbase(seat) + L.P_TREATS]
     tile = cfg[L.C_TRICKS + t]
@@ -148,7 +152,7 @@ def trick_worth(st, cfg, odds, odds_off, spaces, t):
 
 
 @njit(cache=True)
-def g_roll(st, cfg, moves, n, spaces):
+def g_roll(st: np.ndarray, cfg: np.ndarray, moves: np.ndarray, n: int, spaces: np.ndarray) -> int:
     """Resolving a roll: reroll a bad one, keep the best dice, place where a dog is closest to done."""
     seat = st[L.S_SEAT]
     dice = L.S_R_DICE
@@ -208,7 +212,8 @@ def g_roll(st, cfg, moves, n, spaces):
 
 
 @njit(cache=True)
-def g_continue(st, cfg, odds, odds_off, spaces, risk):
+def g_continue(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, spaces: np.ndarray,
+               risk: float) -> int:
     dice = 1 if st[L.S_OFFER] == L.OF_BOLT else roll_size(st, cfg, st[L.S_OFFER_ARG], True)
     if spaces[1:].sum() == 0:
         return L.M_STOP
@@ -216,7 +221,7 @@ def g_continue(st, cfg, odds, odds_off, spaces, risk):
 
 
 @njit(cache=True)
-def g_trot(st, cfg, moves, n):
+def g_trot(st: np.ndarray, cfg: np.ndarray, moves: np.ndarray, n: int) -> int:
     """Move a die onto a dog it would complete, from a dog that is not complete."""
     seat = st[L.S_SEAT]
     for i in range(n):
@@ -235,7 +240,7 @@ def g_trot(st, cfg, moves, n):
 
 
 @njit(cache=True)
-def g_dig(st, cfg, moves, n):
+def g_dig(st: np.ndarray, cfg: np.ndarray, moves: np.ndarray, n: int) -> int:
     """Bust an opponent if a raise does it, else lower your own highest buried die."""
     seat = st[L.S_SEAT]
     for i in range(n):
@@ -254,7 +259,7 @@ def g_dig(st, cfg, moves, n):
 
 
 @njit(cache=True)
-def g_retrieve(moves, n, spaces):
+def g_retrieve(moves: np.ndarray, n: int, spaces: np.ndarray) -> int:
     for i in range(n):
         if spaces[moves[i] >> 8 & 255] > 0:
             return moves[i]
@@ -262,7 +267,7 @@ def g_retrieve(moves, n, spaces):
 
 
 @njit(cache=True)
-def g_take(moves, n):
+def g_take(moves: np.ndarray, n: int) -> int:
     best = -1
     for i in range(n):
         if moves[i] & 255 == L.M_TAKE_YARD and (best < 0 or (moves[i] >> 8 & 255) > (moves[best] >> 8 & 255)):
@@ -271,7 +276,7 @@ def g_take(moves, n):
 
 
 @njit(cache=True)
-def g_guard(st, cfg, spaces):
+def g_guard(st: np.ndarray, cfg: np.ndarray, spaces: np.ndarray) -> int:
     headroom = cfg[L.C_BUST] - yard_total(st, st[L.S_SEAT])
     best = 1
     found = False
