@@ -25,7 +25,7 @@ from spots.bots import make
 from spots.engine.tricks import TILES
 from spots.fast.api import FastState
 
-GAMES = int(os.environ.get("SPOTS_FAST_DIFF_GAMES", "400"))
+GAMES = int(os.environ.get("SPOTS_FAST_DIFF_GAMES", "300"))
 # The greedy bot can loop for ever in Dogpile when the supply is empty (take a die off a dog,
 # roll it, place it back, continue); such a game is checked up to this many decisions.
 MAX_DECISIONS = 3000
