@@ -87,3 +87,6 @@ def test_play_games_refuses_bad_input() -> None:
         play_games(rules, ["random"] * 3, 10)
     with pytest.raises(ValueError, match="games must be at least 1"):
         play_games(rules, ["random"], 0)
+    big = [{"name": f"Dog {i}", "spaces": [1, 2, 3, 4, 5, 6]} for i in range(40)]
+    with pytest.raises(ValueError, match="up to 2048 moves at once"):
+        play_games(spots.Rules(deck=big, dog_limit=40), ["random"], 1)

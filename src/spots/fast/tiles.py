@@ -65,6 +65,11 @@ def build_cfg(rules: Rules) -> np.ndarray:
     cards = list(rules.cards.values())
     if len(cards) > L.MAX_CARDS:
         raise ValueError(f"the fast simulator takes decks of up to {L.MAX_CARDS} cards, not {len(cards)}")
+    pack = sorted((len(card.spaces) for card in cards), reverse=True)[:rules.dog_limit]
+    spaces = sum(pack)
+    if (spaces // 2) * (spaces - spaces // 2) + 1 > L.MAX_MOVES:  # Trot: every filled space to every empty one
+        raise ValueError(f"the fast simulator offers up to {L.MAX_MOVES} moves at once; a pack of "
+                         f"{len(pack)} dogs with {spaces} spaces could need more (lower dog_limit)")
     cfg = np.zeros(L.CFG_SIZE, dtype=np.int64)
     cfg[L.C_PLAYERS] = rules.players
     cfg[L.C_NTRICKS] = len(rules.tricks)
