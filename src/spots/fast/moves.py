@@ -132,36 +132,9 @@ def legal(st: np.ndarray, cfg: np.ndarray, moves: np.ndarray) -> int:
         moves[1] = L.M_STOP
         n = 2
     elif phase == L.PH_TROT:
-        for src in range(st[b + L.P_NDOGS]):
-            ds = dog_at(seat, src)
-            if st[ds + 2]:
-                continue
-            for v in range(1, 7):
-                if not st[ds + 1] >> v & 1:
-                    continue
-                for dst in range(st[b + L.P_NDOGS]):
-                    dd = dog_at(seat, dst)
-                    if st[dd + 2]:
-                        continue
-                    empty = cfg[L.C_CARD_MASK + st[dd]] & ~st[dd + 1]
-                    for w in range(1, 7):
-                        if empty >> w & 1:
-                            moves[n] = mv(L.M_MOVE, src, v, dst, w)
-                            n += 1
-        moves[n] = L.M_STOP
-        n += 1
+        n = trot_moves(st, cfg, moves)
     elif phase == L.PH_DIG:
-        for s in range(cfg[L.C_PLAYERS]):
-            yb = pbase(s) + L.P_YARD
-            for v in range(1, 7):
-                if st[yb + v] > 0:
-                    if v < 6:
-                        moves[n] = mv(L.M_DIG, s, v, 1, 0)
-                        n += 1
-                    moves[n] = mv(L.M_DIG, s, v, 0, 0)
-                    n += 1
-        moves[n] = L.M_STOP
-        n += 1
+        n = dig_moves(st, cfg, moves)
     elif phase == L.PH_RETRIEVE:
         mask = cfg[L.C_CARD_MASK + st[L.S_TOP]]
         for v in range(1, 7):
@@ -189,6 +162,49 @@ def legal(st: np.ndarray, cfg: np.ndarray, moves: np.ndarray) -> int:
             moves[n] = mv(L.M_CHOOSE, v, 0, 0, 0)
             n += 1
     return n
+
+
+@njit(cache=True)
+def trot_moves(st: np.ndarray, cfg: np.ndarray, moves: np.ndarray) -> int:
+    """Every die on an unscored dog to every empty space of an unscored dog, then ``stop``."""
+    seat = st[L.S_SEAT]
+    dogs = st[pbase(seat) + L.P_NDOGS]
+    n = 0
+    for src in range(dogs):
+        ds = dog_at(seat, src)
+        if st[ds + 2]:
+            continue
+        for v in range(1, 7):
+            if not st[ds + 1] >> v & 1:
+                continue
+            for dst in range(dogs):
+                dd = dog_at(seat, dst)
+                if st[dd + 2]:
+                    continue
+                empty = cfg[L.C_CARD_MASK + st[dd]] & ~st[dd + 1]
+                for w in range(1, 7):
+                    if empty >> w & 1:
+                        moves[n] = mv(L.M_MOVE, src, v, dst, w)
+                        n += 1
+    moves[n] = L.M_STOP
+    return n + 1
+
+
+@njit(cache=True)
+def dig_moves(st: np.ndarray, cfg: np.ndarray, moves: np.ndarray) -> int:
+    """Raise (not a 6) or lower each distinct buried die of every seat, then ``stop``."""
+    n = 0
+    for s in range(cfg[L.C_PLAYERS]):
+        yard = pbase(s) + L.P_YARD
+        for v in range(1, 7):
+            if st[yard + v] > 0:
+                if v < 6:
+                    moves[n] = mv(L.M_DIG, s, v, 1, 0)
+                    n += 1
+                moves[n] = mv(L.M_DIG, s, v, 0, 0)
+                n += 1
+    moves[n] = L.M_STOP
+    return n + 1
 
 
 @njit(cache=True)
