@@ -160,8 +160,14 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if not names or len(names) > rules.players:
         raise ValueError(f"--bots needs 1 to {rules.players} bot names (one per seat), got {args.bots!r}")
     budget = parse_budget(args.budget)
-    results = run_match(rules, names, args.games, seed=args.seed, jobs=args.jobs, budget=budget,
-                        progress=not args.no_progress)
+    if args.engine == "fast":  # the compiled simulator (spots[fast]): random and greedy seats only
+        from .fast.arena import NOTE, run_fast_match
+
+        results = run_fast_match(rules, names, args.games, seed=args.seed, budget=budget)
+        print(NOTE)
+    else:
+        results = run_match(rules, names, args.games, seed=args.seed, jobs=args.jobs, budget=budget,
+                            progress=not args.no_progress)
     print(f"{args.games} games, {rules.players} players, tricks {','.join(rules.tricks)}, seed {args.seed}, "
           f"seats rotated over: {', '.join(names)}")
     print(format_table(summarise(results), results))
@@ -262,6 +268,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", help='per-bot options as JSON, e.g. \'{"mcts": {"iterations": 300}}\'')
     p.add_argument("--out", help="write raw per-game results (.json or .csv)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--engine", choices=("reference", "fast"), default="reference",
+                   help='fast: the compiled simulator for random and greedy seats (pip install "spots[fast]")')
     p.set_defaults(run=cmd_arena)
     p = sub.add_parser("hint", help="rank the legal moves of a saved position, with bust chances")
     p.add_argument("file", help="a saved state (JSON) or a game record")
