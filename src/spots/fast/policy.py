@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from . import layout as L
-from .machine import dog_at, dog_complete, open_spaces, pbase, popcount, roll_size, yard_count, yard_total
+from .machine import dog_at, dog_complete, has_die_to_take, open_spaces, pbase, popcount, roll_size, yard_count, yard_total
 from .moves import mv, packed_count
 
 TREAT_TILE_MASK = (1 << 12) | (1 << 13) | (1 << 14) | (1 << 15) | (1 << 16)  # beg chew gobble play-dead stay
@@ -117,6 +117,24 @@ def g_turn(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarr
 
 
 @njit(cache=True)
+def planned_roll_size(st: np.ndarray, cfg: np.ndarray, base: int, seat: int) -> int:
+    """A tile's first roll as the engine's ``roll_size(step, planning=True)`` counts it, before the trick starts."""
+    if cfg[base + L.F_SOURCE] == L.SRC_YARD:
+        return yard_count(st, seat)
+    wanted = cfg[base + L.F_DICE]
+    if wanted == L.D_SPRINT:
+        wanted = 0
+        for slot in range(st[pbase(seat) + L.P_NDOGS]):
+            d = dog_at(seat, slot)
+            if st[d + 2] == 0 and not dog_complete(st, cfg, d):
+                wanted += 1
+    size = min(wanted, st[L.S_DICE])
+    if cfg[base + L.F_SOURCE] == L.SRC_DOGPILE:
+        size += int(has_die_to_take(st, cfg, seat))
+    return size
+
+
+@njit(cache=True)
 def trick_worth(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, spaces: np.ndarray,
                 t: int) -> float:
     seat = st[L.S_SEAT]
@@ -134,15 +152,7 @@ def trick_worth(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.
     base = L.C_STEPS + (tile * 2 + first) * L.STEP_FIELDS
     if cfg[base + L.F_KEEP] != L.K_NONE:
         return worth + 1.0  # Dig, Trot, Retrieve, Bolt and the blue tiles: moderate, controlled
-    dice = cfg[base + L.F_DICE]
-    if dice == L.D_YARD:
-        dice = yard_count(st, seat)
-    elif dice == L.D_SPRINT:
-        dice = 0
-        for slot in range(st[pbase(seat) + L.P_NDOGS]):
-            d = dog_at(seat, slot)
-            if st[d + 2] == 0 and not dog_complete(st, cfg, d):
-                dice += 1
+    dice = planned_roll_size(st, cfg, base, seat)  # the engine's count: supply, Dogpile's extra die
     total_spaces = 0
     for v in range(1, 7):
         total_spaces += spaces[v]
