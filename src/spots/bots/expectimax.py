@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 from ..engine.state import State
 from .greedy import GreedyBot
@@ -34,7 +35,7 @@ class ExpectimaxBot:
         exact: int = 21,
         width: int = 8,
         nodes: int = 2000,
-        weights: Weights | dict[str, float] = DEFAULT,
+        weights: Weights | dict[str, Any] = DEFAULT,
     ) -> None:
         if isinstance(weights, dict):
             weights = replace(DEFAULT, **weights)

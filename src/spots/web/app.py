@@ -28,7 +28,7 @@ from ..core.errors import RulesError
 from ..double_spot.rules import CLAIM_RULES
 from ..engine import Rules
 from ..engine.tricks import N_, SUGGESTED_SETS, TILES
-from .games import DOUBLE_SPOT, GAMES, SPOTS, GameKind
+from .games import DOUBLE_SPOT, GAMES, SPOTS, GameKind, games_json
 from .rooms import DICE, Conn, Hub, MoveError, Room, state_at
 from .store import Store
 from .words import js_words
@@ -275,6 +275,10 @@ def create_app(
         return page(request, "replay.html", table=table_id, moves=len(room.log))
 
     # ------------------------------------------------------------------ JSON API
+
+    @app.get("/api/games")
+    async def games() -> JSONResponse:
+        return JSONResponse(games_json())
 
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:
