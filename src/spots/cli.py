@@ -52,9 +52,13 @@ def add_game_options(parser: argparse.ArgumentParser, files: bool = False) -> No
     for name, owners in schema_flags().items():
         option = owners[0][1]
         kinds = {o.kind for _, o in owners}
-        described = "; ".join(f"{spec.title}: {o.help} ({o.allowed()}, default {o.default})" for spec, o in owners)
+        described = "; ".join(f"{spec.title}: {o.help} ({o.allowed()}{default_text(o)})" for spec, o in owners)
         group.add_argument(option.flag, dest=OPTION_DEST + name, type=flag_type(option) if len(kinds) == 1 else str,
                            default=argparse.SUPPRESS, metavar=option.name.upper(), help=described)
+
+
+def default_text(option: Option) -> str:
+    return "" if option.default is None else f", default {option.default}"
 
 
 def given_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -106,7 +110,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         print(f"{spec.name:<12} {spec.title}: {spec.summary}")
         print(f"{'':<12} players {players}; bots {', '.join(spec.bots)}")
         for option in spec.options:
-            print(f"{'':<14}{option.flag:<19} {option.allowed():<14} default {option.default}: {option.help}")
+            print(f"{'':<14}{option.flag:<19} {option.allowed() + default_text(option):<26} {option.help}")
     return 0
 
 

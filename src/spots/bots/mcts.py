@@ -11,6 +11,7 @@ are plausible.
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 
 from ..core.mcts import Mcts
 from ..engine.state import State
@@ -18,13 +19,12 @@ from .greedy import GreedyBot
 from .value import evaluate
 
 
-def turn_of(state: State) -> int:
-    return state.turn
-
-
 def win_chances(state: State) -> list[float]:
     """Every seat's estimated chance of winning (``value.evaluate``)."""
     return [evaluate(state, s) for s in range(state.rules.players)]
+
+
+UNLIMITED = 1 << 62  # decisions: a Spots simulation ends with the turn, not a count of decisions
 
 
 class MctsBot(Mcts):
@@ -38,6 +38,6 @@ class MctsBot(Mcts):
         def policy(state: State, rng: random.Random) -> str:
             return greedy.choose(state)
 
-        super().__init__(policy, win_chances, seed=seed, iterations=iterations, c=c, widen=None,
-                         turn=turn_of, horizon=horizon)
+        super().__init__(policy, win_chances, seed=seed, iterations=iterations, depth=UNLIMITED, c=c, widen=None,
+                         turn=attrgetter("turn"), horizon=horizon)
         self.policy_bot = greedy

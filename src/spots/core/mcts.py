@@ -44,6 +44,10 @@ def terminal_value(state: GameState) -> list[float]:
     return state.returns()
 
 
+def _no_turns(state: GameState) -> float:
+    return 0.0
+
+
 class Node:
     __slots__ = ("children", "totals", "untried", "visits")
 
@@ -120,8 +124,9 @@ class Mcts:
         path = [root]
         node = root
         decisions = 0
-        stop = self._stop_turn(state)
-        while not state.is_terminal() and (stop is None or self._turn_of(state) < stop):
+        clock, stop = self._clock(state)
+        widen = self.widen
+        while not state.is_terminal() and clock(state) < stop:
             if state.is_chance_node():
                 outcome = state.sample_chance(self.rng)
                 child = node.children.get(outcome)
@@ -133,7 +138,8 @@ class Mcts:
             else:
                 mover = state.current_player()
                 decisions += 1
-                if node.untried and (node is root or self._may_widen(node)):
+                if node.untried and (node is root or widen is None
+                                     or len(node.children) < 1 + widen * math.sqrt(node.visits)):
                     move = self._expand(state, node, node is root)
                     apply(move)
                     child = node.children[move] = self._new_node(state)
@@ -142,22 +148,17 @@ class Mcts:
                 move, node = self._select(node, mover)
                 apply(move)
             path.append(node)
-        values = self._rollout(state, apply, decisions, stop)
+        values = self._rollout(state, apply, decisions, clock, stop)
         for n in path:
             n.visits += 1
             for s, v in enumerate(values):
                 n.totals[s] += v
 
-    def _stop_turn(self, state: GameState) -> int | None:
-        """With a turn counter: the turn at which simulations from ``state`` stop."""
-        return None if self.turn is None else self.turn(state) + self.horizon
-
-    def _turn_of(self, state: GameState) -> int:
-        assert self.turn is not None
-        return self.turn(state)
-
-    def _may_widen(self, node: Node) -> bool:
-        return self.widen is None or len(node.children) < 1 + self.widen * math.sqrt(node.visits)
+    def _clock(self, state: GameState) -> tuple[Callable[[Any], float], float]:
+        """The turn counter and the turn at which simulations from ``state`` stop (never without a counter)."""
+        if self.turn is None:
+            return _no_turns, math.inf
+        return self.turn, self.turn(state) + self.horizon
 
     def _seed_root(self, state: GameState, root: Node, moves: list[str]) -> None:
         """Give every root move ``prior_weight`` virtual visits at its prior value."""
@@ -200,13 +201,9 @@ class Mcts:
         return max(node.children.items(), key=uct)
 
     def _rollout(self, state: GameState, apply: Callable[[str], None], decisions: int,
-                 stop: int | None) -> list[float]:
-        while not state.is_terminal():
-            if stop is None:
-                if decisions >= self.depth:
-                    break
-            elif self._turn_of(state) >= stop:
-                break
+                 clock: Callable[[Any], float], stop: float) -> list[float]:
+        depth = self.depth
+        while not state.is_terminal() and decisions < depth and clock(state) < stop:
             if state.is_chance_node():
                 state.sample_chance(self.rng)
             else:
