@@ -20,8 +20,8 @@ from .errors import ReplayError
 from .rules import Rules
 from .state import Game, State
 
-__all__ = ["FORMAT", "RECORD_FORMAT", "Record", "ReplayError", "load_record", "open_record", "read_text",
-           "record_dict", "replay", "save_record"]
+__all__ = ["FORMAT", "RECORD_FORMAT", "Record", "ReplayError", "load_record", "open_record", "parse_record",
+           "read_text", "record_dict", "replay", "save_record"]
 
 RECORD_FORMAT = "spots-record"
 RECORD_VERSION = 1
@@ -58,6 +58,12 @@ def record_dict(state: State, seats: list[str] | None = None, seed: int | None =
 def save_record(state: State, path: str | Path, seats: list[str] | None = None, seed: int | None = None) -> None:
     """Write the state's record atomically (a crash never leaves half a file)."""
     FORMAT.of(state, seats, seed).save(path)
+
+
+def parse_record(text: str, source: str = "record") -> tuple[Rules, list[str]]:
+    """The rules and moves of a record's JSON text, checked but not replayed (``FORMAT.read`` gives the Record)."""
+    record = FORMAT.read(text, source)
+    return record.rules, record.moves
 
 
 def open_record(path: str | Path) -> Record:
