@@ -67,6 +67,7 @@ class GameSpec:
     turn: Callable[[Any], int]  # the state's turn counter (the arena counts each seat's turns)
     hint_bot: str = ""  # the bot the advisor ranks with, shown by ``spots hint``
     terminal: str = ""  # "module:function" of the terminal front end, started as function(args, rules)
+    web: str = ""  # "module:name" of the web app's view of the game (a ``spots.web.games.WebView``)
     summary: str = ""  # one line for ``spots games``
     # Option sets for short games, the first the game's defaults or close: the generic tests play each.
     quick: tuple[Mapping[str, Any], ...] = field(default=({},))

@@ -57,6 +57,7 @@ SPEC = GameSpec(
     turn=lambda state: state.turn,
     hint_bot="mcts",
     terminal="spots.play.double_spot_terminal:start",
+    web="spots.web.games:DOUBLE_SPOT_VIEW",
     summary="drop double-sided discs to make the patterns on the face-up cards (2 players)",
     quick=({}, {"columns": 4, "rows": 4, "target": 2, "claim": "first"}),
 )

@@ -65,6 +65,7 @@ SPEC = GameSpec(
     turn=lambda state: state.turn,
     hint_bot="expectimax",
     terminal="spots.play.terminal:start",
+    web="spots.web.games:SPOTS_VIEW",
     summary="the push-your-luck dice game about dogs: fill dogs, don't bust (1-4 players)",
     # first to one dog: random games of a few hundred steps rather than thousands
     quick=({"players": 2, "target": 1}, {"players": 4, "tricks": "all", "target": 1}),

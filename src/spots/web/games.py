@@ -6,12 +6,14 @@ notation, chance events drawn by the server, one record per table). Everything
 about the game itself (rules, states, records, bots, words, the advisor) comes
 from its ``GameSpec``; a game adds here only how its table is drawn as JSON
 (``view``), how a move reads on a button (``label``), its scores, and whether
-each player sees their own side or races to claim a chance event.
+each player sees their own side or races to claim a chance event: a ``WebView``
+that its spec names (``GameSpec.web``), so the server lists games from the registry.
 """
 
 from __future__ import annotations
 
 import gettext
+import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -125,23 +127,33 @@ def _spots_view(state: Any, seats: Seats, moves: int, tr: Translations, seat: in
     return data
 
 
-# The web views of the registered games, by name; a game without one is not offered by the server.
-VIEWS: dict[str, WebView] = {
-    "spots": WebView(
-        view=_spots_view,
-        label=lambda state, move, names, tr: str(words.label(state, move, names, tr)[0]),
-        scores=lambda state: [p.scored_count() for p in state.players],
-    ),
-    "double-spot": WebView(
-        view=double_spot_words.view,
-        label=lambda state, move, names, tr: double_spot_words.drop_label(move, tr),
-        scores=lambda state: list(state.scores()),
-        per_seat_view=True,
-        racers=lambda state: [0, 1] if state.phase == "claim" else [],  # the ``first`` claim rule
-    ),
-}
+SPOTS_VIEW = WebView(
+    view=_spots_view,
+    label=lambda state, move, names, tr: str(words.label(state, move, names, tr)[0]),
+    scores=lambda state: [p.scored_count() for p in state.players],
+)
 
-GAMES: dict[str, GameKind] = {name: GameKind(spec, VIEWS[name]) for name, spec in registry().items() if name in VIEWS}
+DOUBLE_SPOT_VIEW = WebView(
+    view=double_spot_words.view,
+    label=lambda state, move, names, tr: double_spot_words.drop_label(move, tr),
+    scores=lambda state: list(state.scores()),
+    per_seat_view=True,
+    racers=lambda state: [0, 1] if state.phase == "claim" else [],  # the ``first`` claim rule
+)
+
+
+def web_view(spec: GameSpec) -> WebView | None:
+    """The web view a game's spec names (``GameSpec.web``); None when it has none (the server does not host it)."""
+    if not spec.web:
+        return None
+    module, _, name = spec.web.partition(":")
+    view = getattr(importlib.import_module(module), name)  # this module too: its views are defined above
+    return view if isinstance(view, WebView) else None
+
+
+GAMES: dict[str, GameKind] = {
+    name: GameKind(spec, view) for name, spec in registry().items() if (view := web_view(spec)) is not None
+}
 SPOTS = GAMES["spots"]
 DOUBLE_SPOT = GAMES["double-spot"]
 
