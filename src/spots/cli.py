@@ -244,6 +244,23 @@ def cmd_tiles(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- the parser
 
 
+def add_play_parser(sub: Any) -> None:
+    p = sub.add_parser("play", help="play in the terminal against bots or friends")
+    add_game_options(p)
+    p.add_argument("--seat", action="append", default=[],
+                   help="who sits in each seat, in order: 'me' for a human, or a bot name (repeat per seat)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the dice (default: unpredictable)")
+    p.add_argument("--load", help="continue a saved game record (its game is read from the file)")
+    p.add_argument("--autosave", default=None,
+                   help="file the record is saved to after every move (default: the --load file, else "
+                   "<game>-autosave.json; '' turns it off)")
+    p.add_argument("--fast", action="store_true", help="no pause after bots' moves")
+    p.add_argument("--plain", action="store_true", help="no colour, plain digits for dice")
+    p.add_argument("--lang", default=None,
+                   help="language: en, es, vi or zh-Hant (default: from LANG; unknown languages fall back to English)")
+    p.set_defaults(run=cmd_play)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spots", description="Spots, the push-your-luck dice game about dogs, "
                                      "and Double Spot: play, bots, records and matches.")
@@ -283,20 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--limit", type=int, default=15, help="moves to show")
     p.set_defaults(run=cmd_hint)
-    p = sub.add_parser("play", help="play in the terminal against bots or friends")
-    add_game_options(p)
-    p.add_argument("--seat", action="append", default=[],
-                   help="who sits in each seat, in order: 'me' for a human, or a bot name (repeat per seat)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the dice (default: unpredictable)")
-    p.add_argument("--load", help="continue a saved game record (its game is read from the file)")
-    p.add_argument("--autosave", default=None,
-                   help="file the record is saved to after every move (default: the --load file, else "
-                   "<game>-autosave.json; '' turns it off)")
-    p.add_argument("--fast", action="store_true", help="no pause after bots' moves")
-    p.add_argument("--plain", action="store_true", help="no colour, plain digits for dice")
-    p.add_argument("--lang", default=None,
-                   help="language: en, es, vi or zh-Hant (default: from LANG; unknown languages fall back to English)")
-    p.set_defaults(run=cmd_play)
+    add_play_parser(sub)
     p = sub.add_parser("serve", help="the web app: tables, friends, bots and replays (default 127.0.0.1:8000)",
                        add_help=False)
     p.add_argument("options", nargs=argparse.REMAINDER,
