@@ -166,9 +166,12 @@ def test_api_games_serves_the_registry(tmp_path: Path) -> None:
 
     with TestClient(create_app(tmp_path / "db.sqlite3", bot_delay=30.0)) as client:
         response = client.get("/api/games")
+        spanish = client.get("/api/games", headers={"Accept-Language": "es"}).json()
     assert response.status_code == 200
     games = response.json()
     assert [g["name"] for g in games] == list(registry())
     spots_spec = next(g for g in games if g["name"] == "spots")
     players = next(o for o in spots_spec["options"] if o["name"] == "players")
     assert (players["min"], players["max"], players["default"], players["label"]) == (1, 4, 2, "Players")
+    columns = next(o for o in spanish[1]["options"] if o["name"] == "columns")
+    assert columns["label"] == "Columnas" and columns["help"] == "columns of the frame"

@@ -277,8 +277,8 @@ def create_app(
     # ------------------------------------------------------------------ JSON API
 
     @app.get("/api/games")
-    async def games() -> JSONResponse:
-        return JSONResponse(games_json())
+    async def games(request: Request) -> JSONResponse:
+        return JSONResponse(games_json(tr_of(request)))
 
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:

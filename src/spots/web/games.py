@@ -158,6 +158,16 @@ SPOTS = GAMES["spots"]
 DOUBLE_SPOT = GAMES["double-spot"]
 
 
-def games_json() -> list[dict[str, Any]]:
-    """``GET /api/games``: each hosted game's spec and options schema (the lobby form is generated from it)."""
-    return [kind.spec.to_json() for kind in GAMES.values()]
+def games_json(gettext: Callable[[str], str] | None = None) -> list[dict[str, Any]]:
+    """``GET /api/games``: each hosted game's spec and options schema (the lobby form is generated from it).
+
+    ``gettext`` translates the options' labels into the page's language (the help texts stay English).
+    """
+    out = []
+    for kind in GAMES.values():
+        doc = kind.spec.to_json()
+        if gettext is not None:
+            for option in doc["options"]:
+                option["label"] = gettext(option["label"])
+        out.append(doc)
+    return out
