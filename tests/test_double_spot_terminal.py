@@ -21,7 +21,15 @@ from spots import cli
 from spots.core.errors import ReplayError, StateFormatError
 from spots.double_spot import Rules, State, replay
 from spots.double_spot.bots import make
-from spots.double_spot.record import RECORD_FORMAT, load_record, parse_record, read_record, record_dict, save_record
+from spots.double_spot.record import (
+    RECORD_FORMAT,
+    load_record,
+    open_record,
+    parse_record,
+    read_record,
+    record_dict,
+    save_record,
+)
 from spots.play.double_spot_terminal import DoubleSpotGame, new_table, parse_claim
 
 PROMPT = re.compile(r"Seat (\d) > ")
@@ -286,7 +294,7 @@ def played(seed: int, moves: int, **options: object) -> State:
 def test_a_record_round_trips(tmp_path: Path) -> None:
     state = played(3, 40, columns=6, rows=4, target=4, claim="first")
     save_record(state, tmp_path / "game.json", seats=["me", "mcts"], seed=12)
-    record, again = load_record(tmp_path / "game.json")
+    record, again = open_record(tmp_path / "game.json"), load_record(tmp_path / "game.json")
     assert again == state and again.history() == state.history()
     assert record.seats == ["me", "mcts"] and record.seed == 12 and record.rules == state.rules
     bare = read_record(json.dumps(record_dict(state)))
@@ -300,10 +308,10 @@ def test_a_record_round_trips(tmp_path: Path) -> None:
     (lambda d: d["rules"].__setitem__("columns", 2), StateFormatError, "bad rules in record: columns"),
     (lambda d: d["rules"].__setitem__("colour", "red"), StateFormatError, "unknown option(s) colour"),
     (lambda d: d.pop("rules"), StateFormatError, 'no "rules"'),
-    (lambda d: d.__setitem__("moves", "reveal p01"), StateFormatError, '"moves" must be a list of strings'),
-    (lambda d: d["moves"].append(7), StateFormatError, '"moves" must be a list of strings'),
-    (lambda d: d.__setitem__("seats", "me"), StateFormatError, '"seats" must be a list of strings'),
-    (lambda d: d.__setitem__("seed", 1.5), StateFormatError, '"seed" must be a whole number'),
+    (lambda d: d.__setitem__("moves", "reveal p01"), StateFormatError, 'the moves must be a list of strings'),
+    (lambda d: d["moves"].append(7), StateFormatError, 'the moves must be a list of strings'),
+    (lambda d: d.__setitem__("seats", "me"), StateFormatError, 'the seats must be a list of strings'),
+    (lambda d: d.__setitem__("seed", 1.5), StateFormatError, 'the seed must be a whole number'),
     (lambda d: d.__setitem__("version", 2), StateFormatError, "unsupported record version 2"),
     (lambda d: d.__setitem__("format", "spots-record"), StateFormatError, "not a Double Spot record"),
 ])

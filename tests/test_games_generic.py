@@ -1,41 +1,51 @@
-"""Tests every game of the package passes, written against the shared ``GameState`` protocol only.
+"""Tests every game of the package passes, written against the game registry and the ``GameState`` protocol only.
 
 Like OpenSpiel's generic game tests: random playouts that check the interface at
 every step (whose move, legal moves, chance probabilities, refusals that change
-nothing), serialization and replay round trips, clones and seeded determinism.
-A new game joins by adding a line to ``GAMES``.
+nothing), serialization and replay round trips, clones and seeded determinism,
+records, options schemas, words, hints and rendering. A new game joins by
+registering its spec (``spots.core.games``); each of its ``quick`` option sets is played.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-import spots
-from spots import double_spot
-from spots.bots import BOTS as SPOTS_BOTS
-from spots.core import CHANCE, TERMINAL, GameState, IllegalMoveError, ReplayError, play_game, replay
+from spots.core import CHANCE, TERMINAL, Advice, GameState, IllegalMoveError, ReplayError, play_game, replay
 from spots.core.bots import make_bot
-from spots.double_spot.bots import BOTS as DOUBLE_SPOT_BOTS
+from spots.core.errors import RulesError, StateFormatError
+from spots.core.games import GameSpec, get, registry, sniff, spec_of_rules
 
 pytestmark = pytest.mark.timeout(120)
 
 Registry = dict[str, Callable[..., Any]]
 
+
+def variants() -> dict[str, tuple[GameSpec, dict[str, Any]]]:
+    """Every registered game with each of its quick option sets: ``spots-0``, ``double-spot-1``, ..."""
+    return {f"{spec.name}-{i}": (spec, dict(options)) for spec in registry().values()
+            for i, options in enumerate(spec.quick)}
+
+
+def entry(spec: GameSpec, options: dict[str, Any]) -> tuple[Callable[[], Any], Callable[[str], Any], Registry, int]:
+    """(a fresh initial state, rebuild a state from its JSON, the game's bots, players)."""
+    rules = spec.make_rules(**options)
+    return (lambda: spec.new_state(rules), lambda text: spec.load(json.loads(text), "state"), dict(spec.bots),
+            spec.seats(rules))
+
+
 # name -> (a fresh initial state, rebuild a state from its JSON, the game's bots, players)
 GAMES: dict[str, tuple[Callable[[], Any], Callable[[str], Any], Registry, int]] = {
-    # first to one dog: random Spots games of a few hundred steps rather than thousands
-    "spots-2p": (lambda: spots.Game(players=2, target=1).new_initial_state(), spots.State.from_json, SPOTS_BOTS, 2),
-    "spots-4p-all": (lambda: spots.Game(players=4, tricks="all", target=1).new_initial_state(),
-                     spots.State.from_json, SPOTS_BOTS, 4),
-    "double-spot": (double_spot.new_game, double_spot.State.from_json, DOUBLE_SPOT_BOTS, 2),
-    "double-spot-small-first": (lambda: double_spot.new_game(columns=4, rows=4, target=2, claim="first"),
-                                double_spot.State.from_json, DOUBLE_SPOT_BOTS, 2),
+    name: entry(spec, options) for name, (spec, options) in variants().items()
 }
+SPECS = list(registry())
 
 
 def step(state: Any, rng: random.Random) -> str:
@@ -167,3 +177,82 @@ def test_every_bot_of_the_game_plays_only_legal_moves(game: str) -> None:
             move = bot.choose(state.clone())
             assert move in state.legal_actions(), (name, move)
             state.apply_action(move, player=state.current_player())
+
+
+# --------------------------------------------------------------------------- the registry's own promises
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_the_options_schema_matches_the_rules(name: str) -> None:
+    spec = get(name)
+    assert spec.make_rules() == spec.rules(), "the schema's defaults are the rules' defaults"
+    for option in spec.options:
+        assert option.label and option.help and option.flag.startswith("--")
+        if option.default is not None:
+            assert spec.check_options({option.name: option.default}) == {option.name: option.default}
+            assert spec.make_rules(**{option.name: option.default}) == spec.rules()
+        if option.kind == "int":
+            for bad in ("3", 2.0, True):
+                with pytest.raises(RulesError, match=f"{option.name} must be a whole number"):
+                    spec.make_rules(**{option.name: bad})
+            if option.low is not None:
+                with pytest.raises(RulesError, match=option.name):
+                    spec.make_rules(**{option.name: option.low - 1})
+        if option.kind == "choice":
+            with pytest.raises(RulesError, match="must be one of"):
+                spec.make_rules(**{option.name: "no-such-choice"})
+    with pytest.raises(RulesError, match="unknown option 'colour'") as info:
+        spec.make_rules(colour="red")
+    assert all(o.name in str(info.value) for o in spec.options)
+    assert spec_of_rules(spec.make_rules()) is spec
+    assert json.loads(json.dumps(spec.to_json()))["name"] == spec.name
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_records_round_trip_through_one_record_type(game: str, tmp_path: Path) -> None:
+    spec = variants()[game][0]
+    state, rng = GAMES[game][0](), random.Random(9)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        step(state, rng)
+    path = tmp_path / "game.json"
+    seats = [next(iter(spec.bots))] * spec.seats(state.rules)
+    spec.record(state, seats=seats, seed=4).save(path)
+    assert not list(tmp_path.glob("*.tmp")), "the atomic write leaves no temporary file"
+    found, doc = sniff(str(path))
+    assert found is spec and doc["format"] == spec.records.record
+    record = spec.open_record(str(path))
+    assert (record.moves, record.seats, record.seed) == (state.history(), seats, 4)
+    assert record.rules == state.rules and record.replay().to_json() == state.to_json()
+    assert spec.load(doc, str(path)).to_json() == state.to_json()
+    saved = tmp_path / "state.json"
+    saved.write_text(state.to_json())
+    assert sniff(str(saved))[0] is spec and spec.records.load(saved).to_json() == state.to_json()
+    other = next((s for s in registry().values() if s is not spec), None)
+    if other is not None:  # a record is never mistaken for another game's
+        with pytest.raises(StateFormatError, match=f"not a {other.title} record"):
+            other.records.load(path)
+    doc["moves"] = [*doc["moves"][:3], "nonsense move"]
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ReplayError, match=f"^move 4 of the record {path}"):
+        spec.records.load(path)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_words_hints_and_text_for_every_position(game: str) -> None:
+    spec, _ = variants()[game]
+    state, rng = GAMES[game][0](), random.Random(21)
+    for index in range(30):
+        if state.is_terminal():
+            break
+        before = state.clone()
+        move = step(state, rng)
+        line = spec.describe_move(before, move, state)
+        assert isinstance(line, str) and line.strip(), (move, line)
+        assert spec.render(state).strip()
+        if index % 10 == 3 and not state.is_terminal() and not state.is_chance_node():
+            advice = spec.advise(state.clone(), seed=1)
+            assert advice and all(isinstance(a, Advice) for a in advice)
+            assert sorted(a.move for a in advice) == sorted(state.legal_actions())
+    assert spec.advise(GAMES[game][0]()) == [], "no hint at a chance node"

@@ -1,4 +1,5 @@
-"""The arena: bots play many games with seats rotated, in parallel, and the results are measured.
+"""The arena: bots play many games of any registered game with seats rotated, in parallel, and the results
+are measured.
 
 Each game ``g`` of a match seats the bots in the order given, rotated by ``g``,
 so every bot plays every seat equally often. Game ``g`` draws its dice from
@@ -21,8 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import bots
-from .engine import Game, Rules
+from .core.files import atomic_write
+from .core.games import get, spec_of_rules
 
 
 @dataclass
@@ -32,9 +33,10 @@ class GameResult:
     returns: list[float]
     winner: int | None
     turns: int
-    busts: list[int]
+    busts: list[int] | None  # per seat, for games with busts (Spots)
     turns_taken: list[int]
     decision_times: list[list[float]] = field(repr=False)
+    ending: str = ""  # how the game ended, in the game's words ("target reached", "board full, a draw", ...)
 
 
 def seating(names: list[str], players: int, game: int) -> list[str]:
@@ -44,11 +46,14 @@ def seating(names: list[str], players: int, game: int) -> list[str]:
     return names[-shift:] + names[:-shift] if shift else list(names)
 
 
-def play_one(rules: Rules, names: list[str], seed: int, game: int, budget: dict[str, Any]) -> GameResult:
-    seats = seating(names, rules.players, game)
-    players = [bots.make(name, seed=hash_seed(seed, game, s), **budget.get(name, {})) for s, name in enumerate(seats)]
+def play_one(rules: Any, names: list[str], seed: int, game: int, budget: dict[str, Any], kind: str = "") -> GameResult:
+    """Game ``game`` of a match under ``rules`` (``kind``: the game's registry name; found from the rules if empty)."""
+    spec = get(kind) if kind else spec_of_rules(rules)
+    seats = seating(names, spec.seats(rules), game)
+    players = [spec.make_bot(name, seed=hash_seed(seed, game, s), **budget.get(name, {}))
+               for s, name in enumerate(seats)]
     rng = random.Random(f"{seed}:{game}")
-    state = Game(rules).new_initial_state()
+    state = spec.new_state(rules)
     times: list[list[float]] = [[] for _ in seats]
     turns_taken = [0] * len(seats)
     last_turn = -1
@@ -57,14 +62,16 @@ def play_one(rules: Rules, names: list[str], seed: int, game: int, budget: dict[
             state.sample_chance(rng)
             continue
         seat = state.current_player()
-        if state.turn != last_turn:
+        turn = spec.turn(state)
+        if turn != last_turn:
             turns_taken[seat] += 1
-            last_turn = state.turn
+            last_turn = turn
         start = time.perf_counter()
         move = players[seat].choose(state)
         times[seat].append(time.perf_counter() - start)
         state.apply_action(move)
-    return GameResult(game, seats, state.returns(), state.winner, state.turn, list(state.busts), turns_taken, times)
+    end = spec.outcome(state)
+    return GameResult(game, seats, state.returns(), end.winner, end.turns, end.busts, turns_taken, times, end.ending)
 
 
 def hash_seed(seed: int, game: int, seat: int) -> int:
@@ -72,12 +79,12 @@ def hash_seed(seed: int, game: int, seat: int) -> int:
     return (seed * 1_000_003 + game) * 7 + seat
 
 
-def _play_star(job: tuple[Rules, list[str], int, int, dict[str, Any]]) -> GameResult:
+def _play_star(job: tuple[Any, list[str], int, int, dict[str, Any], str]) -> GameResult:
     return play_one(*job)
 
 
 def run_match(
-    rules: Rules,
+    rules: Any,
     names: list[str],
     games: int,
     seed: int = 0,
@@ -85,13 +92,15 @@ def run_match(
     budget: dict[str, Any] | None = None,
     progress: bool = False,
 ) -> list[GameResult]:
-    """Play ``games`` games; results come back in game order whatever ``jobs`` is."""
-    if not names or len(names) > rules.players:
-        raise ValueError(f"a match needs 1 to {rules.players} bot names, got {names!r}")
+    """Play ``games`` games of the game ``rules`` belong to; results come back in game order whatever ``jobs`` is."""
+    spec = spec_of_rules(rules)
+    players = spec.seats(rules)
+    if not names or len(names) > players:
+        raise ValueError(f"a match needs 1 to {players} bot names, got {names!r}")
     for name in names:
-        if name not in bots.BOTS:
-            raise ValueError(f"unknown bot {name!r}; the bots are: {', '.join(bots.BOTS)}")
-    work = [(rules, names, seed, g, budget or {}) for g in range(games)]
+        if name not in spec.bots:
+            raise ValueError(f"unknown bot {name!r}; the bots are: {', '.join(spec.bots)}")
+    work = [(rules, names, seed, g, budget or {}, spec.name) for g in range(games)]
     results: list[GameResult] = []
     bar = Progress(games) if progress else None
     if jobs <= 1:
@@ -172,7 +181,10 @@ def summarise(results: list[GameResult]) -> list[dict[str, Any]]:
             row["seats"] += 1
             row["wins"] += r.returns[seat]
             row["turns"] += r.turns_taken[seat]
-            row["busts"] += r.busts[seat]
+            if r.busts is None:
+                row["busts"] = None
+            elif row["busts"] is not None:
+                row["busts"] += r.busts[seat]
             row["game_turns"].append(r.turns)
             row["times"].extend(r.decision_times[seat])
     out = []
@@ -187,7 +199,7 @@ def summarise(results: list[GameResult]) -> list[dict[str, Any]]:
             "ci_low": low,
             "ci_high": high,
             "mean_game_turns": statistics.fmean(row.pop("game_turns")),
-            "bust_rate": row["busts"] / max(1, row["turns"]),
+            "bust_rate": None if row["busts"] is None else row["busts"] / max(1, row["turns"]),
             "decisions": len(times),
             "median_ms": 1000 * percentile(times, 0.5),
             "p99_ms": 1000 * percentile(times, 0.99),
@@ -203,12 +215,26 @@ def format_table(rows: list[dict[str, Any]], results: list[GameResult]) -> str:
         lines.append(
             f"{r['bot']:<12} {r['seats']:>6} {r['wins']:>8.1f} {r['win_rate']:>8.1%} "
             f"{'[' + format(r['ci_low'], '.1%') + ', ' + format(r['ci_high'], '.1%') + ']':>17} "
-            f"{r['mean_game_turns']:>11.1f} {r['bust_rate']:>9.1%} {r['median_ms']:>10.2f} {r['p99_ms']:>9.1f}"
+            f"{r['mean_game_turns']:>11.1f} {bust_rate(r['bust_rate']):>10} {r['median_ms']:>10.2f} {r['p99_ms']:>9.1f}"
         )
-    ended = sum(1 for r in results if r.winner is not None)
-    lines.append(f"{len(results)} games, {ended} won outright, {len(results) - ended} ended at the turn limit.")
+    lines.append(endings(results))
     lines.append("bust rate: busts per turn taken; times: per decision of that bot.")
     return "\n".join(lines)
+
+
+def bust_rate(rate: float | None) -> str:
+    return "-" if rate is None else format(rate, ".1%")
+
+
+def endings(results: list[GameResult]) -> str:
+    """How the games ended: the game's own words, counted (most common first), and the draws."""
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.ending] = counts.get(r.ending, 0) + 1
+    parts = [f"{n} {ending}" for ending, n in sorted(counts.items(), key=lambda kv: -kv[1])]
+    ended = sum(1 for r in results if r.winner is not None)
+    return (f"{len(results)} games, {ended} won outright, {len(results) - ended} not "
+            f"(how they ended: {', '.join(parts)}).")
 
 
 def write_results(results: list[GameResult], path: str | Path) -> None:
@@ -222,7 +248,8 @@ def write_results(results: list[GameResult], path: str | Path) -> None:
             for r in results:
                 for seat, name in enumerate(r.seats):
                     t = r.decision_times[seat]
-                    writer.writerow([r.game, seat, name, r.returns[seat], r.winner, r.turns, r.busts[seat],
+                    busts = "" if r.busts is None else r.busts[seat]
+                    writer.writerow([r.game, seat, name, r.returns[seat], r.winner, r.turns, busts,
                                      r.turns_taken[seat], len(t), 1000 * statistics.fmean(t) if t else 0])
         return
     doc = [
@@ -231,4 +258,4 @@ def write_results(results: list[GameResult], path: str | Path) -> None:
          "mean_decision_ms": [1000 * statistics.fmean(t) if t else 0 for t in r.decision_times]}
         for r in results
     ]
-    path.write_text(json.dumps(doc, indent=1) + "\n", "utf-8")
+    atomic_write(path, json.dumps(doc, indent=1) + "\n")

@@ -6,32 +6,11 @@ The front ends, the arena and outside scripts all get bots from ``make``.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
-from ..core.bots import make_bot
+from ..core.bots import Bot, RandomBot, make_bot
 from ..core.record import play_game
-from ..engine import State
-
-
-class Bot(Protocol):
-    name: str
-
-    def choose(self, state: State) -> str: ...
-
-
-class RandomBot:
-    """Uniform over the legal moves."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, state: State) -> str:
-        moves = state.legal_actions()
-        return moves[int(self.rng.random() * len(moves))]
 
 
 def _greedy(seed: int = 0, **budget: Any) -> Bot:

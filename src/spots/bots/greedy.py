@@ -116,7 +116,7 @@ class GreedyBot:
     def _continue(self, state: State, moves: list[str]) -> str:
         offer = state.offer
         if isinstance(offer, RollTask):
-            step = TILES[state.trick].steps[offer.args[0]]  # type: ignore[index]
+            step = TILES[state.trick].steps[offer.args[0]]
             dice = state.roll_size(step, planning=True)
         else:
             dice = 1  # Bolt's next die

@@ -1,9 +1,35 @@
-"""Making a bot by name from a game's registry: one factory for every game."""
+"""What every game's bots share: the factory by name and the uniform random bot."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
+
+from .protocol import GameState
+
+__all__ = ["Bot", "RandomBot", "make_bot"]
+
+
+class Bot(Protocol):
+    """Anything that picks a move for the player to move: every bot of every game."""
+
+    name: str
+
+    def choose(self, state: Any) -> str: ...
+
+
+class RandomBot:
+    """Uniform over the legal moves (it needs nothing but ``legal_actions``, so it plays every game)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: GameState) -> str:
+        moves = state.legal_actions()
+        return moves[int(self.rng.random() * len(moves))]
 
 
 def make_bot(registry: Mapping[str, Callable[..., Any]], name: str, seed: int = 0, **budget: Any) -> Any:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, Self, TypeVar
 
+from . import options
 from .errors import RulesError, StateFormatError
 
 T = TypeVar("T")
@@ -35,10 +36,8 @@ def read_json(text: str, source: str) -> Any:
 
 
 def whole(value: Any, what: str) -> int:
-    """A saved whole number, refusing floats, booleans and text."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise StateFormatError(f"{what} must be a whole number, not {value!r}")
-    return value
+    """A saved whole number, refusing floats, booleans and text (``spots.core.options.whole`` for files)."""
+    return options.whole(what, value, error=StateFormatError)
 
 
 def load_document(doc: Any, fmt: str, version: int, game: str, build: Callable[[dict[str, Any]], T],

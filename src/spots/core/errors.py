@@ -9,6 +9,10 @@ class RulesError(ValueError):
     """A rules option has a value the game cannot be played with."""
 
 
+class DeckError(RulesError):
+    """A deck (Spots' dog cards, Double Spot's pattern cards; shipped or a custom file) is malformed."""
+
+
 class StateFormatError(ValueError):
     """A saved state or game record cannot be read back."""
 
@@ -37,7 +41,9 @@ def describe_legal(legal: Sequence[str], label: str = "Legal here", limit: int =
 class ReplayError(IllegalMoveError):
     """A record's move that cannot be played; ``index`` is its 0-based position."""
 
-    def __init__(self, index: int, error: IllegalMoveError) -> None:
+    def __init__(self, index: int, error: IllegalMoveError, source: str = "") -> None:
         self.index = index
-        ValueError.__init__(self, f"move {index + 1} of the record: {error}")
+        self.error: IllegalMoveError = error.error if isinstance(error, ReplayError) else error
+        where = f" {source}" if source else ""
+        ValueError.__init__(self, f"move {index + 1} of the record{where}: {self.error}")
         self.move, self.reason, self.legal = error.move, error.reason, error.legal

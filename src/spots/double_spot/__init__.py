@@ -4,21 +4,25 @@ The shared interface, errors and records are in ``spots.core``; this package
 holds only what is Double Spot's own: options, the deck, the state and bots.
 """
 
-from ..core.errors import IllegalMoveError, StateFormatError
-from .patterns import Card, DeckError, standard_deck
+from collections.abc import Iterable
+from typing import Any
+
+from ..core.errors import DeckError, IllegalMoveError, RulesError, StateFormatError
+from ..core.record import replay as core_replay
+from .patterns import Card, standard_deck
 from .rules import DoubleSpotRulesError, Rules
 from .state import Game, State, render
 
 
-def new_game(**options: object) -> State:
+def new_game(**options: Any) -> State:
     """A fresh initial state with the given options (at the first card reveal)."""
-    return Game(Rules(**options)).new_initial_state()  # type: ignore[arg-type]
+    return Game(Rules(**options)).new_initial_state()
 
 
-def replay(history: list[str], rules: Rules | None = None) -> State:
-    """Replay a move list from the initial state (``spots.core.replay`` with this game's states)."""
-    from ..core.record import replay as core_replay
-
+def replay(history: Iterable[str], rules: Rules | dict[str, Any] | None = None) -> State:
+    """Replay a move list from the initial state (the same signature as ``spots.replay``)."""
+    if isinstance(rules, dict):
+        rules = Rules.from_dict(rules)
     return core_replay(lambda: State(rules), history)
 
 
@@ -29,6 +33,7 @@ __all__ = [
     "Game",
     "IllegalMoveError",
     "Rules",
+    "RulesError",
     "State",
     "StateFormatError",
     "new_game",

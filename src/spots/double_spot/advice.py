@@ -7,21 +7,13 @@ terms a player can check on the board. Deterministic under ``seed``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from .bots import finish_chance, finishing_drops, make
+from ..core.advice import Advice
+from .bots import finish_chance, finishing_drops, mcts
 from .state import State
 
+__all__ = ["HINT_ITERATIONS", "Advice", "advise", "facts"]
+
 HINT_ITERATIONS = 1500
-
-
-@dataclass(frozen=True)
-class Advice:
-    move: str
-    value: float  # the search's win estimate for the mover (a draw counts one half)
-    takes: tuple[str, ...]  # cards the drop takes at once
-    result: float | None  # the mover's result when the drop ends the game (1 win, 0.5 draw, 0 loss), else None
-    risk: float | None  # the opponent's chance to finish a card on their next roll; None when new cards come
 
 
 def facts(state: State, move: str) -> tuple[tuple[str, ...], float | None, float | None]:
@@ -38,12 +30,17 @@ def facts(state: State, move: str) -> tuple[tuple[str, ...], float | None, float
 
 
 def advise(state: State, seed: int = 0, iterations: int = HINT_ITERATIONS) -> list[Advice]:
-    """The legal drops, best first; empty when no player is to move."""
+    """The legal drops, best first; empty when no player is to move.
+
+    ``value`` is the search's win estimate for the mover (a draw counts one half); ``takes`` the cards the
+    drop takes at once; ``result`` the mover's result when the drop ends the game; ``risk`` the opponent's
+    chance to finish a card on their next roll (None when new cards come).
+    """
     if state.is_terminal() or state.is_chance_node():
         return []
-    ranked = make("mcts", seed=seed, iterations=iterations).analyse(state.clone())  # type: ignore[attr-defined]
+    ranked = mcts(seed=seed, iterations=iterations).analyse(state.clone())
     out = []
     for move, _visits, value in ranked:
         takes, result, risk = facts(state, move)
-        out.append(Advice(move, result if result is not None else value, takes, result, risk))
+        out.append(Advice(move, result if result is not None else value, takes=takes, result=result, risk=risk))
     return out

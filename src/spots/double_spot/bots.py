@@ -1,27 +1,20 @@
 """Bots for Double Spot and a factory by name: ``random``, ``greedy`` and ``mcts``.
 
 Every bot has ``choose(state) -> move`` and is deterministic under its seed.
-``random`` is the shared Spots bot (it only uses ``legal_actions``) and ``mcts``
-is the game-independent search of ``spots.core.mcts`` with a Double Spot rollout.
+``random`` is the shared ``spots.core.bots.RandomBot`` and ``mcts`` is the
+package's one search (``spots.core.mcts``) with a Double Spot rollout and value.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
-from ..bots import RandomBot
-from ..core.bots import make_bot
-from ..core.mcts import Mcts
+from ..core.bots import Bot, RandomBot, make_bot
+from ..core.mcts import Mcts, random_policy
 from .patterns import KIND, finishes, through
 from .state import FACE_KIND, FACES, State, face_colours, seen_by
-
-
-class Bot(Protocol):
-    name: str
-
-    def choose(self, state: State) -> str: ...
 
 
 def finishing_drops(state: State) -> set[tuple[int, str]]:
@@ -122,7 +115,7 @@ def greedy_prior(state: State) -> dict[str, float]:
     return {m: 0.5 + max(-1.0, min(1.0, s)) * scale for m, s in GreedyBot(0).scored(state)}
 
 
-def _mcts(
+def mcts(
     seed: int = 0,
     iterations: int = 600,
     depth: int = 2,
@@ -136,8 +129,6 @@ def _mcts(
     """
     policy: Callable[[Any, random.Random], str] = claim_policy
     if rollout == "random":
-        from ..core.mcts import random_policy
-
         policy = random_policy
     elif rollout == "greedy":
         greedy = GreedyBot(seed)
@@ -153,10 +144,13 @@ def _mcts(
 BOTS: dict[str, Callable[..., Any]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
-    "mcts": _mcts,
+    "mcts": mcts,
 }
 
 
 def make(name: str, seed: int = 0, **budget: Any) -> Bot:
     """A Double Spot bot by name (see ``BOTS``); ``budget`` goes to bots that take one (mcts)."""
     return make_bot(BOTS, name, seed, **budget)
+
+
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make"]

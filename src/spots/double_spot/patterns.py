@@ -16,7 +16,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from .rules import DoubleSpotRulesError
+from ..core.errors import DeckError
 
 COLOURS = ("blue", "green", "pink", "yellow")
 LETTERS = {"B": "blue", "G": "green", "P": "pink", "Y": "yellow"}
@@ -26,10 +26,6 @@ KIND = {"blue": "blue-green", "green": "blue-green", "pink": "pink-yellow", "yel
 
 Cell = tuple[int, int, str]
 Shape = tuple[Cell, ...]
-
-
-class DeckError(DoubleSpotRulesError):
-    """The pattern deck file is malformed or breaks the deck's constraints."""
 
 
 def normalise(cells: Iterable[Cell]) -> Shape:

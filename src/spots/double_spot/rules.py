@@ -6,20 +6,17 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..core.errors import RulesError
+from ..core.options import whole
 
 CLAIM_RULES = ("mover", "first")
+LIMITS = {"columns": (3, 20), "rows": (3, 20), "discs": (1, 400), "target": (1, 40)}
+
+# One set of errors for every game: a bad Double Spot option is a ``RulesError`` (the old name stays).
+DoubleSpotRulesError = RulesError
 
 
-class DoubleSpotRulesError(RulesError):
-    """A Double Spot option has a value the game cannot be played with."""
-
-
-def _whole(name: str, value: Any, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise DoubleSpotRulesError(f"{name} must be a whole number, not {value!r}")
-    if not low <= value <= high:
-        raise DoubleSpotRulesError(f"{name} must be from {low} to {high}, not {value}")
-    return value
+def _whole(name: str, value: Any) -> int:
+    return whole(name, value, *LIMITS[name])
 
 
 @dataclass(frozen=True)
@@ -42,19 +39,25 @@ class Rules:
     claim: str = "mover"
 
     def __post_init__(self) -> None:
-        _whole("columns", self.columns, 3, 20)
-        _whole("rows", self.rows, 3, 20)
+        _whole("columns", self.columns)
+        _whole("rows", self.rows)
         cells = self.columns * self.rows
         if self.discs is None:
             object.__setattr__(self, "discs", (cells + 1) // 2)
-        discs = _whole("discs", self.discs, 1, 400)
+        discs = _whole("discs", self.discs)
         if 2 * discs < cells:
-            raise DoubleSpotRulesError(
+            raise RulesError(
                 f"discs: {discs} of each kind cannot fill a {self.columns}×{self.rows} board ({cells} cells)"
             )
-        _whole("target", self.target, 1, 40)
+        _whole("target", self.target)
         if self.claim not in CLAIM_RULES:
-            raise DoubleSpotRulesError(f"claim must be one of {', '.join(CLAIM_RULES)}, not {self.claim!r}")
+            raise RulesError(f"claim must be one of {', '.join(CLAIM_RULES)}, not {self.claim!r}")
+
+    @property
+    def disc_supply(self) -> int:
+        """Discs of each kind: ``discs``, which ``__post_init__`` set when it was None (a full board's worth)."""
+        assert self.discs is not None
+        return self.discs
 
     @property
     def cells(self) -> int:
@@ -68,9 +71,9 @@ class Rules:
         if doc is None:
             return cls()
         if not isinstance(doc, dict):
-            raise DoubleSpotRulesError(f"rules must be an object of options, not {doc!r}")
+            raise RulesError(f"rules must be an object of options, not {doc!r}")
         known = set(cls.__dataclass_fields__)
         unknown = sorted(set(doc) - known)
         if unknown:
-            raise DoubleSpotRulesError(f"unknown option(s) {', '.join(unknown)}; the options are {', '.join(known)}")
+            raise RulesError(f"unknown option(s) {', '.join(unknown)}; the options are {', '.join(known)}")
         return cls(**doc)

@@ -72,7 +72,7 @@ class State(SavedState):
         self.rules = rules if rules is not None else Rules()
         self.cards: dict[str, Card] = {c.id: c for c in standard_deck()}
         self.board: Board = [[] for _ in range(self.rules.columns)]
-        self.supply = {kind: self.rules.discs for kind in KINDS}
+        self.supply = {kind: self.rules.disc_supply for kind in KINDS}
         self.holders: list[str | None] = [None, None]
         self.deck: list[str] = list(self.cards)  # not yet revealed; each reveal is uniform over them
         self.won: list[list[str]] = [[], []]
@@ -351,9 +351,9 @@ class State(SavedState):
         if any(c not in COLOURS for col in board for c in col):
             raise StateFormatError("the board holds an unknown colour")
         state.board = board
-        state.supply = {kind: rules.discs - sum(KIND[c] == kind for col in board for c in col) for kind in KINDS}
+        state.supply = {kind: rules.disc_supply - sum(KIND[c] == kind for col in board for c in col) for kind in KINDS}
         if any(n < 0 for n in state.supply.values()):
-            raise StateFormatError("the board holds more discs of a kind than the game has")  # type: ignore[arg-type]
+            raise StateFormatError("the board holds more discs of a kind than the game has")
         state.holders = [None if h is None else str(h) for h in doc["holders"]]
         state.deck = [str(c) for c in doc["deck"]]
         state.won = [[str(c) for c in w] for w in doc["won"]]

@@ -280,7 +280,7 @@ class State(SavedState):
         return self._history[-1]
 
     def clone(self) -> State:
-        return SCHEMA.clone(self)  # type: ignore[no-any-return]
+        return SCHEMA.clone(self)
 
     def key(self) -> tuple[Any, ...]:
         """A hashable summary of the position (not its history): equal keys, equal futures."""

@@ -34,7 +34,7 @@ def roll_size(state: State, step: Step, planning: bool = False) -> int:
     dice, source = step.dice, step.source
     if dice.__class__ is int and source == "supply":  # the common case, first
         grown = state.work.rolls_in_step if step.grow and state.work is not None else 0
-        return min(dice + grown, state.dice_supply)  # type: ignore[operator]
+        return min(dice + grown, state.dice_supply)
     player = state.players[state.seat]
     if source == "yard":
         return len(player.yard)

@@ -59,7 +59,7 @@ class Task:
         return cls(*args)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.args == self.args  # type: ignore[attr-defined]
+        return type(other) is type(self) and other.args == self.args
 
     def __hash__(self) -> int:
         return hash((self.name, self.args))

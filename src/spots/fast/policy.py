@@ -13,7 +13,17 @@ import numpy as np
 from numba import njit
 
 from . import layout as L
-from .machine import dog_at, dog_complete, has_die_to_take, open_spaces, pbase, popcount, roll_size, yard_count, yard_total
+from .machine import (
+    dog_at,
+    dog_complete,
+    has_die_to_take,
+    open_spaces,
+    pbase,
+    popcount,
+    roll_size,
+    yard_count,
+    yard_total,
+)
 from .moves import mv, packed_count
 
 TREAT_TILE_MASK = (1 << 12) | (1 << 13) | (1 << 14) | (1 << 15) | (1 << 16)  # beg chew gobble play-dead stay

@@ -23,7 +23,7 @@ from .. import i18n
 from ..double_spot import Game, Rules, State
 from ..double_spot.advice import Advice, advise
 from ..double_spot.bots import BOTS, make
-from ..double_spot.record import load_record, save_record
+from ..double_spot.record import open_record, save_record
 from ..double_spot.words import N_, describe_move
 from .double_spot_view import board
 from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen
@@ -113,7 +113,8 @@ def load_table(path: str | Path, seats: list[str] | None, autosave: Path | None,
 
     Seats and seed come from the file unless given (a web record has neither: a human against greedy).
     """
-    record, state = load_record(path)
+    record = open_record(path)
+    state = record.replay(str(path))
     if seed is None:
         seed = record.seed if record.seed is not None else random.SystemRandom().randrange(2**31)
     return Table(state, check_seats(seats or record.seats or [HUMAN, "greedy"]), seed, autosave)

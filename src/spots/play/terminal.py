@@ -9,7 +9,6 @@ nothing; ``--load`` continues it).
 from __future__ import annotations
 
 import gettext
-import json
 import random
 import time
 from pathlib import Path
@@ -20,7 +19,7 @@ from rich.console import Console
 from .. import bots, i18n
 from ..advisor import advise, format_advice
 from ..engine import Game, Rules, State, describe_move, replay
-from ..engine.record import parse_record, read_text, record_dict
+from ..engine.record import open_record, record_dict, save_record
 from ..engine.tricks import N_, TILES
 from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen
 from .view import board
@@ -37,12 +36,10 @@ class Table(SeatedTable):
     make_bot = staticmethod(bots.make)
 
     def record(self) -> dict[str, Any]:
-        return {**record_dict(self.state), "seats": self.seats, "seed": self.seed}
+        return record_dict(self.state, self.seats, self.seed)
 
     def save(self, path: Path) -> None:
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.record(), indent=1) + "\n", "utf-8")
-        tmp.replace(path)
+        save_record(self.state, path, self.seats, self.seed)
 
     def human_moves_since_chance(self) -> int:
         """How many of the latest moves are the current human's decisions since the last chance event."""
@@ -61,13 +58,12 @@ class Table(SeatedTable):
 
 
 def load_table(path: str | Path, seats: list[str] | None, autosave: Path | None) -> Table:
-    text = read_text(path)
-    rules, moves = parse_record(text, str(path))
-    doc = json.loads(text)
-    saved_seats = doc.get("seats") if isinstance(doc, dict) else None
-    seats = seats or saved_seats or [HUMAN] + ["greedy"] * (rules.players - 1)
-    seed = doc.get("seed") if isinstance(doc.get("seed"), int) else random.SystemRandom().randrange(2**31)
-    return Table(replay(rules, moves), check_seats(seats, rules.players), seed, autosave)
+    """A saved game, replayed move by move; seats and seed come from the file unless given."""
+    record = open_record(path)
+    players = record.rules.players
+    seats = seats or record.seats or [HUMAN] + ["greedy"] * (players - 1)
+    seed = record.seed if record.seed is not None else random.SystemRandom().randrange(2**31)
+    return Table(record.replay(str(path)), check_seats(seats, players), seed, autosave)
 
 
 def check_seats(seats: list[str], players: int) -> list[str]:
@@ -187,7 +183,7 @@ class TerminalGame(TableScreen):
             self.say(_("Nothing to undo: only your own moves since the last roll or reveal can be taken back."), "red")
             return False
         history = self.state.history()[:-1]
-        self.table.state = replay(self.state.rules, history)
+        self.table.state = replay(history, self.state.rules)
         self.say(self.ngettext("Took back your last move ({n} more can be undone).",
                                "Took back your last move ({n} more can be undone).", count - 1).format(n=count - 1))
         self._autosave()

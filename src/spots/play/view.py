@@ -32,8 +32,9 @@ def board(state: State, plain: bool = False, names: list[str] | None = None,
     rules = state.rules
     parts: list[RenderableType] = []
     supply = ngettext("{n} die", "{n} dice", state.dice_supply).format(n=state.dice_supply)
-    treats = ngettext("{n} treat", "{n} treats", state.treat_supply).format(n=state.treat_supply)
-    head = Text(_("Turn {turn}   supply: {dice}, {treats}").format(turn=state.turn, dice=supply, treats=treats) + "   ")
+    treat_supply = ngettext("{n} treat", "{n} treats", state.treat_supply).format(n=state.treat_supply)
+    head = Text(_("Turn {turn}   supply: {dice}, {treats}").format(turn=state.turn, dice=supply, treats=treat_supply)
+                + "   ")
     top = rules.cards[state.deck_top] if state.deck_top else None
     head.append(_("deck top: {dog} {spaces}").format(dog=top.title, spaces=list(top.spaces)) if top
                 else _("deck: empty"))

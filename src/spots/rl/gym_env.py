@@ -10,7 +10,7 @@ win, 0 otherwise, shared at the safety turn limit). The legal-action mask is in
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -35,7 +35,7 @@ class SpotsEnv(gym.Env):
     (``ansi``), and any rules option (``players``, ``tricks``, ``target``, ...).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (gymnasium declares it an instance attribute)
 
     def __init__(
         self,

@@ -123,7 +123,7 @@ def _bounds(rules: Rules) -> dict[str, float]:
     return {
         "flag": 1.0,
         "turns": float(rules.turn_limit),
-        "dogs": float(max(rules.dog_limit, rules.target, NUM_DOGS)),
+        "dogs": float(max(rules.dog_limit or 0, rules.target, NUM_DOGS)),  # Rules fills dog_limit in
         "yard": float(max(6 * rules.dice, rules.bust_limit)),
         "dice": dice,
         "treats": float(rules.treats),
@@ -165,6 +165,7 @@ def encode(state: State, seat: int, chance_faces: list[int] | None = None, out: 
     vec[o["observer_seat"] + seat] = 1
     player = state.current_player()
     vec[o["to_move"] + (rel(player) if player >= 0 else (S if state.is_chance_node() else S + 1))] = 1
+    assert state.phase is not None, "an observed position always has a phase"
     vec[o["phase"] + _PHASE[state.phase]] = 1
     vec[o["turn"]] = state.turn
     vec[o["turn_limit"]] = rules.turn_limit

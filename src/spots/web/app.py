@@ -28,7 +28,7 @@ from ..core.errors import RulesError
 from ..double_spot.rules import CLAIM_RULES
 from ..engine import Rules
 from ..engine.tricks import N_, SUGGESTED_SETS, TILES
-from .games import DOUBLE_SPOT, GAMES, SPOTS, GameKind
+from .games import DOUBLE_SPOT, GAMES, SPOTS, GameKind, games_json
 from .rooms import DICE, Conn, Hub, MoveError, Room, state_at
 from .store import Store
 from .tutorial import router as tutorial_router
@@ -281,6 +281,10 @@ def create_app(
         return page(request, "replay.html", table=table_id, moves=len(room.log), game=room.kind.name)
 
     # ------------------------------------------------------------------ JSON API
+
+    @app.get("/api/games")
+    async def games(request: Request) -> JSONResponse:
+        return JSONResponse(games_json(tr_of(request)))
 
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:

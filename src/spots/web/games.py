@@ -1,30 +1,25 @@
-"""The games the server can host, each described by the few things a table needs from it.
+"""The games the server can host: each registered game (``spots.core.games``) with the few web things it adds.
 
 Why a small description per game instead of branches in the room: the room,
 the store and the WebSocket protocol are the same for every game (moves in
-notation, chance events drawn by the server, one record per table). What
-differs is how a position is built, told in words, drawn as JSON, which bots
-exist and how a hint is computed; ``GameKind`` names exactly those.
+notation, chance events drawn by the server, one record per table). Everything
+about the game itself (rules, states, records, bots, words, the advisor) comes
+from its ``GameSpec``; a game adds here only how its table is drawn as JSON
+(``view``), how a move reads on a button (``label``), its scores, and whether
+each player sees their own side or races to claim a chance event: a ``WebView``
+that its spec names (``GameSpec.web``), so the server lists games from the registry.
 """
 
 from __future__ import annotations
 
 import gettext
+import importlib
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from .. import bots as spots_bots
-from ..advisor import advise
-from ..double_spot import Rules as DsRules
-from ..double_spot import State as DsState
-from ..double_spot import bots as ds_bots
-from ..double_spot.advice import advise as ds_advise
-from ..double_spot.words import describe_move as ds_narrate
-from ..engine import Rules as SpotsRules
-from ..engine.render import describe_move as spots_narrate
-from ..engine.state import Game as SpotsGame
+from ..core.games import GameSpec, registry
 from . import double_spot_words, words
 
 Translations = gettext.NullTranslations
@@ -32,30 +27,86 @@ Seats = list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
-class GameKind:
-    """What a table needs to know about one game."""
+class WebView:
+    """What a game adds for the browser."""
 
-    name: str  # the id in URLs, the API and the database
-    title: str
-    players: tuple[int, int]  # fewest and most seats
-    bots: tuple[str, ...]
-    record_format: str
-    rules_from_dict: Callable[[dict[str, Any]], Any]
-    new_state: Callable[[Any], Any]
-    make_bot: Callable[[str, int], Any]
-    narrate: Callable[[Any, str, Any, list[str], Translations | None], str]
     # (state, seats, moves, translator, the seat whose side is drawn, live) -> the JSON view
     view: Callable[[Any, Seats, int, Translations, int | None, bool], dict[str, Any]]
-    advice: Callable[[Any, list[str], Translations], list[dict[str, Any]]]
+    label: Callable[[Any, str, list[str], Translations], str]  # (state, move, names, tr) -> a button's words
     scores: Callable[[Any], list[int]]
-    target: Callable[[Any], int]
     per_seat_view: bool = False  # does each player see their own side of the table?
     # seats that may claim the pending chance event live, first come first served (none: the server draws it)
-    racers: Callable[[Any], list[int]] = lambda state: []
+    racers: Callable[[Any], list[int]] = field(default=lambda state: [])
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """What a table needs to know about one game: its spec and its web view."""
+
+    spec: GameSpec
+    web: WebView
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def title(self) -> str:
+        return self.spec.title
+
+    @property
+    def players(self) -> tuple[int, int]:
+        return self.spec.players
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        return tuple(self.spec.bots)
+
+    @property
+    def record_format(self) -> str:
+        return self.spec.records.record
+
+    @property
+    def per_seat_view(self) -> bool:
+        return self.web.per_seat_view
+
+    def rules_from_dict(self, doc: Any) -> Any:
+        return self.spec.records.rules_from_dict(doc)
+
+    def new_state(self, rules: Any) -> Any:
+        return self.spec.new_state(rules)
+
+    def make_bot(self, name: str, seed: int) -> Any:
+        return self.spec.make_bot(name, seed=seed)
+
+    def narrate(self, before: Any, move: str, after: Any, names: list[str], tr: Translations | None) -> str:
+        return self.spec.describe_move(before, move, after, names, tr)
+
+    def view(self, state: Any, seats: Seats, moves: int, tr: Translations, seat: int | None, live: bool
+             ) -> dict[str, Any]:
+        return self.web.view(state, seats, moves, tr, seat, live)
+
+    def scores(self, state: Any) -> list[int]:
+        return self.web.scores(state)
+
+    def target(self, state: Any) -> int:
+        return int(state.rules.target)
+
+    def racers(self, state: Any) -> list[int]:
+        return self.web.racers(state)
 
     def draws_chance(self, state: Any) -> bool:
         """A chance event the server draws itself (a claim race is decided by the players instead)."""
         return bool(state.is_chance_node()) and not self.racers(state)
+
+    def advice(self, state: Any, names: list[str], tr: Translations) -> list[dict[str, Any]]:
+        """The game's advisor, seeded by the position so a hint is repeatable, as JSON rows for the table."""
+        seed = random.Random(repr(state.key())).randrange(2**31)
+        return [
+            {"move": a.move, "label": self.web.label(state, a.move, names, tr), "score": round(a.value, 3),
+             "bust": None if a.bust is None else round(float(a.bust), 4)}
+            for a in self.spec.advise(state, seed=seed)[:12]
+        ]
 
 
 # ---------------------------------------------------------------- Spots
@@ -77,42 +128,47 @@ def _spots_view(state: Any, seats: Seats, moves: int, tr: Translations, seat: in
     return data
 
 
-def _spots_advice(state: Any, names: list[str], tr: Translations) -> list[dict[str, Any]]:
-    return [
-        {"move": a.move, "label": words.label(state, a.move, names, tr)[0], "score": round(a.score, 3),
-         "bust": None if a.bust is None else round(float(a.bust), 4)}
-        for a in advise(state.clone())[:12]
-    ]
-
-
-SPOTS = GameKind(
-    name="spots", title="Spots", players=(1, 4), bots=tuple(spots_bots.BOTS), record_format="spots-record",
-    rules_from_dict=SpotsRules.from_dict, new_state=lambda rules: SpotsGame(rules).new_initial_state(),
-    make_bot=lambda name, seed: spots_bots.make(name, seed=seed),
-    narrate=spots_narrate, view=_spots_view, advice=_spots_advice,
-    scores=lambda state: [p.scored_count() for p in state.players], target=lambda state: state.rules.target,
+SPOTS_VIEW = WebView(
+    view=_spots_view,
+    label=lambda state, move, names, tr: str(words.label(state, move, names, tr)[0]),
+    scores=lambda state: [p.scored_count() for p in state.players],
 )
 
-
-# ---------------------------------------------------------------- Double Spot
-
-
-def _ds_advice(state: Any, names: list[str], tr: Translations) -> list[dict[str, Any]]:
-    """The terminal's hint (the mcts bot's ranking), seeded by the position so a hint is repeatable."""
-    seed = random.Random(repr(state.key())).randrange(2**31)
-    return [
-        {"move": a.move, "label": double_spot_words.drop_label(a.move, tr), "score": round(a.value, 3), "bust": None}
-        for a in ds_advise(state, seed=seed)[:12]
-    ]
-
-
-DOUBLE_SPOT = GameKind(
-    name="double-spot", title="Double Spot", players=(2, 2), bots=tuple(ds_bots.BOTS),
-    record_format="double-spot-record", rules_from_dict=DsRules.from_dict, new_state=DsState,
-    make_bot=lambda name, seed: ds_bots.make(name, seed=seed),
-    narrate=ds_narrate, view=double_spot_words.view, advice=_ds_advice,
-    scores=lambda state: state.scores(), target=lambda state: state.rules.target, per_seat_view=True,
+DOUBLE_SPOT_VIEW = WebView(
+    view=double_spot_words.view,
+    label=lambda state, move, names, tr: double_spot_words.drop_label(move, tr),
+    scores=lambda state: list(state.scores()),
+    per_seat_view=True,
     racers=lambda state: [0, 1] if state.phase == "claim" else [],  # the ``first`` claim rule
 )
 
-GAMES: dict[str, GameKind] = {g.name: g for g in (SPOTS, DOUBLE_SPOT)}
+
+def web_view(spec: GameSpec) -> WebView | None:
+    """The web view a game's spec names (``GameSpec.web``); None when it has none (the server does not host it)."""
+    if not spec.web:
+        return None
+    module, _, name = spec.web.partition(":")
+    view = getattr(importlib.import_module(module), name)  # this module too: its views are defined above
+    return view if isinstance(view, WebView) else None
+
+
+GAMES: dict[str, GameKind] = {
+    name: GameKind(spec, view) for name, spec in registry().items() if (view := web_view(spec)) is not None
+}
+SPOTS = GAMES["spots"]
+DOUBLE_SPOT = GAMES["double-spot"]
+
+
+def games_json(gettext: Callable[[str], str] | None = None) -> list[dict[str, Any]]:
+    """``GET /api/games``: each hosted game's spec and options schema (the lobby form is generated from it).
+
+    ``gettext`` translates the options' labels into the page's language (the help texts stay English).
+    """
+    out = []
+    for kind in GAMES.values():
+        doc = kind.spec.to_json()
+        if gettext is not None:
+            for option in doc["options"]:
+                option["label"] = gettext(option["label"])
+        out.append(doc)
+    return out

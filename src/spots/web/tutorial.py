@@ -67,4 +67,4 @@ async def rules_page(request: Request) -> HTMLResponse:
         for t in TILES.values()
     ]
     page = request.app.state.page
-    return page(request, "rules.html", tiles=tiles)  # type: ignore[no-any-return]
+    return page(request, "rules.html", tiles=tiles)
