@@ -51,16 +51,17 @@ def routes(ctx: Context) -> APIRouter:
         hit = lobby_cache.get(key)
         if hit is not None and hit[1] == hub.version and time.monotonic() - hit[0] < LOBBY_FRESH:
             return JSONResponse(hit[2])
-        rows, counts = [], {}
+        rows: list[dict[str, Any]] = []
+        counts: dict[str, int] = {}
         for st in [status] if status else ["open", "playing", "over"]:
             page, counts[st] = hub.page(st, offset, limit)
-            if st == "over" and not page and offset + limit > len(hub.recent):
+            if page is None:
                 try:
                     page, counts[st] = await hub.writer.run(hub.store.finished, offset, limit)
                 except Unavailable as exc:
                     raise Refused(503, "unavailable", f"the finished games cannot be listed: {exc.why}",
                                   exc.retry) from None
-            rows.extend(page)
+            rows.extend(page or [])
         data = {"tables": rows, "counts": counts, "offset": offset, "limit": limit}
         if len(lobby_cache) > 256:
             lobby_cache.clear()

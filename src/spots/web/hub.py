@@ -49,6 +49,7 @@ class Hub:
         self.by_host: dict[str, str] = {}
         self.lobby: dict[str, OrderedDict[str, Room]] = {"open": OrderedDict(), "playing": OrderedDict()}
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        self.finished_total = 0
         self.archive: OrderedDict[str, Room] = OrderedDict()
         self.quarantined: dict[str, str] = {}
         self.new_tables = Buckets(limits.tables_per_minute / 60, 10)
@@ -70,7 +71,8 @@ class Hub:
                 self.quarantined[row.id] = reason
                 continue
             self._add(room)
-        self.recent.extend(self.store.finished(0, RECENT)[0])
+        rows, self.finished_total = self.store.finished(0, RECENT)
+        self.recent.extend(rows)
 
     def rebuild(self, row: TableRow) -> Room:
         """A table from its record (raises when the stored rules or a stored move are not valid)."""
@@ -173,6 +175,7 @@ class Hub:
 
     def finished_game(self, room: Room, summary: dict[str, Any]) -> None:
         self.recent.appendleft(summary)
+        self.finished_total += 1
         self.version += 1
 
     # -------------------------------------------------------------- seats
@@ -218,12 +221,12 @@ class Hub:
         if status in self.lobby and room.id in self.rooms:
             self.lobby[status][room.id] = room
 
-    def page(self, status: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+    def page(self, status: str, offset: int, limit: int) -> tuple[list[dict[str, Any]] | None, int]:
         """One page of the lobby, newest first, and how many tables have that status."""
-        if status == "over":
-            if offset + limit <= len(self.recent):
-                return list(itertools.islice(self.recent, offset, offset + limit)), -1
-            return [], -1
+        if status == "over":  # the newest from memory; older pages: None, read them from the file
+            if offset + limit <= len(self.recent) or len(self.recent) >= self.finished_total:
+                return list(itertools.islice(self.recent, offset, offset + limit)), self.finished_total
+            return None, self.finished_total
         rooms = self.lobby[status]
         return [r.summary() for r in itertools.islice(reversed(rooms.values()), offset, offset + limit)], len(rooms)
 

@@ -39,6 +39,15 @@ log = logging.getLogger("spots.web")
 DICE = random.SystemRandom()  # online dice: the OS's entropy, never a seed a client could learn
 STATE = "\0state"  # the outbox marker for "send the current state here"
 PRESENCE_DELAY = 0.5  # seconds: a seat coming and going is told to the table at most this often
+REACTION = 0.3  # seconds: a move without 'at' that arrives this soon after a change may be meant for before it
+
+
+@dataclass(frozen=True)
+class Unsaid:
+    """A move sent without ``at``: when it arrived, and the first position its connection was shown."""
+
+    arrived: float
+    first_seen: int | None
 
 
 class MoveError(Exception):
@@ -62,7 +71,7 @@ class Conn:
     state_due: bool = False
     full_due: bool = True  # the next state carries the whole log
     log_sent: int = 0
-    seen: int = 0  # moves in the last state sent: the position an at-less move is meant for
+    first_seen: int | None = None  # moves in the first state this viewer was sent
     bucket: Bucket | None = None
     dropped: bool = False
     closed: bool = False
@@ -115,6 +124,8 @@ class Room:
         self._views: dict[tuple[str, int | None], str] = {}
         self._summary: dict[str, Any] | None = None
         self._presence: asyncio.TimerHandle | None = None
+        self.changed_at = 0.0  # when the position last changed (monotonic) ...
+        self.could_act: set[int] = set()  # ... and the seats that could act in the position before
 
     # -------------------------------------------------------------- queries
 
@@ -148,7 +159,9 @@ class Room:
         start = 0 if conn.full_due else conn.log_sent
         conn.full_due = False
         lines = self.log_in(conn.lang)[start:]
-        conn.log_sent = conn.seen = len(self.log)
+        conn.log_sent = len(self.log)
+        if conn.first_seen is None:
+            conn.first_seen = conn.log_sent
         view = self._view_text(conn.lang, conn.seat)
         return f'{{"type": "state", "view": {view}, "log_start": {start}, "log": {json.dumps(lines)}}}'
 
@@ -202,20 +215,38 @@ class Room:
 
     # -------------------------------------------------------------- changes
 
-    async def submit(self, move: Any, seat: int, at: int | None = None, lang: str = "en") -> tuple[int, str]:
+    async def submit(self, move: Any, seat: int, at: int | Unsaid | None = None, lang: str = "en"
+                     ) -> tuple[int, str]:
         """Apply a seat's move to the position it was meant for, then the chance events; persist; broadcast.
 
         ``at`` is the number of moves the sender had seen; a move for any other position is
-        refused (``stale``). Returns the move's index in the record and its canonical text.
-        Raises MoveError and changes nothing when refused.
+        refused (``stale``). Without it (``Unsaid``) the move is taken for the current position
+        unless that is ambiguous (see ``_infer``). Returns the move's index in the record and its
+        canonical text. Raises MoveError and changes nothing when refused.
         """
         async with self.lock:
+            if isinstance(at, Unsaid):
+                at = self._infer(at, seat, lang)
             after, text = self._check(move, seat, at, lang)
             index = len(self.log)
             await self._commit(self.state, after, [(text, seat)])
             if self.row.seats[seat].kind == "human":
                 self.touched = time.time()
             return index, text
+
+    def _infer(self, unsaid: Unsaid, seat: int, lang: str) -> int:
+        """The position a move without ``at`` was meant for, or ``stale`` when it may have been the one before.
+
+        It is ambiguous when the position changed just before the move arrived (or while it waited),
+        the sender's connection had been shown the position before, and this seat could act there
+        too (a second connection of the same seat, a double click, a claim race that just ended).
+        """
+        shown_before = unsaid.first_seen is not None and unsaid.first_seen < len(self.log)
+        if shown_before and seat in self.could_act and self.changed_at > unsaid.arrived - REACTION:
+            _ = i18n.translator(lang).gettext
+            raise MoveError("stale", _("the table has just moved on ({n} moves); send 'at' with the number of moves"
+                                       " you have seen").format(n=len(self.log)))
+        return len(self.log)
 
     def _check(self, move: Any, seat: int, at: int | None, lang: str) -> tuple[Any, str]:
         """The position after ``move`` (on a copy) and its canonical text, or a MoveError."""
@@ -266,6 +297,9 @@ class Room:
         except Unavailable as exc:
             raise MoveError("server-error", f"the move could not be saved ({exc.why}); nothing changed,"
                             " try again", retry=exc.retry) from None
+        self.could_act = set(self.kind.racers(before)) or (
+            set() if before.is_terminal() or before.is_chance_node() else {before.current_player()})
+        self.changed_at = time.monotonic()
         self.state = after
         self.log.extend(line[i18n.DEFAULT] for line in lines)
         for lang, other in self.logs.items():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections import Counter
 from typing import Any
 
@@ -20,7 +21,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from .. import i18n
 from .context import Context, request_lang
 from .guard import client_of
-from .rooms import STATE, Conn, MoveError, Room
+from .rooms import STATE, Conn, MoveError, Room, Unsaid
 from .writer import Unavailable
 
 MAX_MESSAGE = 4096  # bytes: far above any move, far below anything abusive
@@ -158,7 +159,7 @@ def routes(ctx: Context) -> APIRouter:
     async def _handle(room: Room, conn: Conn, text: str | None, size: int) -> dict[str, Any] | None:
         """One client message: a reply for the sender (an error, a hint), or None."""
         _ = i18n.translator(conn.lang).gettext
-        seen = conn.seen  # the position this message was sent from, as far as the server can tell
+        arrived = time.monotonic()
         rate = ctx.limits.message_rate
         if not conn.allow(rate, ctx.limits.message_burst):
             return _error("rate-limited", _("too many messages: at most {rate} a second; this one was ignored").format(
@@ -191,8 +192,8 @@ def routes(ctx: Context) -> APIRouter:
                 seat=conn.seat, claimed=repr(claimed)))
         if kind == "hint":
             return await _hint(room, conn)
-        at = msg.get("at", seen)
-        if not isinstance(at, int) or isinstance(at, bool):
+        at = msg.get("at", Unsaid(arrived, conn.first_seen))
+        if not isinstance(at, (int, Unsaid)) or isinstance(at, bool):
             return _error("bad-message", _("'at' must be the number of moves you have seen"))
         try:
             index, canonical = await room.submit(msg.get("move"), conn.seat, at, conn.lang)

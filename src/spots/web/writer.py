@@ -50,16 +50,19 @@ class Writer:
 
     def __init__(self, patience: float = 2.0) -> None:
         self.patience = patience
+        self.failing_until = 0.0  # after a call gave up, the next ones try once (no queue of waiting calls)
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spots-db")
 
     def _retrying(self, call: Callable[..., T], args: tuple[Any, ...]) -> T:
-        deadline = time.monotonic() + self.patience
+        now = time.monotonic()
+        deadline = now + (0.0 if now < self.failing_until else self.patience)
         pause = 0.02
         while True:
             try:
                 return call(*args)
             except sqlite3.Error as exc:
                 if not is_busy(exc) or time.monotonic() + pause > deadline:
+                    self.failing_until = time.monotonic() + 1.0
                     raise
                 time.sleep(pause)
                 pause = min(pause * 2, 0.25)
