@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 
 from spots.web import create_app
 from spots.web.rooms import STATE, Conn
-from test_web_api import Msg, db_moves, is_state, opened, play, token, until
+from test_web_api import Msg, db_moves, opened, play, token, until
 from test_web_double_spot import HUMANS, stored_table, to_a_claim
 
 pytestmark = [pytest.mark.timeout(90), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -432,9 +432,8 @@ def test_11_bad_database_files_give_one_line_naming_the_file(tmp_path: Path, mon
 def test_11_one_server_per_database_file(tmp_path: Path) -> None:
     from spots.web.store import StoreError
 
-    with app(tmp_path / "s.db"):
-        with pytest.raises(StoreError, match="another server is already using it"):
-            create_app(tmp_path / "s.db")
+    with app(tmp_path / "s.db"), pytest.raises(StoreError, match="another server is already using it"):
+        create_app(tmp_path / "s.db")
     with app(tmp_path / "s.db"):  # free again once the first has stopped
         pass
 
