@@ -34,6 +34,7 @@ from websockets.asyncio.client import connect
 # one client opens every table and socket here: the server runs with its private (generous) limits
 SERVER_OPTIONS = ["--private"]
 
+
 @dataclass
 class Totals:
     rtts: list[float] = field(default_factory=list)

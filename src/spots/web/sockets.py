@@ -63,52 +63,52 @@ class Sockets:
         self.total -= 1
 
 
-def routes(ctx: Context) -> APIRouter:
-    """The ``/ws/<table>`` route on ``ctx``'s tables."""
-    router = APIRouter()
-    hub = ctx.hub
-    sockets = Sockets()
+class SocketServer:
+    """The ``/ws/<table>`` endpoint on ``ctx``'s tables."""
 
-    async def refuse(ws: WebSocket, message: dict[str, Any], code: int) -> None:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx, self.hub = ctx, ctx.hub
+        self.sockets = Sockets()
+
+    async def refuse(self, ws: WebSocket, message: dict[str, Any], code: int) -> None:
         await ws.send_json(message)
         await ws.close(code=code)
 
-    @router.websocket("/ws/{table_id}")
-    async def socket(ws: WebSocket, table_id: str, token: str = "") -> None:
+    async def socket(self, ws: WebSocket, table_id: str, token: str = "") -> None:
         await ws.accept()
         lang = request_lang(ws)
         _ = i18n.translator(lang).gettext
-        room = await hub.table(table_id)
+        room = await self.hub.table(table_id)
         if room is None:
-            await refuse(ws, _error("unknown-table", f"there is no table {table_id!r}"), 4404)
+            await self.refuse(ws, _error("unknown-table", f"there is no table {table_id!r}"), 4404)
             return
         client = client_of(ws)
-        refusal = sockets.refusal(ctx, client, room, lang)
+        refusal = self.sockets.refusal(self.ctx, client, room, lang)
         if refusal is not None:
-            await refuse(ws, refusal, 4429)
+            await self.refuse(ws, refusal, 4429)
             return
         seat: int | None = None
         if token:
             try:
-                found = await hub.claim(token)
+                found = await self.hub.claim(token)
             except Unavailable as exc:
-                await refuse(ws, _error("server-busy", _(
+                await self.refuse(ws, _error("server-busy", _(
                     "the server could not record your seat just now; try again in a few seconds"),
                     retry_after=exc.retry), 1013)
                 return
             if found is None or found[0] is not room:
-                await refuse(ws, _error("bad-token", "this seat link is not valid for this table"), 4403)
+                await self.refuse(ws, _error("bad-token", "this seat link is not valid for this table"), 4403)
                 return
             seat = found[1]
-        sockets.opened(client)
+        self.sockets.opened(client)
         try:
-            await serve(ws, room, Conn(seat, lang, client, ctx.limits.queue))
+            await self.serve(ws, room, Conn(seat, lang, client, self.ctx.limits.queue))
         finally:
-            sockets.closed(client)
+            self.sockets.closed(client)
 
-    async def serve(ws: WebSocket, room: Room, conn: Conn) -> None:
+    async def serve(self, ws: WebSocket, room: Room, conn: Conn) -> None:
         """Read one viewer's messages until it leaves (or is dropped); its writer runs beside."""
-        writer = asyncio.get_running_loop().create_task(_writer(ws, room, conn))
+        writer = asyncio.get_running_loop().create_task(self._writer(ws, room, conn))
         conn.send(json.dumps({"type": "hello", "table": room.id, "seat": conn.seat,
                               "role": "player" if conn.seat is not None else "spectator",
                               "name": None if conn.seat is None else room.names[conn.seat]}))
@@ -123,7 +123,7 @@ def routes(ctx: Context) -> APIRouter:
                     size = len(message.get("bytes") or b"")
                 else:
                     size = len(text.encode("utf-8", "surrogatepass")) if len(text) * 4 > MAX_MESSAGE else len(text)
-                reply = await _handle(room, conn, text, size)
+                reply = await self._handle(room, conn, text, size)
                 if reply is not None:
                     conn.send(json.dumps(reply))
         except WebSocketDisconnect:
@@ -135,9 +135,9 @@ def routes(ctx: Context) -> APIRouter:
                 await asyncio.wait_for(writer, 1.0)
             writer.cancel()
 
-    async def _writer(ws: WebSocket, room: Room, conn: Conn) -> None:
+    async def _writer(self, ws: WebSocket, room: Room, conn: Conn) -> None:
         """Send what one viewer is owed; drop it (close 1008) when it stops taking messages."""
-        timeout = ctx.limits.send_timeout
+        timeout = self.ctx.limits.send_timeout
         try:
             while not conn.closed:
                 await conn.wake.wait()
@@ -156,12 +156,12 @@ def routes(ctx: Context) -> APIRouter:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(ws.close(code=1008), 1.0)
 
-    async def _handle(room: Room, conn: Conn, text: str | None, size: int) -> dict[str, Any] | None:
+    async def _handle(self, room: Room, conn: Conn, text: str | None, size: int) -> dict[str, Any] | None:
         """One client message: a reply for the sender (an error, a hint), or None."""
         _ = i18n.translator(conn.lang).gettext
         arrived = time.monotonic()
-        rate = ctx.limits.message_rate
-        if not conn.allow(rate, ctx.limits.message_burst):
+        rate = self.ctx.limits.message_rate
+        if not conn.allow(rate, self.ctx.limits.message_burst):
             return _error("rate-limited", _("too many messages: at most {rate} a second; this one was ignored").format(
                 rate=f"{rate:g}"))
         if size > MAX_MESSAGE:
@@ -191,7 +191,7 @@ def routes(ctx: Context) -> APIRouter:
             return _error("wrong-seat", _("this connection plays seat {seat}; it cannot act for seat {claimed}").format(
                 seat=conn.seat, claimed=repr(claimed)))
         if kind == "hint":
-            return await _hint(room, conn)
+            return await self._hint(room, conn)
         at = msg.get("at", Unsaid(arrived, conn.first_seen))
         if not isinstance(at, (int, Unsaid)) or isinstance(at, bool):
             return _error("bad-message", _("'at' must be the number of moves you have seen"))
@@ -205,7 +205,7 @@ def routes(ctx: Context) -> APIRouter:
             return _error(exc.code, exc.message, move=move, **extra)
         return {"type": "ok", "move": canonical, "index": index, "moves": len(room.log)}
 
-    async def _hint(room: Room, conn: Conn) -> dict[str, Any]:
+    async def _hint(self, room: Room, conn: Conn) -> dict[str, Any]:
         """The advisor's ranking: one computation per position and language, within the hint limits."""
         tr = i18n.translator(conn.lang)
         _ = tr.gettext
@@ -213,20 +213,25 @@ def routes(ctx: Context) -> APIRouter:
         if state.is_terminal() or conn.seat not in (state.current_player(), *room.kind.racers(state)):
             return _error("not-your-turn", _("hints are given on your own turn"))
         key = (room.id, len(room.log), i18n.resolve(conn.lang))
-        advice = ctx.hint_cache.get(key)
+        advice = self.ctx.hint_cache.get(key)
         if advice is None:
-            wait = ctx.hints.take(conn.client) or ctx.hints_server.take("server")
+            wait = self.ctx.hints.take(conn.client) or self.ctx.hints_server.take("server")
             if wait:
                 return _error("hint-limit", _("hints take a lot of thinking: try again in {n} seconds").format(
                     n=max(1, round(wait))), retry_after=max(1, round(wait)))
             try:
                 advice = await asyncio.wait_for(
-                    hub.workers.hint(room.kind.name, state.clone(), room.names, conn.lang), HINT_TIMEOUT)
+                    self.hub.workers.hint(room.kind.name, state.clone(), room.names, conn.lang), HINT_TIMEOUT)
             except TimeoutError:
                 return _error("hint-timeout", _("the advisor took too long"))
-            if len(ctx.hint_cache) > 1024:
-                ctx.hint_cache.clear()
-            ctx.hint_cache[key] = advice
+            if len(self.ctx.hint_cache) > 1024:
+                self.ctx.hint_cache.clear()
+            self.ctx.hint_cache[key] = advice
         return {"type": "hint", "moves": len(room.log), "advice": advice}
 
+
+def routes(ctx: Context) -> APIRouter:
+    """The ``/ws/<table>`` route on ``ctx``'s tables."""
+    router = APIRouter()
+    router.add_api_websocket_route("/ws/{table_id}", SocketServer(ctx).socket)
     return router
