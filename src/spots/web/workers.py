@@ -2,8 +2,8 @@
 
 Why processes: a bot or advisor search is pure Python; in a thread it holds the
 interpreter lock and slows every other table's moves. In a separate process
-(``workers`` > 0) it only takes CPU the operating system shares fairly, and at
-most ``workers`` searches run at once. ``workers=0`` keeps them in threads of
+(``workers`` > 0, at a lower scheduling priority) it only takes CPU the server
+does not need, and at most ``workers`` searches run at once. ``workers=0`` keeps them in threads of
 this process (tests, a small private server). Tables where only bots play go
 one at a time through their own gate, so they never crowd out a table where a
 person is waiting for a bot.
@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from .. import i18n
 from .games import GAMES
+
+NICE = 10  # searches run at a lower priority than the server, so moves stay quick while bots think
 
 
 def think(game: str, bot: str, seed: int, state: Any) -> str:
@@ -42,7 +45,8 @@ class Workers:
     def pool(self) -> Executor:
         if self._pool is None:
             if self.workers > 0:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=os.nice, initargs=(NICE,))
             else:
                 self._pool = ThreadPoolExecutor(2, thread_name_prefix="spots-think")
         return self._pool
