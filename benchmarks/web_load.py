@@ -31,6 +31,9 @@ from pathlib import Path
 import httpx
 from websockets.asyncio.client import connect
 
+# one client opens every table and socket here: the server runs with its private (generous) limits
+SERVER_OPTIONS = ["--private"]
+
 
 @dataclass
 class Totals:
@@ -164,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen(
             [sys.executable, "-m", "spots.web.server", "--host", "127.0.0.1", "--port", str(port), "--db",
-             f"{tmp}/load.db", "--log-level", "warning"], stdout=subprocess.DEVNULL)
+             f"{tmp}/load.db", "--log-level", "warning", *SERVER_OPTIONS], stdout=subprocess.DEVNULL)
         try:
             for _ in range(100):
                 try:

@@ -41,7 +41,7 @@ def problems(axe: Any, page: Any, context: Any = None) -> list[str]:
 
 @pytest.mark.parametrize("viewport", [None, PHONE])
 def test_the_lobby(server: Server, browser: Any, axe: Any, viewport: dict[str, int] | None) -> None:
-    server.create([{"kind": "human", "name": "Ann"}, {"kind": "human"}], game="double-spot")  # a row to join
+    server.create([{"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}], game="double-spot")  # a row
     context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(server.url + "/")

@@ -96,7 +96,8 @@ def db_moves(db: Path, table_id: str) -> list[str]:
 def test_lobby_pages_and_table_list(tmp_path: Path) -> None:
     with client(tmp_path / "s.db") as c:
         assert "New table" in c.get("/").text
-        t = new_table(c)
+        # seat 0 is the creator's; seat 1 is open, so the table is listed as open until someone takes it
+        t = new_table(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob", "open": True}])
         host = c.get(t["host"].replace("http://testserver", ""))
         assert host.status_code == 200 and t["seats"][1]["link"] in host.text
         rows = c.get("/api/tables").json()["tables"]
@@ -296,7 +297,7 @@ def test_unknown_tables_and_bad_links(tmp_path: Path) -> None:
 
 def test_joining_a_free_seat_from_the_lobby(tmp_path: Path) -> None:
     with client(tmp_path / "s.db") as c:
-        t = new_table(c, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}])
+        t = new_table(c, seats=[{"kind": "human"}, {"kind": "human", "open": True}, {"kind": "bot", "bot": "random"}])
         tid = t["id"]
         r = c.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "  Zoë <b>  "})
         assert r.status_code == 200
@@ -306,10 +307,11 @@ def test_joining_a_free_seat_from_the_lobby(tmp_path: Path) -> None:
         assert c.get(link.replace("http://testserver", "")).status_code == 200
         assert c.post(f"/api/tables/{tid}/join", json={"seat": 1}).status_code == 409
         assert c.post(f"/api/tables/{tid}/join", json={"seat": 2}).status_code == 409  # a bot seat
+        assert c.post(f"/api/tables/{tid}/join", json={"seat": 0}).status_code == 409  # the creator's own seat
         assert c.post(f"/api/tables/{tid}/join", json={"seat": 7}).status_code == 400
         assert c.post(f"/api/tables/{tid}/join", content=b"nope").status_code == 400
         players = c.get("/api/tables").json()["tables"][0]["players"]
-        assert players[1]["name"] == "Zoë <b>" and not players[1]["free"] and players[0]["free"]
+        assert players[1]["name"] == "Zoë <b>" and not players[1]["free"] and not players[0]["free"]
 
 
 def test_reconnecting_resumes_where_the_game_is(tmp_path: Path) -> None:

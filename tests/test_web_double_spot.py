@@ -61,7 +61,8 @@ def test_each_player_sees_their_own_side_and_moves_are_written_from_it(tmp_path:
     with client(tmp_path / "t.db") as c:
         t = new_ds_table(c, target=3, options={"columns": 6, "rows": 4, "claim": "first"})
         listed = c.get("/api/tables").json()["tables"][0]
-        assert listed["game"] == "double-spot" and listed["target"] == 3 and listed["status"] == "open"
+        # both seats are invite-only: nothing to join from the lobby
+        assert listed["game"] == "double-spot" and listed["target"] == 3 and listed["status"] == "playing"
         ann_link, bob_link = (token(s["link"]) for s in t["seats"])
         with c.websocket_connect(f"/ws/{t['id']}?token={ann_link}") as ann, \
                 c.websocket_connect(f"/ws/{t['id']}?token={bob_link}") as bob, \

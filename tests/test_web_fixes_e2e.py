@@ -176,7 +176,7 @@ def test_replay_controls_are_drawn_stay_on_screen_and_show_no_presence(server: S
 
 
 def test_earlier_log_lines_take_a_new_name(server: Server, browser: Any) -> None:
-    t = server.create([{"kind": "human", "name": "Ann"}, {"kind": "human"}])
+    t = server.create([{"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}])
     page = browser.new_page()
     page.goto(t["watch"])
     page.wait_for_selector("#log li")

@@ -40,7 +40,7 @@ def test_a_refused_move_names_the_seat_as_the_host_page_does(tmp_path: Path) -> 
 
 def test_after_a_rename_every_log_line_uses_the_new_name(tmp_path: Path) -> None:
     with client(tmp_path / "s.db") as c:
-        t = new_table(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human"}])
+        t = new_table(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}])
         tid = t["id"]
         before = c.get(f"/api/tables/{tid}").json()["log"]
         assert any("Player 2" in line for line in before)
@@ -61,7 +61,7 @@ def test_after_a_rename_every_log_line_uses_the_new_name(tmp_path: Path) -> None
 
 def test_a_watcher_who_reconnects_after_a_rename_gets_the_new_log(tmp_path: Path) -> None:
     with client(tmp_path / "s.db") as c:
-        t = new_table(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human"}])
+        t = new_table(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}])
         assert c.post(f"/api/tables/{t['id']}/join", json={"seat": 1, "name": "Zoë"}).status_code == 200
     with client(tmp_path / "s.db") as c:  # a restart: the log is told again from the stored names
         with c.websocket_connect(f"/ws/{t['id']}") as ws:

@@ -1,76 +1,107 @@
 """Live tables: the position in memory, its viewers, and the bots that play its bot seats.
 
 Why a room owns everything about one table: every change goes through
-``Room.submit``, which checks the move with the engine on a copy, plays the
-chance events that follow with an unpredictable generator, writes the moves
-to the database, and only then swaps the copy in and tells the viewers. A
-move refused anywhere on that path changes nothing.
+``Room.submit``, which (holding the room's lock) checks the move with the
+engine on a copy, plays the chance events that follow with an unpredictable
+generator, writes the moves to the database on the writer thread, and only
+then swaps the copy in and tells the viewers. A move refused anywhere on that
+path changes nothing, and a move meant for an earlier position is refused.
+
+Viewers are told lazily: a change marks each viewer "state due" and its
+writer builds the message from the current position when it sends, so a slow
+viewer is owed at most one state, never a backlog; one that stops reading is
+dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import random
-import sqlite3
 import time
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import i18n
 from ..core.errors import IllegalMoveError
 from .games import GAMES, GameKind
-from .store import Store, TableRow
+from .guard import Bucket
+from .store import TableRow
+from .writer import Unavailable
+
+if TYPE_CHECKING:
+    from .hub import Hub
 
 log = logging.getLogger("spots.web")
 
 DICE = random.SystemRandom()  # online dice: the OS's entropy, never a seed a client could learn
+STATE = "\0state"  # the outbox marker for "send the current state here"
+PRESENCE_DELAY = 0.5  # seconds: a seat coming and going is told to the table at most this often
+REACTION = 0.3  # seconds: a move without 'at' that arrives this soon after a change may be meant for before it
+
+
+@dataclass(frozen=True)
+class Unsaid:
+    """A move sent without ``at``: when it arrived, and the first position its connection was shown."""
+
+    arrived: float
+    first_seen: int | None
 
 
 class MoveError(Exception):
     """A refused message: ``code`` for programs, ``message`` for people, ``legal`` when it helps."""
 
-    def __init__(self, code: str, message: str, legal: list[str] | None = None) -> None:
+    def __init__(self, code: str, message: str, legal: list[str] | None = None, retry: int | None = None) -> None:
         super().__init__(message)
-        self.code, self.message, self.legal = code, message, legal
+        self.code, self.message, self.legal, self.retry = code, message, legal, retry
 
 
 @dataclass(eq=False)
 class Conn:
-    """One WebSocket viewer. Outgoing messages go through a bounded queue so a slow client never stalls a table."""
+    """One WebSocket viewer: a small outbox, and at most one state owed (built when it is sent)."""
 
     seat: int | None
     lang: str = "en"
-    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=500))
+    client: str = ""
+    limit: int = 16
+    outbox: deque[str] = field(default_factory=deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    state_due: bool = False
+    full_due: bool = True  # the next state carries the whole log
     log_sent: int = 0
-    tokens: float = 0.0
-    refilled: float = 0.0
+    first_seen: int | None = None  # moves in the first state this viewer was sent
+    bucket: Bucket | None = None
     dropped: bool = False
+    closed: bool = False
 
     def send(self, text: str) -> None:
-        if self.dropped:
+        """Queue a message; a viewer that lets ``limit`` messages pile up is dropped."""
+        if self.dropped or self.closed:
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:  # the client stopped reading: let it go
+        if len(self.outbox) >= self.limit:
             self.dropped = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.get_nowait()
-                self.queue.put_nowait(None)
+        else:
+            self.outbox.append(text)
+        self.wake.set()
+
+    def state_changed(self, full: bool = False) -> None:
+        """The table changed: owe this viewer the current state (once, however many changes)."""
+        self.full_due = self.full_due or full
+        if not self.state_due:
+            self.state_due = True
+            self.send(STATE)
+
+    def close(self) -> None:
+        self.closed = True
+        self.wake.set()
 
     def allow(self, rate: float, burst: float) -> bool:
         """A token bucket: ``burst`` messages at once, then ``rate`` per second."""
-        now = time.monotonic()
-        if not self.refilled:
-            self.tokens, self.refilled = burst, now
-        self.tokens = min(burst, self.tokens + (now - self.refilled) * rate)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+        if self.bucket is None:
+            self.bucket = Bucket(rate, burst)
+        return self.bucket.take() == 0
 
 
 class Room:
@@ -85,12 +116,17 @@ class Room:
         self.log = log_lines  # English; other languages are narrated on first need (self.logs)
         self.logs: dict[str, list[str]] = {}
         self.conns: set[Conn] = set()
-        self.bots: dict[int, Any] = {
-            s.seat: self.kind.make_bot(s.bot or "random", DICE.randrange(2**32)) for s in row.seats if s.kind == "bot"
-        }
+        self.bots = {s.seat: s.bot or "random" for s in row.seats if s.kind == "bot"}
+        self.bot_only = all(s.kind == "bot" for s in row.seats)
         self.bot_task: asyncio.Task[None] | None = None
         self.dice: random.Random = DICE  # a tutorial table rolls seeded dice (web/tutorial.py)
-        self._views: dict[tuple[str, int | None], dict[str, Any]] = {}
+        self.lock = asyncio.Lock()
+        self.touched = time.time()  # the last sign of a person: a viewer, a human move
+        self._views: dict[tuple[str, int | None], str] = {}
+        self._summary: dict[str, Any] | None = None
+        self._presence: asyncio.TimerHandle | None = None
+        self.changed_at = 0.0  # when the position last changed (monotonic) ...
+        self.could_act: set[int] = set()  # ... and the seats that could act in the position before
 
     # -------------------------------------------------------------- queries
 
@@ -108,12 +144,27 @@ class Room:
 
     def current_view(self, lang: str = "en", seat: int | None = None) -> dict[str, Any]:
         """The position as ``seat`` sees it (for Spots every viewer sees the same), in one language."""
+        return dict(json.loads(self._view_text(lang, seat)))
+
+    def _view_text(self, lang: str, seat: int | None) -> str:
+        """The view as JSON text, made once per position, language and side."""
         key = (i18n.resolve(lang), seat if self.kind.per_seat_view else None)
         if key not in self._views:
-            self._views[key] = self.kind.view(self.state, self.seat_info(), len(self.log), i18n.translator(key[0]),
-                                              key[1], True)
-            self._views[key]["table"] = self.id
+            view = self.kind.view(self.state, self.seat_info(), len(self.log), i18n.translator(key[0]), key[1], True)
+            view["table"] = self.id
+            self._views[key] = json.dumps(view)
         return self._views[key]
+
+    def state_message(self, conn: Conn) -> str:
+        """The state message a viewer is owed now: the view and the log lines it has not had."""
+        start = 0 if conn.full_due else conn.log_sent
+        conn.full_due = False
+        lines = self.log_in(conn.lang)[start:]
+        conn.log_sent = len(self.log)
+        if conn.first_seen is None:
+            conn.first_seen = conn.log_sent
+        view = self._view_text(conn.lang, conn.seat)
+        return f'{{"type": "state", "view": {view}, "log_start": {start}, "log": {json.dumps(lines)}}}'
 
     def log_in(self, lang: str = "en") -> list[str]:
         """The game log in one language (narrated from the record the first time it is asked for)."""
@@ -129,35 +180,77 @@ class Room:
         return {lang: self.kind.narrate(before, move, after, self.names, i18n.translator(lang))
                 for lang in [i18n.DEFAULT, *self.logs]}
 
+    def status(self) -> str:
+        """``open`` (a seat may be taken from the lobby), ``playing`` or ``over``."""
+        if self.state.is_terminal():
+            return "over"
+        return "open" if any(s.open and not s.claimed for s in self.row.seats) else "playing"
+
     def summary(self) -> dict[str, Any]:
-        """A lobby row."""
-        st = self.state
+        """A lobby row (cached until the table changes)."""
+        if self._summary is None:
+            self._summary = self._make_summary()
+        return {**self._summary, "viewers": len(self.conns)}
+
+    def _make_summary(self, st: Any = None, moves: int | None = None) -> dict[str, Any]:
+        """The lobby row for position ``st`` after ``moves`` moves (default: the table as it is)."""
+        st = self.state if st is None else st
         names = self.names
-        free = [s.seat for s in self.row.seats if s.kind == "human" and not s.claimed]
         scores = self.kind.scores(st)
         return {
             "id": self.id, "game": self.kind.name, "title": self.kind.title,
-            "status": "over" if st.is_terminal() else ("open" if free else "playing"),
+            "status": "over" if st.is_terminal() else self.status(),
             "created": self.row.created, "updated": self.row.updated,
             "players": [
-                {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot, "free": s.seat in free,
-                 "scored": scores[s.seat]}
+                {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
+                 "free": s.kind == "human" and s.open and not s.claimed,
+                 "invited": s.kind == "human" and not s.open and not s.claimed, "scored": scores[s.seat]}
                 for s in self.row.seats
             ],
-            "target": self.kind.target(st), "tricks": list(getattr(st.rules, "tricks", ())), "moves": len(self.log),
+            "target": self.kind.target(st), "tricks": list(getattr(st.rules, "tricks", ())),
+            "moves": len(self.log) if moves is None else moves,
             "turn": st.turn,
             "to_move": None if st.is_terminal() or self.kind.racers(st) else names[st.seat],
-            "winner": None if st.winner is None else names[st.winner], "viewers": len(self.conns),
+            "winner": None if st.winner is None else names[st.winner], "viewers": 0,
         }
 
     # -------------------------------------------------------------- changes
 
-    def submit(self, move: Any, seat: int, at: int | None = None, lang: str = "en") -> tuple[int, str]:
-        """Apply a seat's move, then the chance events it leads to; persist; broadcast.
+    async def submit(self, move: Any, seat: int, at: int | Unsaid | None = None, lang: str = "en"
+                     ) -> tuple[int, str]:
+        """Apply a seat's move to the position it was meant for, then the chance events; persist; broadcast.
 
-        Returns the move's index in the record and its canonical text.
-        Raises MoveError and changes nothing when refused.
+        ``at`` is the number of moves the sender had seen; a move for any other position is
+        refused (``stale``). Without it (``Unsaid``) the move is taken for the current position
+        unless that is ambiguous (see ``_infer``). Returns the move's index in the record and its
+        canonical text. Raises MoveError and changes nothing when refused.
         """
+        async with self.lock:
+            if isinstance(at, Unsaid):
+                at = self._infer(at, seat, lang)
+            after, text = self._check(move, seat, at, lang)
+            index = len(self.log)
+            await self._commit(self.state, after, [(text, seat)])
+            if self.row.seats[seat].kind == "human":
+                self.touched = time.time()
+            return index, text
+
+    def _infer(self, unsaid: Unsaid, seat: int, lang: str) -> int:
+        """The position a move without ``at`` was meant for, or ``stale`` when it may have been the one before.
+
+        It is ambiguous when the position changed just before the move arrived (or while it waited),
+        the sender's connection had been shown the position before, and this seat could act there
+        too (a second connection of the same seat, a double click, a claim race that just ended).
+        """
+        shown_before = unsaid.first_seen is not None and unsaid.first_seen < len(self.log)
+        if shown_before and seat in self.could_act and self.changed_at > unsaid.arrived - REACTION:
+            _ = i18n.translator(lang).gettext
+            raise MoveError("stale", _("the table has just moved on ({n} moves); send 'at' with the number of moves"
+                                       " you have seen").format(n=len(self.log)))
+        return len(self.log)
+
+    def _check(self, move: Any, seat: int, at: int | None, lang: str) -> tuple[Any, str]:
+        """The position after ``move`` (on a copy) and its canonical text, or a MoveError."""
         _ = i18n.translator(lang).gettext
         state = self.state
         if not isinstance(move, str) or not move.strip():
@@ -167,36 +260,26 @@ class Room:
                 n=len(self.log), at=at))
         if state.is_terminal():
             raise MoveError("game-over", _("the game is over; no move is accepted"))
-        if seat in self.kind.racers(state):
-            return self._claim(move, seat, lang)
+        after = state.clone()
+        if seat in self.kind.racers(state):  # a claim race: the first seat to send ``claim <its seat>`` wins
+            wanted = f"claim {seat}"
+            if " ".join(move.lower().split()) != wanted:
+                raise MoveError("illegal-move", _("a card is being claimed: the only move now is {move}").format(
+                    move=repr(wanted)), [wanted])
+            after.apply_action(wanted)
+            return after, wanted
         if state.current_player() != seat:
             who = self.names[state.seat]
             raise MoveError("not-your-turn", _("it is {who}'s turn, not seat {seat}'s").format(
                 who=who, seat=seat + 1), [])  # people count seats from 1
-        after = state.clone()
         try:
             after.apply_action(move, player=seat)
         except IllegalMoveError as exc:
             message = i18n.refused_move(exc, move, state.legal_actions(), i18n.translator(lang))
             raise MoveError("illegal-move", message, state.legal_actions()) from None
-        index, text = len(self.log), after.history()[-1]
-        self._commit(state, after, [(text, seat)])
-        return index, text
+        return after, after.history()[-1]
 
-    def _claim(self, move: str, seat: int, lang: str) -> tuple[int, str]:
-        """A claim race (Double Spot's ``first`` rule): the first seat to send ``claim <its seat>`` takes the card."""
-        _ = i18n.translator(lang).gettext
-        wanted = f"claim {seat}"
-        if " ".join(move.lower().split()) != wanted:
-            raise MoveError("illegal-move", _("a card is being claimed: the only move now is {move}").format(
-                move=repr(wanted)), [wanted])
-        after = self.state.clone()
-        after.apply_action(wanted)
-        index = len(self.log)
-        self._commit(self.state, after, [(wanted, seat)])
-        return index, wanted
-
-    def _commit(self, before: Any, after: Any, moves: list[tuple[str, int]]) -> None:
+    async def _commit(self, before: Any, after: Any, moves: list[tuple[str, int]]) -> None:
         """Play chance events up to the next decision, write everything, then swap and tell everyone."""
         lines = [self._narrate(before, moves[0][0], after)] if moves else []
         while self.kind.draws_chance(after):
@@ -206,63 +289,76 @@ class Room:
             lines.append(self._narrate(prior, text, after))
         start = len(self.log)
         status = "over" if after.is_terminal() else "playing"
-        try:
-            self.hub.store.append_moves(self.id, start, moves, status, after.winner)  # durable before anyone hears
-        except sqlite3.Error as exc:
-            log.error("table %s: a move could not be saved: %s", self.id, exc)
-            raise MoveError("server-error", "the move could not be saved; nothing changed, try again") from None
+        final = None
+        if after.is_terminal():
+            final = {**self._make_summary(after, start + len(moves)), "updated": time.time()}
+        try:  # durable before anyone hears
+            await self.hub.writer.run(self.hub.store.append_moves, self.id, start, moves, status, after.winner, final)
+        except Unavailable as exc:
+            raise MoveError("server-error", f"the move could not be saved ({exc.why}); nothing changed,"
+                            " try again", retry=exc.retry) from None
+        self.could_act = set(self.kind.racers(before)) or (
+            set() if before.is_terminal() or before.is_chance_node() else {before.current_player()})
+        self.changed_at = time.monotonic()
         self.state = after
         self.log.extend(line[i18n.DEFAULT] for line in lines)
         for lang, other in self.logs.items():
             other.extend(line[lang] for line in lines)
         self.row.updated = time.time()
         self.row.status = status
-        self._views = {}
-        self.broadcast()
+        self.changed()
+        if final is not None:
+            self.hub.finished_game(self, final)
         self.schedule_bot()
 
     def renamed(self) -> None:
-        """A seat has a new name: tell the whole log again with it, and resend it to every viewer."""
+        """A seat has a new name: tell the whole log again with it (the caller resends it: ``changed(full=True)``)."""
         self.log[:] = replay_with_log(self.kind, self.state.rules, self.state.history(), self.names)[1]
         self.logs = {}
-        for conn in self.conns:
-            conn.log_sent = 0
 
-    def broadcast(self) -> None:
-        """Send the new view and the new log lines to every viewer (one serialised message per language)."""
+    def changed(self, full: bool = False) -> None:
+        """The position or the seats changed: every viewer is owed the new state; the lobby row is stale."""
         self._views = {}
-        payloads: dict[tuple[str, int | None], str] = {}
+        self._summary = None
+        self.hub.lobby_changed(self)
         for conn in list(self.conns):
-            key = (conn.lang, conn.seat)
-            if key not in payloads:
-                payloads[key] = json.dumps({"type": "state", "view": self.current_view(conn.lang, conn.seat)})
-            payload = payloads[key]
-            start = conn.log_sent
-            lines = self.log_in(conn.lang)[start:]
-            conn.log_sent = len(self.log)
-            conn.send(payload[:-1] + f', "log_start": {start}, "log": {json.dumps(lines)}}}')
+            conn.state_changed(full)
 
-    def full_state(self, conn: Conn) -> None:
-        """Resend everything to one viewer (on connect, or when it asks to resync)."""
-        conn.log_sent = len(self.log)
-        conn.send(json.dumps({"type": "state", "view": self.current_view(conn.lang, conn.seat), "log_start": 0,
-                              "log": self.log_in(conn.lang)}))
+    async def settle(self) -> None:
+        """Draw any chance event left pending (a table loaded mid-deal), then wake the bots."""
+        async with self.lock:
+            if self.kind.draws_chance(self.state):
+                await self._commit(self.state, self.state.clone(), [])
+        self.schedule_bot()
 
     # -------------------------------------------------------------- viewers
 
     def join(self, conn: Conn) -> None:
+        """A new viewer gets the whole state; the others hear only that a player came (coalesced)."""
+        was_online = conn.seat is not None and any(c.seat == conn.seat for c in self.conns)
         self.conns.add(conn)
-        self._views = {}
-        self.full_state(conn)
-        self.broadcast_presence()
+        self.touched = time.time()
+        conn.state_changed(full=True)
+        if conn.seat is not None and not was_online:
+            self._presence_changed()
 
     def leave(self, conn: Conn) -> None:
         self.conns.discard(conn)
-        self.broadcast_presence()
+        self.touched = time.time()
+        if conn.seat is not None and not any(c.seat == conn.seat for c in self.conns):
+            self._presence_changed()
 
-    def broadcast_presence(self) -> None:
-        if not self.hub.closing:
-            self.broadcast()
+    def _presence_changed(self) -> None:
+        """A seat came online or went away: tell the table once, shortly, however often it flickers."""
+        self._views = {}  # a view asked for now shows who is online; the viewers hear it shortly
+        if self.hub.closing or self._presence is not None:
+            return
+
+        def tell() -> None:
+            self._presence = None
+            self.changed()
+
+        self._presence = asyncio.get_running_loop().call_later(PRESENCE_DELAY, tell)
 
     # -------------------------------------------------------------- bots
 
@@ -288,8 +384,11 @@ class Room:
         """Play bot seats one move at a time, at a pace people can follow.
 
         In a claim race a bot waits a human's reaction time (1.5 to 2.5 bot delays, and at least 1.5 s),
-        so a person watching the board has a fair chance to claim first.
+        so a person watching the board has a fair chance to claim first. When a move cannot be saved
+        (a locked database, a full disk) the bot waits and tries again, longer each time, so the table
+        carries on by itself once the fault clears.
         """
+        backoff = 0.5
         while not self.hub.closing:
             st = self.state
             seat = self.bot_to_act()
@@ -297,119 +396,27 @@ class Room:
                 return
             racing = bool(self.kind.racers(st))
             # even with no bot delay, a person gets at least 1.5 s to claim first
-            pause = max(self.hub.bot_delay, 1.0) * (1.5 + DICE.random()) if racing else self.hub.bot_delay
-            await asyncio.sleep(pause)
+            await asyncio.sleep(max(self.hub.bot_delay, 1.0) * (1.5 + DICE.random()) if racing else self.hub.bot_delay)
             if self.state is not st:
                 continue
             try:
-                if racing:
-                    move = f"claim {seat}"
-                else:
-                    move = await asyncio.to_thread(self.bots[seat].choose, st.clone())
+                move = f"claim {seat}" if racing else await self.hub.workers.bot_move(
+                    self.kind.name, self.bots[seat], DICE.randrange(2**32), st.clone(), self.bot_only)
                 if self.state is st:
-                    self.submit(move, seat)
-            except MoveError as exc:  # a bot bug must not stop the table
-                log.error("table %s: bot move refused: %s", self.id, exc.message)
-                return
+                    await self.submit(move, seat, len(self.log))
+                backoff = 0.5
+            except MoveError as exc:
+                if exc.code == "stale":
+                    continue
+                if exc.code != "server-error":  # a bot bug must not stop the server
+                    log.error("table %s: bot move refused: %s", self.id, exc.message)
+                    return
+                log.warning("table %s: bot move not saved (%s); trying again in %.1f s", self.id, exc.message, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 30.0)
             except Exception:
                 log.exception("table %s: bot failed", self.id)
                 return
-
-
-class Hub:
-    """Every table of the server, loaded from the store at start-up."""
-
-    def __init__(self, store: Store, bot_delay: float = 1.0) -> None:
-        self.store = store
-        self.bot_delay = bot_delay
-        self.rooms: dict[str, Room] = {}
-        self.by_token: dict[str, tuple[str, int]] = {}
-        self.by_host: dict[str, str] = {}
-        self.closing = False
-
-    def load(self) -> None:
-        """Rebuild every table by replaying its recorded moves (the moves are the truth)."""
-        for row in self.store.load_tables():
-            try:
-                names = [s.name for s in row.seats]
-                kind = GAMES[row.game]
-                state, lines = replay_with_log(kind, kind.rules_from_dict(row.rules), row.moves, names)
-            except Exception:
-                log.exception("table %s cannot be rebuilt; it is left out", row.id)
-                continue
-            self._add(Room(self, row, state, lines))
-
-    def _add(self, room: Room) -> None:
-        self.rooms[room.id] = room
-        self.by_host[room.row.host_token] = room.id
-        for s in room.row.seats:
-            if s.token:
-                self.by_token[s.token] = (room.id, s.seat)
-
-    def start(self) -> None:
-        """After loading: finish any pending chance events and wake the bots."""
-        for room in self.rooms.values():
-            if room.kind.draws_chance(room.state):
-                room._commit(room.state, room.state.clone(), [])
-            room.schedule_bot()
-
-    async def stop(self) -> None:
-        self.closing = True
-        tasks = [r.bot_task for r in self.rooms.values() if r.bot_task and not r.bot_task.done()]
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(BaseException):
-                await t
-
-    def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], dice: random.Random = DICE) -> Room:
-        """A new table: deal and roll the opening chance events, store it all, start the bots.
-
-        ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
-        """
-        state = kind.new_state(rules)
-        names = [s["name"] for s in seats]
-        moves: list[tuple[str, int]] = []
-        lines: list[str] = []
-        while kind.draws_chance(state):
-            prior = state.clone()
-            text = state.sample_chance(dice)
-            moves.append((text, -1))
-            lines.append(kind.narrate(prior, text, state, names, None))
-        row = self.store.create_table(kind.name, rules.to_dict(), seats, moves)
-        room = Room(self, row, state, lines)
-        room.dice = dice
-        self._add(room)
-        room.schedule_bot()
-        return room
-
-    def claim(self, token: str) -> tuple[Room, int] | None:
-        found = self.by_token.get(token)
-        if found is None:
-            return None
-        room = self.rooms[found[0]]
-        seat = room.row.seats[found[1]]
-        if not seat.claimed:
-            self.store.claim_seat(room.id, seat.seat, rotate=False)
-            seat.claimed = True
-            room.broadcast_presence()
-        return room, found[1]
-
-    def join_free(self, room: Room, seat_no: int, name: str | None) -> str | None:
-        """Take a free human seat from the lobby: a fresh token, so older links to it stop working."""
-        token = self.store.claim_seat(room.id, seat_no, rotate=True, name=name)
-        if token is None:
-            return None
-        seat = room.row.seats[seat_no]
-        if seat.token:
-            self.by_token.pop(seat.token, None)
-        seat.token, seat.claimed = token, True
-        self.by_token[token] = (room.id, seat_no)
-        if name and name != seat.name:
-            seat.name = name
-            room.renamed()
-        room.broadcast_presence()
-        return token
 
 
 def replay_with_log(kind: GameKind, rules: Any, moves: list[str], names: list[str], tr: Any = None

@@ -1,16 +1,46 @@
 """``spots serve``: run the web app with uvicorn on one SQLite file.
 
 ``main(argv)`` is what the CLI's ``serve`` command calls; ``python -m spots.web.server``
-works too (the tests start it that way in a subprocess).
+works too (the tests start it that way in a subprocess). Besides the app's own
+limits (``config.Limits``), the server bounds connections: at most
+``max_connections`` open (``connections_per_client`` per address), a client
+that does not finish sending a request's headers within ``header_timeout``
+seconds is disconnected (slowloris), and idle keep-alive connections close
+after ``idle_timeout`` seconds. Seat and host links are scrubbed from the logs.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
+import re
+import sys
+from collections import Counter
 from collections.abc import Sequence
+from typing import Any
+
+from .config import Limits
 
 MAX_FRAME = 1 << 20  # frames above this are cut off by uvicorn; the app itself refuses anything above 4 KB
+MAX_HEADERS = 16384  # bytes of request line and headers
+SECRET = re.compile(r"(/play/|/host/|token=)[^/?&\s\"]+")
+
+
+def scrub(text: str) -> str:
+    """A log line without seat or host secrets (``/play/…``, ``/host/…``, ``token=…``)."""
+    return SECRET.sub(r"\1…", text)
+
+
+class Scrubber(logging.Filter):
+    """Keeps seat tokens out of the access and error logs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(scrub(a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = scrub(record.msg)
+        return True
 
 
 def build_parser(prog: str = "spots serve") -> argparse.ArgumentParser:
@@ -22,23 +52,115 @@ def build_parser(prog: str = "spots serve") -> argparse.ArgumentParser:
                         help="seconds a bot waits before each move, so people can follow (default 1.0)")
     parser.add_argument("--durable", action="store_true",
                         help="fsync every move (survives power cuts, not only a killed process)")
+    parser.add_argument("--public-url", default=None,
+                        help="the address players reach the server at, for invite links"
+                             " (default http://HOST:PORT); never taken from a request's Host header")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes that think for bots and hints (default 1; 0 = threads in the server)")
+    parser.add_argument("--forwarded-allow-ips", default=None,
+                        help="behind a reverse proxy: the proxy's address, so limits apply per real client")
+    parser.add_argument("--private", action="store_true",
+                        help="generous limits for a trusted network or a benchmark (see docs/web.md)")
+    group = parser.add_argument_group("limits (defaults suit a public server)")
+    for name, kind, default, text in Limits.options():
+        group.add_argument("--" + name.replace("_", "-"), type=kind, default=None, metavar="N",
+                           help=f"{text} (default {default:g})")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     return parser
 
 
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The limits the options ask for: the public defaults (or ``--private``), then each option given."""
+    base = Limits.private() if args.private else Limits()
+    given = {name: getattr(args, name) for name, *_ in Limits.options() if getattr(args, name) is not None}
+    for name, value in given.items():
+        if value < 0:
+            raise ValueError(f"--{name.replace('_', '-')} must not be negative")
+    return base.but(**given)
+
+
+def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol with a bound on connections and a deadline for each request's headers."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    per_client: Counter[str] = Counter()
+
+    class Guarded(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
+        """Counts connections per address; closes one that is slow to send its request's headers."""
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            peer = transport.get_extra_info("peername")
+            self.peer = str(peer[0]) if peer else "unknown"
+            per_client[self.peer] += 1
+            self.counted = True
+            total = sum(per_client.values())
+            if total > limits.max_connections or per_client[self.peer] > limits.connections_per_client:
+                transport.abort()  # type: ignore[attr-defined]
+                return
+            self.arm()
+
+        def arm(self) -> None:
+            self.armed_cycle = self.cycle
+            self.timer = asyncio.get_running_loop().call_later(limits.header_timeout, self.deadline)
+
+        def deadline(self) -> None:
+            if self.transport.get_protocol() is not self:  # upgraded: the WebSocket limits take over
+                self.uncount()
+            elif not self.transport.is_closing():
+                idle = self.cycle is None or self.cycle.response_complete
+                if idle and self.cycle is self.armed_cycle:
+                    self.transport.close()  # no complete request in time
+                else:
+                    self.arm()
+
+        def uncount(self) -> None:
+            if self.counted:
+                self.counted = False
+                per_client[self.peer] -= 1
+                if per_client[self.peer] <= 0:
+                    del per_client[self.peer]
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self.uncount()
+            timer = getattr(self, "timer", None)
+            if timer is not None:
+                timer.cancel()
+            super().connection_lost(exc)
+
+    return Guarded
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the options and serve until interrupted; returns an exit code."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.bot_delay < 0:
-        build_parser().error("--bot-delay must not be negative")
+        parser.error("--bot-delay must not be negative")
+    try:
+        limits = limits_from(args)
+    except ValueError as exc:
+        parser.error(str(exc))
     import uvicorn
 
     from .app import create_app
+    from .store import StoreError
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(args.db, bot_delay=args.bot_delay, durable=args.durable)
-    print(f"Spots is being served at http://{args.host}:{args.port}/ (database: {args.db})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME)
+    for name in ("uvicorn.access", "uvicorn.error", "spots.web"):
+        logging.getLogger(name).addFilter(Scrubber())
+    public = (args.public_url or f"http://{args.host}:{args.port}").rstrip("/")
+    try:
+        app = create_app(args.db, bot_delay=args.bot_delay, durable=args.durable, limits=limits, public_url=public,
+                         workers=args.workers)
+    except StoreError as exc:
+        print(f"spots serve: {exc}", file=sys.stderr)
+        return 2
+    print(f"Spots is being served at {public}/ (database: {args.db})", flush=True)
+    options: dict[str, Any] = {"forwarded_allow_ips": args.forwarded_allow_ips} if args.forwarded_allow_ips else {}
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME,
+                http=guarded_protocol(limits), timeout_keep_alive=limits.idle_timeout,
+                h11_max_incomplete_event_size=MAX_HEADERS, server_header=False, **options)
     return 0
 
 

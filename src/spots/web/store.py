@@ -8,18 +8,25 @@ are the single source of truth and a restart cannot disagree with the log.
 The database runs in WAL mode; a commit survives the process being killed at
 any moment (``synchronous=NORMAL`` is enough for that; ``durable=True`` makes
 every commit also survive a power cut, at the price of an fsync per move).
+
+Only live tables (status ``playing``) are loaded at start-up; finished
+(``over``), expired (``abandoned``) and damaged (``quarantined``) tables stay
+in the file and are read one at a time when someone asks for them. The calls
+here are synchronous: the app runs them on one writer thread (``Writer``).
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import secrets
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -29,7 +36,7 @@ CREATE TABLE IF NOT EXISTS tables (
     created REAL NOT NULL,
     updated REAL NOT NULL,
     rules TEXT NOT NULL,
-    status TEXT NOT NULL,            -- 'playing' or 'over'
+    status TEXT NOT NULL,            -- 'playing', 'over', 'abandoned' or 'quarantined'
     winner INTEGER,
     moves INTEGER NOT NULL DEFAULT 0
 );
@@ -52,6 +59,18 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (table_id, idx)
 );
 """
+COLUMNS = {  # columns added after the first release: (table, column, definition)
+    ("tables", "game", "TEXT NOT NULL DEFAULT 'spots'"),  # before Double Spot every table was Spots
+    ("tables", "summary", "TEXT"),  # the lobby row of a finished table, so the lobby never replays it
+    ("tables", "problem", "TEXT"),  # why a table was quarantined
+    ("tables", "owner", "TEXT"),  # who created it (a hashed address), for the per-client table limit
+    ("seats", "open", "INTEGER NOT NULL DEFAULT 0"),  # may be taken from the lobby (else: only with its link)
+}
+INDEXES = "CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);"
+
+
+class StoreError(Exception):
+    """The database file cannot be used; the message is one line naming the file and what is wrong."""
 
 
 @dataclass
@@ -62,6 +81,7 @@ class SeatRow:
     name: str
     token: str | None
     claimed: bool
+    open: bool = False
 
 
 @dataclass
@@ -70,12 +90,14 @@ class TableRow:
     host_token: str
     created: float
     updated: float
-    rules: dict[str, Any]
+    rules: Any  # a dict once read; a quarantined table's may be the raw text
     status: str
     winner: int | None
     game: str = "spots"
     seats: list[SeatRow] = field(default_factory=list)
     moves: list[str] = field(default_factory=list)
+    summary: dict[str, Any] | None = None
+    owner: str = ""
 
 
 def new_token() -> str:
@@ -83,48 +105,111 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class Store:
-    """All database access. Calls are short and synchronous; a lock makes them thread-safe."""
+def explain(path: str, exc: BaseException) -> str:
+    """One line for a database that cannot be opened: the file, then what is wrong in plain words."""
+    text = str(exc)
+    if "readonly" in text or "read-only" in text or isinstance(exc, PermissionError):
+        why = "it is read-only (the server must be able to write it and its folder)"
+    elif "not a database" in text or "malformed" in text or "disk image" in text:
+        why = f"it is damaged or not a SQLite database ({text})"
+    elif "unable to open" in text:
+        why = f"it cannot be opened ({text}); check that its folder exists and is writable"
+    else:
+        why = text
+    return f"database {path}: {why}"
 
-    def __init__(self, path: str | Path, durable: bool = False) -> None:
+
+class Store:
+    """All database access; a lock makes the calls thread-safe."""
+
+    def __init__(self, path: str | Path, durable: bool = False, lock: bool = True) -> None:
         self.path = str(path)
-        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self.lock = threading.Lock()
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
-        self._upgrade()
+        self._lockfile: TextIO | None = self._take_lock() if lock else None
+        try:
+            self._check_file()
+            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=0.25)
+            self.lock = threading.Lock()
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            (verdict,) = self.db.execute("PRAGMA quick_check(1)").fetchone()
+            if verdict != "ok":
+                raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
+            self.db.executescript(SCHEMA)
+            self._upgrade()
+        except (sqlite3.Error, OSError) as exc:
+            self._release_lock()
+            raise StoreError(explain(self.path, exc)) from None
+
+    def _check_file(self) -> None:
+        """Refuse what SQLite would quietly accept: an empty file, or a file we may not write."""
+        if not os.path.exists(self.path):
+            return
+        if os.path.getsize(self.path) == 0:
+            raise StoreError(f"database {self.path}: the file is empty (0 bytes), not a Spots database;"
+                             " delete it to start a new one")
+        if not os.access(self.path, os.W_OK):
+            raise StoreError(f"database {self.path}: it is read-only (the server must be able to write it)")
+
+    def _take_lock(self) -> TextIO:
+        """One server per database file: hold an exclusive lock on ``<file>.lock`` while serving."""
+        name = self.path + ".lock"
+        try:
+            handle = open(name, "a+")  # noqa: SIM115 - held open for the server's lifetime
+        except OSError as exc:
+            raise StoreError(f"database {self.path}: cannot create the lock file {name} ({exc.strerror})") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise StoreError(f"database {self.path}: another server is already using it (lock file {name});"
+                             " stop it first or use another --db") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        return handle
+
+    def _release_lock(self) -> None:
+        if self._lockfile is not None:
+            self._lockfile.close()  # closing the file drops the lock
+            self._lockfile = None
 
     def _upgrade(self) -> None:
         """Bring a database made by an older version up to this schema (it only ever gains columns)."""
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
-        if "game" not in columns:  # before Double Spot, every table was Spots
-            self.db.execute("ALTER TABLE tables ADD COLUMN game TEXT NOT NULL DEFAULT 'spots'")
+        for table, column, definition in COLUMNS:
+            present = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+        self.db.executescript(INDEXES)
 
     def close(self) -> None:
         with self.lock:
             self.db.close()
+        self._release_lock()
 
-    def create_table(
-        self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]], moves: list[tuple[str, int]]
-    ) -> TableRow:
-        """Insert a table, its seats and its opening chance moves in one transaction."""
+    def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
+                     moves: list[tuple[str, int]], owner: str = "") -> TableRow:
+        """Insert a table, its seats and its opening chance moves in one transaction.
+
+        A seat with ``claimed`` set (the creator's own) is taken from the start.
+        """
         now = time.time()
-        row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game)
+        row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
-            row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None, False))
+            row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
+                                     bool(s.get("claimed")), bool(s.get("open"))))
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
-                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves)),
+                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
+                (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner),
             )
             self.db.executemany(
-                "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed) VALUES (?,?,?,?,?,?,0)",
-                [(row.id, s.seat, s.kind, s.bot, s.name, s.token) for s in row.seats],
+                "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open) VALUES (?,?,?,?,?,?,?,?)",
+                [(row.id, s.seat, s.kind, s.bot, s.name, s.token, int(s.claimed), int(s.open)) for s in row.seats],
             )
             self._insert_moves(row.id, 0, moves, now)
         row.moves = [m for m, _ in moves]
@@ -136,33 +221,33 @@ class Store:
             [(table_id, start + i, m, seat, now) for i, (m, seat) in enumerate(moves)],
         )
 
-    def append_moves(
-        self, table_id: str, start: int, moves: list[tuple[str, int]], status: str, winner: int | None
-    ) -> None:
+    def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
+                     winner: int | None, summary: dict[str, Any] | None = None) -> None:
         """Append accepted moves (a decision and the chance events it caused) atomically.
 
         The primary key (table, index) refuses a second writer at the same index.
+        ``summary``: the lobby row, stored when the game ends.
         """
         now = time.time()
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self._insert_moves(table_id, start, moves, now)
             self.db.execute(
-                "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ? WHERE id = ?",
-                (start + len(moves), status, winner, now, table_id),
+                "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ?, summary = ? WHERE id = ?",
+                (start + len(moves), status, winner, now, None if summary is None else json.dumps(summary), table_id),
             )
 
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None:
-        """Mark a human seat as taken; ``rotate`` gives it a fresh token (joining from the lobby).
+        """Mark a human seat as taken; ``rotate`` gives it a fresh token (joining an open seat from the lobby).
 
         Returns the seat's token, or None when the seat cannot be claimed this way.
         """
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             found = self.db.execute(
-                "SELECT token, claimed FROM seats WHERE table_id = ? AND seat = ? AND kind = 'human'", (table_id, seat)
-            ).fetchone()
-            if found is None or (rotate and found[1]):
+                "SELECT token, claimed, open FROM seats WHERE table_id = ? AND seat = ? AND kind = 'human'",
+                (table_id, seat)).fetchone()
+            if found is None or (rotate and (found[1] or not found[2])):
                 return None
             token = new_token() if rotate else found[0]
             sets, args = "claimed = 1, token = ?", [token]
@@ -172,20 +257,59 @@ class Store:
             self.db.execute(f"UPDATE seats SET {sets} WHERE table_id = ? AND seat = ?", (*args, table_id, seat))
             return str(token)
 
+    def set_status(self, table_id: str, status: str, problem: str | None = None) -> None:
+        """Retire a table (``abandoned``) or set one aside (``quarantined``, with the reason)."""
+        with self.lock, self.db:
+            self.db.execute("UPDATE tables SET status = ?, problem = coalesce(?, problem) WHERE id = ?",
+                            (status, problem, table_id))
+
+    def _rows(self, where: str, args: tuple[Any, ...]) -> dict[str, TableRow]:
+        """Tables matching ``where`` with their seats and moves (rules left as text when not JSON)."""
+        tables: dict[str, TableRow] = {}
+        for r in self.db.execute(
+                "SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner FROM tables"
+                f" WHERE {where} ORDER BY created", args):
+            try:
+                rules: Any = json.loads(r[4])
+            except ValueError:
+                rules = r[4]
+            summary = json.loads(r[8]) if r[8] else None
+            tables[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "")
+        if not tables:
+            return tables
+        ids = ",".join("?" * len(tables))
+        for r in self.db.execute("SELECT table_id, seat, kind, bot, name, token, claimed, open FROM seats"
+                                 f" WHERE table_id IN ({ids}) ORDER BY seat", tuple(tables)):
+            tables[r[0]].seats.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7])))
+        for table_id, move in self.db.execute(
+                f"SELECT table_id, move FROM moves WHERE table_id IN ({ids}) ORDER BY table_id, idx", tuple(tables)):
+            tables[table_id].moves.append(move)
+        return tables
+
     def load_tables(self) -> list[TableRow]:
-        """Every table with its seats and moves, oldest first (for start-up)."""
+        """Every live table with its seats and moves, oldest first (for start-up)."""
         with self.lock:
-            tables = {
-                r[0]: TableRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7])
-                for r in self.db.execute(
-                    "SELECT id, host_token, created, updated, rules, status, winner, game FROM tables ORDER BY created"
-                )
-            }
-            for r in self.db.execute("SELECT table_id, seat, kind, bot, name, token, claimed FROM seats ORDER BY seat"):
-                tables[r[0]].seats.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6])))
-            for table_id, move in self.db.execute("SELECT table_id, move FROM moves ORDER BY table_id, idx"):
-                tables[table_id].moves.append(move)
-        return list(tables.values())
+            return list(self._rows("status = 'playing'", ()).values())
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        """One table of any status (a finished one asked for by its replay or final page)."""
+        with self.lock:
+            return self._rows("id = ?", (table_id,)).get(table_id)
+
+    def finished(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """A page of finished tables' lobby rows, newest first, and how many there are."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT summary FROM tables WHERE status = 'over' AND summary IS NOT NULL"
+                " ORDER BY updated DESC LIMIT ? OFFSET ?", (limit, offset)).fetchall()
+            (count,) = self.db.execute(
+                "SELECT COUNT(*) FROM tables WHERE status = 'over' AND summary IS NOT NULL").fetchone()
+        return [json.loads(r[0]) for r in rows], int(count)
+
+    def status_of(self, table_id: str) -> tuple[str, str | None] | None:
+        with self.lock:
+            found = self.db.execute("SELECT status, problem FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if found is None else (found[0], found[1])
 
     def move_count(self, table_id: str) -> int:
         with self.lock:

@@ -19,7 +19,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from .. import i18n
 from ..engine import Rules
 from ..engine.tricks import N_, TILES
+from .context import request_lang
 from .games import SPOTS
+from .guard import client_of, read_body
 
 router = APIRouter()
 
@@ -29,31 +31,30 @@ BOT = "greedy"
 LEARNER = N_("Learner")
 TEACHER = N_("Biscuit the bot")
 MAX_NAME = 24
+NAME_FORM = 1024  # bytes: the form holds one name
 
 
-def new_tutorial(hub: Any, lang: str, name: str | None = None) -> tuple[Any, str]:
+async def new_tutorial(hub: Any, lang: str, name: str | None = None, client: str = "") -> tuple[Any, str]:
     """Create the tutorial table (the learner in seat 0, a bot in seat 1); return the room and the seat link token."""
     _ = i18n.translator(lang).gettext
     rules = Rules(players=2, tricks="beginner", target=TARGET)
     learner = " ".join((name or "").split())[:MAX_NAME] or _(LEARNER)
     seats = [{"kind": "human", "bot": None, "name": learner}, {"kind": "bot", "bot": BOT, "name": _(TEACHER)}]
-    room = hub.create(SPOTS, rules, seats, dice=random.Random(SEED))
+    room = await hub.create(SPOTS, rules, seats, client=client, dice=random.Random(SEED))
     room.bots[1] = SPOTS.make_bot(BOT, SEED)  # the bot's own choices repeat too
     return room, str(room.row.seats[0].token)
 
 
 def _lang(request: Request) -> str:
-    from .app import request_lang  # here, not at the top: app.py includes this router
-
     return request_lang(request)
 
 
 @router.post("/learn")
 async def learn(request: Request) -> RedirectResponse:
     """The lobby's Learn to play button: a fresh tutorial table, then the learner's seat."""
-    raw = await request.body()  # a plain urlencoded form (no multipart parser needed for one field)
-    name = parse_qs(raw[:1024].decode("utf-8", "replace")).get("name", [""])[0]
-    _, token = new_tutorial(request.app.state.hub, _lang(request), name)
+    raw = await read_body(request, NAME_FORM)  # a plain urlencoded form (no multipart parser needed for one field)
+    name = parse_qs(raw.decode("utf-8", "replace")).get("name", [""])[0]
+    _, token = await new_tutorial(request.app.state.hub, _lang(request), name, client_of(request))
     return RedirectResponse(f"/play/{token}?learn=1", status_code=303)
 
 
@@ -66,5 +67,4 @@ async def rules_page(request: Request) -> HTMLResponse:
          "active": False}
         for t in TILES.values()
     ]
-    page = request.app.state.page
-    return page(request, "rules.html", tiles=tiles)
+    return request.app.state.ctx.page(request, "rules.html", tiles=tiles)

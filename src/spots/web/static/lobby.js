@@ -15,6 +15,7 @@
     const box = $("seats");
     const old = [...box.querySelectorAll(".seat-row")].map((row) => ({
       kind: row.querySelector("select").value, name: row.querySelector("input").value,
+      open: row.querySelector("input.open").checked,
     }));
     let html = "";
     for (let i = 0; i < n; i++) {
@@ -25,7 +26,9 @@
       html += `<div class="seat-row"><span class="seat-no">${esc(T("Seat {n}", { n: i + 1 }))}</span>
         <select name="seat-${i}" aria-label="${esc(T("seat {n} player", { n: i + 1 }))}">${options}</select>
         <input name="name-${i}" maxlength="24" placeholder="${esc(T("name (optional)"))}" value="${esc(prev.name)}"
-          aria-label="${esc(T("seat {n} name", { n: i + 1 }))}"></div>`;
+          aria-label="${esc(T("seat {n} name", { n: i + 1 }))}">
+        <label class="open-seat" title="${esc(box.dataset.openTitle)}"><input type="checkbox" class="open"
+          name="open-${i}"${prev.open ? " checked" : ""}> ${esc(box.dataset.openLabel)}</label></div>`;
     }
     box.innerHTML = html;
   }
@@ -49,8 +52,11 @@
     const seats = [...form.querySelectorAll(".seat-row")].map((row) => {
       const kind = row.querySelector("select").value;
       const name = row.querySelector("input").value.trim();
-      return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
+      const open = row.querySelector("input.open").checked;
+      return kind === "human" ? { kind: "human", name, open } : { kind: "bot", bot: kind.slice(4), name };
     });
+    // your own seat: the first human seat you did not open to anyone (none: you only host)
+    const mine = seats.findIndex((s) => s.kind === "human" && !s.open);
     const options = {};
     let body;
     if (game() === "double-spot") {
@@ -59,6 +65,7 @@
       }
       options.claim = $("ds-claim").value;
       body = { game: "double-spot", seats, target: Number($("ds-target").value), options };
+      body.creator_seat = mine < 0 ? null : mine;
     } else {
       for (const input of form.querySelectorAll(".spots-only .variants input")) {
         if (input.value !== "") options[input.name] = Number(input.value);
@@ -66,6 +73,7 @@
       body = {
         game: "spots", seats, tricks: $("tricks").value, target: Number($("target").value), options,
         tiles: [...form.querySelectorAll("input[name=tile]:checked")].map((c) => c.value),
+        creator_seat: mine < 0 ? null : mine,
       };
     }
     $("create").disabled = true;

@@ -1,0 +1,161 @@
+"""The JSON API: the lobby list (paginated), creating and joining tables, a table's view, replays, records."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from .. import i18n
+from .context import Context, request_lang, tr_of
+from .forms import clean_name, parse_new_table
+from .games import games_json
+from .guard import Refused, client_of, parse_json, read_body
+from .writer import Unavailable
+
+JOIN_BODY = 1024  # a join request is a seat number and a name
+PAGE, MAX_PAGE = 50, 200  # lobby rows per status: by default, at most
+LOBBY_FRESH = 2.0  # seconds a lobby answer may be reused while no table changed (viewer counts may lag)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def _whole_param(request: Request, name: str, default: int, high: int) -> int:
+    value = request.query_params.get(name)
+    if value is None:
+        return default
+    if not value.isdigit() or int(value) > high:
+        raise Refused(400, "bad-query", f"'{name}' must be a whole number from 0 to {high}")
+    return int(value)
+
+
+class Api:
+    """The JSON routes on ``ctx``'s tables."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx, self.hub = ctx, ctx.hub
+        self.lobby_cache: dict[tuple[str, int, int], tuple[float, int, dict[str, Any]]] = {}
+
+
+    async def games(self, request: Request) -> Response:
+        """Each hosted game's spec and options schema, labels in the page's language."""
+        return JSONResponse(games_json(tr_of(request)))
+
+    async def list_tables(self, request: Request) -> Response:
+        """Up to ``limit`` tables of each status (or of ``status`` only, from ``offset``), newest first."""
+        status = request.query_params.get("status")
+        if status is not None and status not in ("open", "playing", "over"):
+            raise Refused(400, "bad-query", "'status' must be open, playing or over")
+        offset = _whole_param(request, "offset", 0, 100000)
+        limit = _whole_param(request, "limit", PAGE, MAX_PAGE)
+        key = (status or "", offset, limit)
+        hit = self.lobby_cache.get(key)
+        if hit is not None and hit[1] == self.hub.version and time.monotonic() - hit[0] < LOBBY_FRESH:
+            return JSONResponse(hit[2])
+        rows: list[dict[str, Any]] = []
+        counts: dict[str, int] = {}
+        for st in [status] if status else ["open", "playing", "over"]:
+            page, counts[st] = self.hub.page(st, offset, limit)
+            if page is None:
+                try:
+                    page, counts[st] = await self.hub.writer.run(self.hub.store.finished, offset, limit)
+                except Unavailable as exc:
+                    raise Refused(503, "unavailable", f"the finished games cannot be listed: {exc.why}",
+                                  exc.retry) from None
+            rows.extend(page or [])
+        data = {"tables": rows, "counts": counts, "offset": offset, "limit": limit}
+        if len(self.lobby_cache) > 256:
+            self.lobby_cache.clear()
+        self.lobby_cache[key] = (time.monotonic(), self.hub.version, data)
+        return JSONResponse(data)
+
+    async def create_table(self, request: Request) -> Response:
+        body = parse_json(await read_body(request, self.ctx.limits.max_body, self.ctx.limits.body_timeout))
+        try:
+            kind, rules, seats = parse_new_table(body)
+        except ValueError as exc:
+            return _error(400, "bad-table", str(exc))
+        room = await self.hub.create(kind, rules, seats, client_of(request))
+        return JSONResponse({
+            "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"),
+            "watch": self.ctx.link(f"/t/{room.id}"),
+            "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "open": s.open, "mine": s.claimed,
+                       "link": self.ctx.link(f"/play/{s.token}") if s.token else None} for s in room.row.seats],
+        }, status_code=201)
+
+    async def table_view(self, table_id: str) -> Response:
+        room = await self.hub.table(table_id)
+        if room is None:
+            return _error(404, "unknown-table", f"there is no table {table_id!r}")
+        return JSONResponse({**room.summary(), "view": room.current_view(), "log": room.log})
+
+    async def join(self, table_id: str, request: Request) -> Response:
+        body = parse_json(await read_body(request, JOIN_BODY, self.ctx.limits.body_timeout))
+        room = self.hub.rooms.get(table_id)
+        if room is None:
+            return _error(404, "unknown-table", f"there is no table {table_id!r}")
+        seat = body.get("seat") if isinstance(body, dict) else None
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.row.seats):
+            return _error(400, "bad-seat", "'seat' must be a seat number of this table")
+        name = clean_name(body.get("name"), "") or None
+        try:
+            token = await self.hub.join_open(room, seat, name)
+        except Unavailable as exc:
+            raise Refused(503, "unavailable", f"the seat could not be taken: {exc.why}; try again", exc.retry) from None
+        if token is None:
+            return _error(409, "seat-taken", f"seat {seat} is not an open seat: it is taken, a bot, or kept for"
+                          " the player the table's creator invited")
+        return JSONResponse({"seat": seat, "token": token, "link": self.ctx.link(f"/play/{token}")})
+
+    async def replay_step(self, request: Request, table_id: str, at: int = -1, side: int = 0) -> Response:
+        """The position after ``at`` moves, with the log so far (the replay viewer's data).
+
+        ``side``: whose side of a Double Spot frame to draw (0 or 1).
+        """
+        room = await self.hub.table(table_id)
+        if room is None:
+            return _error(404, "unknown-table", f"there is no table {table_id!r}")
+        if side not in (0, 1):
+            return _error(400, "bad-side", "'side' must be 0 or 1")
+        moves = room.state.history()
+        total = len(moves)
+        count = total if at < 0 or at > total else at
+        lang = i18n.resolve(request_lang(request))
+        key = (room.id, total, count, side, lang, tuple(room.names))  # a rename retells the log
+        data = self.ctx.replays.answer(key)
+        if data is None:
+            state = room.state if count == total else await asyncio.to_thread(
+                self.ctx.replays.state_at, room.id, room.kind, room.state.rules, moves, count)
+            view = room.kind.view(state, room.seat_info(), count, i18n.translator(lang), side, False)
+            data = {"at": count, "total": total, "view": view, "move": moves[count - 1] if count else None,
+                    "log": room.log_in(lang)[:count]}
+            self.ctx.replays.keep(key, data)
+        return JSONResponse(data)
+
+    async def record(self, table_id: str) -> Response:
+        room = await self.hub.table(table_id)
+        if room is None:
+            return _error(404, "unknown-table", f"there is no table {table_id!r}")
+        doc = {"format": room.kind.record_format, "version": 1, "rules": room.state.rules.to_dict(),
+               "moves": room.state.history()}
+        return JSONResponse(doc, headers={
+            "Content-Disposition": f'attachment; filename="{room.kind.name}-{room.id}.json"'})
+
+
+def routes(ctx: Context) -> APIRouter:
+    """The JSON routes, under ``/api``."""
+    router = APIRouter(prefix="/api")
+    api = Api(ctx)
+    router.add_api_route("/games", api.games, methods=["GET"])
+    router.add_api_route("/tables", api.list_tables, methods=["GET"])
+    router.add_api_route("/tables", api.create_table, methods=["POST"])
+    router.add_api_route("/tables/{table_id}", api.table_view, methods=["GET"])
+    router.add_api_route("/tables/{table_id}/join", api.join, methods=["POST"])
+    router.add_api_route("/tables/{table_id}/replay", api.replay_step, methods=["GET"])
+    router.add_api_route("/tables/{table_id}/record", api.record, methods=["GET"])
+    return router

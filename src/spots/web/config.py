@@ -1,0 +1,67 @@
+"""What one server allows: the limits that keep a public server usable when someone abuses it.
+
+Why one place: every limit here is a ``spots serve`` option (``--tables-per-client``
+and so on, listed by ``spots serve --help`` and in ``docs/web.md``) and a
+``create_app`` argument; the defaults suit a public server, and a private one
+(friends on a home network, a benchmark) raises them with ``--private``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+
+def limit(default: float, help: str) -> Any:
+    """A limit with the help text ``spots serve --help`` shows for it."""
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per client (one IP address) and per server. Times in seconds, sizes in bytes."""
+
+    tables_per_client: int = limit(20, "unfinished tables one client may have")
+    tables_per_minute: float = limit(6.0, "new tables a client may create a minute (after a burst of 10)")
+    max_tables: int = limit(2000, "live tables on the server")
+    bot_tables_per_client: int = limit(2, "live tables where only bots play, per client")
+    max_bot_tables: int = limit(8, "live tables where only bots play, on the server")
+    expire_after: float = limit(24 * 3600.0, "seconds before a table nobody watches or plays at is retired")
+    linger_after_end: float = limit(600.0, "seconds a finished table stays in memory after its last viewer")
+    sockets_per_client: int = limit(32, "WebSockets one client may have open")
+    viewers_per_table: int = limit(100, "WebSockets on one table")
+    max_sockets: int = limit(2000, "WebSockets on the server")
+    message_rate: float = limit(10.0, "WebSocket messages a second per connection (after a burst)")
+    message_burst: float = limit(20.0, "WebSocket messages one connection may send at once")
+    send_timeout: float = limit(10.0, "seconds a viewer may take to accept one message before it is dropped")
+    queue: int = limit(16, "messages waiting for one viewer before it is dropped")
+    hints_per_minute: float = limit(12.0, "hints one client may ask for a minute (after a burst of 3)")
+    hints_server_per_minute: float = limit(60.0, "hints the whole server computes a minute (after a burst of 10)")
+    requests_per_second: float = limit(20.0, "page and API requests a second per client (after a burst)")
+    max_body: int = limit(16384, "bytes in a request body (refused before it is read)")
+    body_timeout: float = limit(10.0, "seconds a client may take to send a request body")
+    max_connections: int = limit(3000, "open TCP connections on the server")
+    connections_per_client: int = limit(64, "open TCP connections per client")
+    header_timeout: float = limit(10.0, "seconds a client may take to send a request's headers")
+    idle_timeout: int = limit(5, "seconds an idle keep-alive connection stays open")
+
+    @classmethod
+    def private(cls) -> Limits:
+        """Generous limits for a trusted network or a benchmark (still bounded)."""
+        return cls(tables_per_client=100000, tables_per_minute=1e6, max_tables=100000, bot_tables_per_client=1000,
+                   max_bot_tables=1000, sockets_per_client=100000, viewers_per_table=10000, max_sockets=100000,
+                   hints_per_minute=600.0, hints_server_per_minute=6000.0, requests_per_second=1e6,
+                   max_connections=100000, connections_per_client=100000)
+
+    def but(self, **changes: Any) -> Limits:
+        """A copy with some limits changed (unknown names are an error)."""
+        known = {f.name for f in fields(self)}
+        unknown = set(changes) - known
+        if unknown:
+            raise TypeError(f"unknown limits: {', '.join(sorted(unknown))}")
+        return replace(self, **changes)
+
+    @staticmethod
+    def options() -> list[tuple[str, type, Any, str]]:
+        """(name, type, default, help) of every limit, for the command line."""
+        return [(f.name, type(f.default), f.default, f.metadata["help"]) for f in fields(Limits)]

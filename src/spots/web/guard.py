@@ -1,0 +1,193 @@
+"""Refusing abuse early and clearly: rate buckets per client, bounded request bodies, safe JSON, headers.
+
+Why a module of its own: every route needs the same answers to "too much" (a
+``429`` with ``Retry-After``), "too big" (a ``413`` before the body is read)
+and "not what we accept" (a ``400`` naming the problem, never a ``500``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import time
+from collections import OrderedDict
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+class Refused(Exception):
+    """A request refused with an HTTP status, a code for programs and a message for people."""
+
+    def __init__(self, status: int, code: str, message: str, retry: float | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.retry = status, code, message, retry
+
+    def response(self) -> JSONResponse:
+        headers = {"Retry-After": str(max(1, math.ceil(self.retry)))} if self.retry is not None else None
+        body: dict[str, Any] = {"error": self.code, "message": self.message}
+        if self.retry is not None:
+            body["retry_after"] = max(1, math.ceil(self.retry))
+        return JSONResponse(body, status_code=self.status, headers=headers)
+
+
+class Bucket:
+    """A token bucket: ``burst`` at once, then ``rate`` per second."""
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, time.monotonic()
+
+    def take(self) -> float:
+        """0 when allowed (a token is spent); else the seconds until one is available."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / self.rate if self.rate > 0 else 3600.0
+
+
+class Buckets:
+    """One bucket per key (a client's address, a seat), forgetting the least recently used beyond ``size``."""
+
+    def __init__(self, rate: float, burst: float, size: int = 50000) -> None:
+        self.rate, self.burst, self.size = rate, burst, size
+        self.buckets: OrderedDict[str, Bucket] = OrderedDict()
+
+    def take(self, key: str) -> float:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = Bucket(self.rate, self.burst)
+            if len(self.buckets) > self.size:
+                self.buckets.popitem(last=False)
+        else:
+            self.buckets.move_to_end(key)
+        return bucket.take()
+
+
+def client_of(request: Any) -> str:
+    """Who is asking: the peer address (uvicorn puts the forwarded one here when told to trust a proxy)."""
+    client = request.client
+    return client.host if client else "unknown"
+
+
+async def read_body(request: Request, limit: int, timeout: float = 10.0) -> bytes:
+    """The request body, refused with 413 as soon as it is known to be larger than ``limit``.
+
+    The declared length is checked before anything is read, and the stream is
+    counted as it arrives, so a huge body never sits in memory; a body that
+    trickles in slower than ``timeout`` seconds is refused with 408.
+    """
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise Refused(413, "too-large", f"the request body is limited to {limit} bytes")
+    chunks, size = [], 0
+    try:
+        async with asyncio.timeout(timeout):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise Refused(413, "too-large", f"the request body is limited to {limit} bytes")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise Refused(408, "too-slow", f"the request body took longer than {timeout:g} seconds") from None
+    return b"".join(chunks)
+
+
+MAX_DEPTH = 20  # a lobby request nests three levels; anything deeper is not one of ours
+
+
+def parse_json(raw: bytes | str) -> Any:
+    """JSON from a client: valid UTF-8 text, at most ``MAX_DEPTH`` levels deep, or a clear ``Refused``."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refused(400, "bad-json", "the request body is not UTF-8 text") from None
+    depth = deepest = 0
+    for ch in raw:  # brackets inside strings only make this stricter, never looser
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                raise Refused(400, "bad-json", f"the JSON is nested more than {MAX_DEPTH} levels deep")
+        elif ch in "]}":
+            depth -= 1
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise Refused(400, "bad-json", "the request body is not valid JSON") from None
+
+
+def check_text(value: str, what: str) -> str:
+    """Refuse text that cannot be stored or shown: lone surrogates and control characters."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Refused(400, "bad-text", f"{what} is not valid text (it holds a lone surrogate)") from None
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
+        raise Refused(400, "bad-text", f"{what} holds control characters")
+    return value
+
+
+# Scripts: this site's files, the pages' small inline bootstrap (words, settings) and eval, which the
+# browser test tools (Playwright's string predicates) need; nothing from any other origin, no framing.
+CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),  # seat links never leak to another site through Referer
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class Gate:
+    """ASGI middleware: security headers on every response, early 413s, and a request rate per client.
+
+    Static files are not counted (a page load fetches several); everything else is,
+    at ``requests_per_second`` after a burst of three seconds' worth.
+    """
+
+    def __init__(self, app: ASGIApp, limits: Any) -> None:
+        self.app, self.max_body = app, limits.max_body
+        self.requests = Buckets(limits.requests_per_second, max(60.0, limits.requests_per_second * 3))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refusal = self.check(scope)
+        if refusal is not None:
+            await refusal.response()(scope, receive, self.with_headers(send))
+            return
+        await self.app(scope, receive, self.with_headers(send))
+
+    def check(self, scope: Scope) -> Refused | None:
+        for name, value in scope["headers"]:
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
+                return Refused(413, "too-large", f"request bodies are limited to {self.max_body} bytes")
+        if not scope["path"].startswith("/static/"):
+            client = scope.get("client")
+            wait = self.requests.take(client[0] if client else "unknown")
+            if wait:
+                return Refused(429, "too-many-requests", "too many requests; slow down", wait)
+        return None
+
+    @staticmethod
+    def with_headers(send: Send) -> Send:
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        return send_with_headers

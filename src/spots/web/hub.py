@@ -1,0 +1,278 @@
+"""Every live table of the server: loading, creating within limits, seats, the lobby index and expiry.
+
+Why it is bounded: only live tables are in memory. A finished table stays for
+a while after its last viewer leaves, then is read back from the file only
+when someone opens its replay; a table nobody has touched for
+``expire_after`` seconds is retired (``abandoned``). A table that cannot be
+rebuilt at start-up is set aside (``quarantined``) with the reason, and the
+server carries on with the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import itertools
+import logging
+import random
+import time
+from collections import OrderedDict, deque
+from typing import Any
+
+from .config import Limits
+from .games import GAMES, GameKind
+from .guard import Buckets, Refused
+from .rooms import DICE, Room, replay_with_log
+from .store import Store, TableRow
+from .workers import Workers
+from .writer import Unavailable, Writer
+
+log = logging.getLogger("spots.web")
+RECENT = 200  # finished games the lobby lists from memory; older pages come from the file
+ARCHIVE = 32  # finished tables kept in memory after someone asked for one
+
+
+def owner_of(client: str) -> str:
+    """The per-client key stored with a table: a hash, so the file holds no addresses."""
+    return hashlib.sha256(client.encode()).hexdigest()[:16]
+
+
+class Hub:
+    """The server's tables and the limits on them."""
+
+    def __init__(self, store: Store, writer: Writer, workers: Workers, limits: Limits, bot_delay: float = 1.0
+                 ) -> None:
+        self.store, self.writer, self.workers, self.limits = store, writer, workers, limits
+        self.bot_delay = bot_delay
+        self.rooms: dict[str, Room] = {}
+        self.by_token: dict[str, tuple[str, int]] = {}
+        self.by_host: dict[str, str] = {}
+        self.lobby: dict[str, OrderedDict[str, Room]] = {"open": OrderedDict(), "playing": OrderedDict()}
+        self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        self.finished_total = 0
+        self.archive: OrderedDict[str, Room] = OrderedDict()
+        self.quarantined: dict[str, str] = {}
+        self.new_tables = Buckets(limits.tables_per_minute / 60, 10)
+        self.version = 0  # bumped whenever a lobby row changes (the lobby's answers are reused until then)
+        self.closing = False
+        self.janitor: asyncio.Task[None] | None = None
+
+    # -------------------------------------------------------------- start and stop
+
+    def load(self) -> None:
+        """Rebuild every live table by replaying its moves; set aside the ones that cannot be rebuilt."""
+        for row in self.store.load_tables():
+            try:
+                room = self.rebuild(row)
+            except Exception as exc:  # a damaged table must not stop the server
+                reason = f"{type(exc).__name__}: {exc}"
+                log.error("table %s cannot be rebuilt and is quarantined (%s)", row.id, reason)
+                self.store.set_status(row.id, "quarantined", reason)
+                self.quarantined[row.id] = reason
+                continue
+            self._add(room)
+        rows, self.finished_total = self.store.finished(0, RECENT)
+        self.recent.extend(rows)
+
+    def rebuild(self, row: TableRow) -> Room:
+        """A table from its record (raises when the stored rules or a stored move are not valid)."""
+        if row.game not in GAMES:
+            raise ValueError(f"unknown game {row.game!r}")
+        if not isinstance(row.rules, dict):
+            raise ValueError("the stored rules are not a JSON object")
+        kind = GAMES[row.game]
+        state, lines = replay_with_log(kind, kind.rules_from_dict(row.rules), row.moves, [s.name for s in row.seats])
+        return Room(self, row, state, lines)
+
+    def _add(self, room: Room) -> None:
+        self.rooms[room.id] = room
+        self.by_host[room.row.host_token] = room.id
+        for s in room.row.seats:
+            if s.token:
+                self.by_token[s.token] = (room.id, s.seat)
+        self.lobby_changed(room)
+
+    async def start(self) -> None:
+        """After loading: finish any pending chance events, wake the bots and the janitor."""
+        for room in list(self.rooms.values()):
+            try:
+                await room.settle()
+            except Exception as exc:
+                log.error("table %s could not resume: %s", room.id, exc)
+        self.janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def stop(self) -> None:
+        self.closing = True
+        tasks = [r.bot_task for r in self.rooms.values() if r.bot_task and not r.bot_task.done()]
+        if self.janitor is not None:
+            tasks.append(self.janitor)
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+
+    # -------------------------------------------------------------- tables
+
+    def _check_room_for(self, client: str, bot_only: bool) -> str:
+        """Refuse a new table over a limit (429 for this client, 503 for the whole server); the owner key."""
+        limits, owner = self.limits, owner_of(client)
+        wait = self.new_tables.take(owner)
+        if wait:
+            raise Refused(429, "too-many-tables", "you are creating tables too fast; try again shortly", wait)
+        mine = [r for r in self.rooms.values() if r.row.owner == owner and not r.state.is_terminal()]
+        if len(mine) >= limits.tables_per_client:
+            raise Refused(429, "too-many-tables", f"you already have {len(mine)} unfinished tables, the most one"
+                          " player may have; finish or leave some first", 60)
+        if bot_only and sum(r.bot_only for r in mine) >= limits.bot_tables_per_client:
+            raise Refused(429, "too-many-bot-tables", f"you already have {limits.bot_tables_per_client} tables where"
+                          " only bots play, the most one player may have; watch them finish first", 60)
+        if len(self.rooms) >= limits.max_tables:
+            raise Refused(503, "server-full", "the server has as many tables as it can hold; try again later", 60)
+        if bot_only and sum(r.bot_only for r in self.rooms.values()) >= limits.max_bot_tables:
+            raise Refused(503, "server-full", "the server is running as many bot-only tables as it can;"
+                          " try again later, or sit at one yourself", 60)
+        return owner
+
+    async def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], client: str = "",
+                     dice: random.Random = DICE) -> Room:
+        """A new table within the limits: deal and roll the opening chance events, store it, start the bots.
+
+        ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
+        """
+        owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
+        state = kind.new_state(rules)
+        names = [s["name"] for s in seats]
+        moves: list[tuple[str, int]] = []
+        lines: list[str] = []
+        while kind.draws_chance(state):
+            prior = state.clone()
+            text = state.sample_chance(dice)
+            moves.append((text, -1))
+            lines.append(kind.narrate(prior, text, state, names, None))
+        try:
+            row = await self.writer.run(self.store.create_table, kind.name, rules.to_dict(), seats, moves, owner)
+        except Unavailable as exc:
+            raise Refused(503, "unavailable", f"the table could not be created: {exc.why}; try again later",
+                          exc.retry) from None
+        room = Room(self, row, state, lines)
+        room.dice = dice
+        self._add(room)
+        room.schedule_bot()
+        return room
+
+    async def table(self, table_id: str) -> Room | None:
+        """A live table, or a finished one read back from the file (kept in a small cache)."""
+        room = self.rooms.get(table_id) or self.archive.get(table_id)
+        if room is not None or len(table_id) > 64:
+            return room
+        try:
+            row = await self.writer.run(self.store.load_table, table_id)
+        except Unavailable:
+            return None
+        if row is None or row.status != "over":
+            return None
+        room = await asyncio.to_thread(self.rebuild, row)
+        self.archive[table_id] = room
+        while len(self.archive) > ARCHIVE:
+            self.archive.popitem(last=False)
+        return room
+
+    def finished_game(self, room: Room, summary: dict[str, Any]) -> None:
+        self.recent.appendleft(summary)
+        self.finished_total += 1
+        self.version += 1
+
+    # -------------------------------------------------------------- seats
+
+    async def claim(self, token: str) -> tuple[Room, int] | None:
+        """The table and seat of an invite link, marking the seat taken (raises Unavailable)."""
+        found = self.by_token.get(token)
+        if found is None:
+            return None
+        room = self.rooms[found[0]]
+        seat = room.row.seats[found[1]]
+        if not seat.claimed:
+            await self.writer.run(self.store.claim_seat, room.id, seat.seat, False)
+            seat.claimed = True
+            room.changed()
+        return room, found[1]
+
+    async def join_open(self, room: Room, seat_no: int, name: str | None) -> str | None:
+        """Take an open seat from the lobby: a fresh token for the new player (raises Unavailable)."""
+        seat = room.row.seats[seat_no]
+        if seat.kind != "human" or not seat.open or seat.claimed:
+            return None
+        token = await self.writer.run(self.store.claim_seat, room.id, seat_no, True, name)
+        if token is None or seat.claimed:
+            return None
+        if seat.token:
+            self.by_token.pop(seat.token, None)
+        seat.token, seat.claimed = token, True
+        renamed = name is not None and name != "" and name != seat.name
+        if name and renamed:
+            seat.name = name
+        self.by_token[token] = (room.id, seat_no)
+        if renamed:
+            room.renamed()
+        room.changed(full=bool(name))
+        return token
+
+    # -------------------------------------------------------------- the lobby
+
+    def lobby_changed(self, room: Room) -> None:
+        """Keep the lobby index current: newest change last, each table under its status (O(1))."""
+        self.version += 1
+        for rooms in self.lobby.values():
+            rooms.pop(room.id, None)
+        status = room.status()
+        if status in self.lobby and room.id in self.rooms:
+            self.lobby[status][room.id] = room
+
+    def page(self, status: str, offset: int, limit: int) -> tuple[list[dict[str, Any]] | None, int]:
+        """One page of the lobby, newest first, and how many tables have that status."""
+        if status == "over":  # the newest from memory; older pages: None, read them from the file
+            if offset + limit <= len(self.recent) or len(self.recent) >= self.finished_total:
+                return list(itertools.islice(self.recent, offset, offset + limit)), self.finished_total
+            return None, self.finished_total
+        rooms = self.lobby[status]
+        return [r.summary() for r in itertools.islice(reversed(rooms.values()), offset, offset + limit)], len(rooms)
+
+    # -------------------------------------------------------------- expiry
+
+    async def _sweep_forever(self) -> None:
+        while not self.closing:
+            await asyncio.sleep(min(30.0, max(0.2, self.limits.expire_after / 4, self.limits.linger_after_end / 4)))
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the table sweep failed")
+
+    async def sweep(self, now: float | None = None) -> None:
+        """Retire tables nobody has touched, and unload finished ones nobody is looking at."""
+        now = time.time() if now is None else now
+        for room in list(self.rooms.values()):
+            if room.conns:
+                continue
+            idle = now - room.touched
+            if room.state.is_terminal() and idle > self.limits.linger_after_end:
+                self._unload(room)
+            elif not room.state.is_terminal() and idle > self.limits.expire_after:
+                try:
+                    await self.writer.run(self.store.set_status, room.id, "abandoned")
+                except Unavailable:
+                    continue  # next sweep
+                log.info("table %s retired after %.0f s without anyone", room.id, idle)
+                self._unload(room)
+
+    def _unload(self, room: Room) -> None:
+        self.rooms.pop(room.id, None)
+        self.by_host.pop(room.row.host_token, None)
+        for s in room.row.seats:
+            if s.token:
+                self.by_token.pop(s.token, None)
+        for rooms in self.lobby.values():
+            rooms.pop(room.id, None)
+        if room.bot_task is not None:
+            room.bot_task.cancel()

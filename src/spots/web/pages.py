@@ -1,0 +1,76 @@
+"""The HTML pages: the lobby, the host page, a seat's table, a spectator's table and the replay."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from ..engine.tricks import TILES
+from .context import Context, tr_of
+from .forms import TRICK_SET_LABELS, TRICK_SETS
+from .games import GAMES
+from .writer import Unavailable
+
+
+def routes(ctx: Context) -> APIRouter:
+    """The page routes on ``ctx``'s tables."""
+    router = APIRouter()
+    hub = ctx.hub
+
+    def not_found(request: Request, what: str) -> HTMLResponse:
+        return ctx.message(request, 404, tr_of(request)("Not found"), what)
+
+    def no_table(request: Request, table_id: str) -> HTMLResponse:
+        return not_found(request, tr_of(request)("There is no table {table}.").format(table=repr(table_id)))
+
+    @router.get("/", response_class=HTMLResponse)
+    async def lobby(request: Request) -> HTMLResponse:
+        tiles = [{"name": t.name, "title": t.title, "colour": t.colour} for t in TILES.values()]
+        _ = tr_of(request)
+        labels = {s: _(TRICK_SET_LABELS.get(s, s)) for s in TRICK_SETS}
+        bots = {kind.name: list(kind.bots) for kind in GAMES.values()}
+        return ctx.page(request, "lobby.html", tiles=tiles, bots=bots, sets=TRICK_SETS, set_labels=labels)
+
+    @router.get("/host/{host_token}", response_class=HTMLResponse)
+    async def host_page(request: Request, host_token: str) -> HTMLResponse:
+        table_id = hub.by_host.get(host_token)
+        if table_id is None:
+            return not_found(request, tr_of(request)("No table has this host link."))
+        room = hub.rooms[table_id]
+        seats = [
+            {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed, "open": s.open,
+             "link": ctx.link(f"/play/{s.token}") if s.token else None}
+            for s in room.row.seats
+        ]
+        return ctx.page(request, "host.html", table=room.id, seats=seats, watch=ctx.link(f"/t/{room.id}"),
+                        game=room.kind.name)
+
+    @router.get("/play/{token}", response_class=HTMLResponse)
+    async def play_page(request: Request, token: str) -> HTMLResponse:
+        _ = tr_of(request)
+        try:
+            found = await hub.claim(token)
+        except Unavailable as exc:
+            return ctx.message(request, 503, _("Try again shortly"), _(
+                "The server could not record your seat just now; reload this page in a few seconds."), exc.retry)
+        if found is None:
+            return not_found(request, _("This seat link is not valid (the seat may have been taken from the lobby)."))
+        room, seat = found
+        return ctx.page(request, "table.html", table=room.id, seat=seat, token=token, name=room.names[seat],
+                        game=room.kind.name)
+
+    @router.get("/t/{table_id}", response_class=HTMLResponse)
+    async def watch_page(request: Request, table_id: str) -> HTMLResponse:
+        room = await hub.table(table_id)
+        if room is None:
+            return no_table(request, table_id)
+        return ctx.page(request, "table.html", table=table_id, seat=None, token="", name="", game=room.kind.name)
+
+    @router.get("/t/{table_id}/replay", response_class=HTMLResponse)
+    async def replay_page(request: Request, table_id: str) -> HTMLResponse:
+        room = await hub.table(table_id)
+        if room is None:
+            return no_table(request, table_id)
+        return ctx.page(request, "replay.html", table=table_id, moves=len(room.log), game=room.kind.name)
+
+    return router

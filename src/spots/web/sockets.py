@@ -1,0 +1,237 @@
+"""The WebSocket protocol: one socket per viewer, bounded per client, per table and per server.
+
+Why the shape: a reader task handles the client's messages one at a time; a
+writer task sends what the viewer is owed (its outbox, and the current state
+built when it is sent), giving up on a viewer that does not take a message
+within ``send_timeout`` or lets its outbox fill. The protocol is described in
+``docs/web.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import Counter
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from .. import i18n
+from .context import Context, request_lang
+from .guard import client_of
+from .rooms import STATE, Conn, MoveError, Room, Unsaid
+from .writer import Unavailable
+
+MAX_MESSAGE = 4096  # bytes: far above any move, far below anything abusive
+HINT_TIMEOUT = 20.0
+
+
+def _error(code: str, message: str, **more: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, **more}
+
+
+class Sockets:
+    """How many sockets are open, per client and in all."""
+
+    def __init__(self) -> None:
+        self.per_client: Counter[str] = Counter()
+        self.total = 0
+
+    def refusal(self, ctx: Context, client: str, room: Room, lang: str) -> dict[str, Any] | None:
+        """The error for a socket over a limit, or None when it may open."""
+        _ = i18n.translator(lang).gettext
+        limits = ctx.limits
+        if self.per_client[client] >= limits.sockets_per_client:
+            return _error("too-many-sockets", _("you have too many connections open ({n}); close some tabs").format(
+                n=self.per_client[client]))
+        if len(room.conns) >= limits.viewers_per_table:
+            return _error("table-full", _("this table has as many viewers as it can take; try again later"))
+        if self.total >= limits.max_sockets:
+            return _error("server-full", _("the server has as many connections as it can take; try again later"))
+        return None
+
+    def opened(self, client: str) -> None:
+        self.per_client[client] += 1
+        self.total += 1
+
+    def closed(self, client: str) -> None:
+        self.per_client[client] -= 1
+        if self.per_client[client] <= 0:
+            del self.per_client[client]
+        self.total -= 1
+
+
+class SocketServer:
+    """The ``/ws/<table>`` endpoint on ``ctx``'s tables."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx, self.hub = ctx, ctx.hub
+        self.sockets = Sockets()
+
+    async def refuse(self, ws: WebSocket, message: dict[str, Any], code: int) -> None:
+        await ws.send_json(message)
+        await ws.close(code=code)
+
+    async def socket(self, ws: WebSocket, table_id: str, token: str = "") -> None:
+        await ws.accept()
+        lang = request_lang(ws)
+        _ = i18n.translator(lang).gettext
+        room = await self.hub.table(table_id)
+        if room is None:
+            await self.refuse(ws, _error("unknown-table", f"there is no table {table_id!r}"), 4404)
+            return
+        client = client_of(ws)
+        refusal = self.sockets.refusal(self.ctx, client, room, lang)
+        if refusal is not None:
+            await self.refuse(ws, refusal, 4429)
+            return
+        seat: int | None = None
+        if token:
+            try:
+                found = await self.hub.claim(token)
+            except Unavailable as exc:
+                await self.refuse(ws, _error("server-busy", _(
+                    "the server could not record your seat just now; try again in a few seconds"),
+                    retry_after=exc.retry), 1013)
+                return
+            if found is None or found[0] is not room:
+                await self.refuse(ws, _error("bad-token", "this seat link is not valid for this table"), 4403)
+                return
+            seat = found[1]
+        self.sockets.opened(client)
+        try:
+            await self.serve(ws, room, Conn(seat, lang, client, self.ctx.limits.queue))
+        finally:
+            self.sockets.closed(client)
+
+    async def serve(self, ws: WebSocket, room: Room, conn: Conn) -> None:
+        """Read one viewer's messages until it leaves (or is dropped); its writer runs beside."""
+        writer = asyncio.get_running_loop().create_task(self._writer(ws, room, conn))
+        conn.send(json.dumps({"type": "hello", "table": room.id, "seat": conn.seat,
+                              "role": "player" if conn.seat is not None else "spectator",
+                              "name": None if conn.seat is None else room.names[conn.seat]}))
+        room.join(conn)
+        try:
+            while not conn.dropped:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    size = len(message.get("bytes") or b"")
+                else:
+                    size = len(text.encode("utf-8", "surrogatepass")) if len(text) * 4 > MAX_MESSAGE else len(text)
+                reply = await self._handle(room, conn, text, size)
+                if reply is not None:
+                    conn.send(json.dumps(reply))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.leave(conn)
+            conn.close()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(writer, 1.0)
+            writer.cancel()
+
+    async def _writer(self, ws: WebSocket, room: Room, conn: Conn) -> None:
+        """Send what one viewer is owed; drop it (close 1008) when it stops taking messages."""
+        timeout = self.ctx.limits.send_timeout
+        try:
+            while not conn.closed:
+                await conn.wake.wait()
+                conn.wake.clear()
+                while conn.outbox and not conn.dropped:
+                    text = conn.outbox.popleft()
+                    if text is STATE:
+                        conn.state_due = False
+                        text = room.state_message(conn)
+                    await asyncio.wait_for(ws.send_text(text), timeout)
+                if conn.dropped:
+                    break
+        except Exception:
+            conn.dropped = True
+        if conn.dropped:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(code=1008), 1.0)
+
+    async def _handle(self, room: Room, conn: Conn, text: str | None, size: int) -> dict[str, Any] | None:
+        """One client message: a reply for the sender (an error, a hint), or None."""
+        _ = i18n.translator(conn.lang).gettext
+        arrived = time.monotonic()
+        rate = self.ctx.limits.message_rate
+        if not conn.allow(rate, self.ctx.limits.message_burst):
+            return _error("rate-limited", _("too many messages: at most {rate} a second; this one was ignored").format(
+                rate=f"{rate:g}"))
+        if size > MAX_MESSAGE:
+            return _error("too-large", _("messages are limited to {limit} bytes; this one had {size}").format(
+                limit=MAX_MESSAGE, size=size))
+        if text is None:
+            return _error("bad-message", _("send text frames holding JSON objects"))
+        try:
+            msg = json.loads(text)
+        except (ValueError, RecursionError):
+            return _error("bad-json", _("the message is not valid JSON"))
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            return _error("bad-message", _("a message is a JSON object with a 'type': move, hint, sync or ping"))
+        kind = msg["type"]
+        if kind == "ping":
+            return {"type": "pong"}
+        if kind == "sync":
+            conn.state_changed(full=True)
+            return None
+        if kind not in ("move", "hint"):
+            return _error("bad-message", _("unknown message type {kind}; the types are move, hint, sync, ping").format(
+                kind=repr(kind)))
+        if conn.seat is None:
+            return _error("spectator", _("spectators cannot act; open a seat's invite link to play"))
+        claimed = msg.get("seat", conn.seat)
+        if claimed != conn.seat:
+            return _error("wrong-seat", _("this connection plays seat {seat}; it cannot act for seat {claimed}").format(
+                seat=conn.seat, claimed=repr(claimed)))
+        if kind == "hint":
+            return await self._hint(room, conn)
+        at = msg.get("at", Unsaid(arrived, conn.first_seen))
+        if not isinstance(at, (int, Unsaid)) or isinstance(at, bool):
+            return _error("bad-message", _("'at' must be the number of moves you have seen"))
+        try:
+            index, canonical = await room.submit(msg.get("move"), conn.seat, at, conn.lang)
+        except MoveError as exc:
+            extra: dict[str, Any] = {"legal": exc.legal} if exc.legal is not None else {}
+            if exc.retry is not None:
+                extra["retry_after"] = exc.retry
+            move = msg.get("move") if isinstance(msg.get("move"), str) else None
+            return _error(exc.code, exc.message, move=move, **extra)
+        return {"type": "ok", "move": canonical, "index": index, "moves": len(room.log)}
+
+    async def _hint(self, room: Room, conn: Conn) -> dict[str, Any]:
+        """The advisor's ranking: one computation per position and language, within the hint limits."""
+        tr = i18n.translator(conn.lang)
+        _ = tr.gettext
+        state = room.state
+        if state.is_terminal() or conn.seat not in (state.current_player(), *room.kind.racers(state)):
+            return _error("not-your-turn", _("hints are given on your own turn"))
+        key = (room.id, len(room.log), i18n.resolve(conn.lang))
+        advice = self.ctx.hint_cache.get(key)
+        if advice is None:
+            wait = self.ctx.hints.take(conn.client) or self.ctx.hints_server.take("server")
+            if wait:
+                return _error("hint-limit", _("hints take a lot of thinking: try again in {n} seconds").format(
+                    n=max(1, round(wait))), retry_after=max(1, round(wait)))
+            try:
+                advice = await asyncio.wait_for(
+                    self.hub.workers.hint(room.kind.name, state.clone(), room.names, conn.lang), HINT_TIMEOUT)
+            except TimeoutError:
+                return _error("hint-timeout", _("the advisor took too long"))
+            if len(self.ctx.hint_cache) > 1024:
+                self.ctx.hint_cache.clear()
+            self.ctx.hint_cache[key] = advice
+        return {"type": "hint", "moves": len(room.log), "advice": advice}
+
+
+def routes(ctx: Context) -> APIRouter:
+    """The ``/ws/<table>`` route on ``ctx``'s tables."""
+    router = APIRouter()
+    router.add_api_websocket_route("/ws/{table_id}", SocketServer(ctx).socket)
+    return router
