@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,11 @@ class PolicyBot:
         return decode(self.policy.act(observation.encode(state, seat), action_mask(state)))
 
 
+@lru_cache(maxsize=4)
+def _load(path: str) -> NumpyPolicy:
+    return NumpyPolicy.load(path)  # read once: an arena makes a bot for every game
+
+
 def make_bot(seed: int = 0, path: str | None = None) -> PolicyBot:
     """The ``ppo`` bot: the shipped policy (or the ``.npz`` at ``path``); needs numpy (the ``rl`` extra)."""
-    return PolicyBot(NumpyPolicy.load(path or SHIPPED), seed=seed)
+    return PolicyBot(_load(str(Path(path or SHIPPED).resolve())), seed=seed)
