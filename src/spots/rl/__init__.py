@@ -66,7 +66,8 @@ def ppo_bot(seed: int = 0, path: str | None = None) -> Any:
     try:
         from .policy import make_bot
     except ImportError as exc:
-        raise MissingExtraError(f"the ppo bot needs numpy, from the rl extra: pip install 'spots[rl]' ({exc})") from None
+        need = "the ppo bot needs numpy, from the rl extra: pip install 'spots[rl]'"
+        raise MissingExtraError(f"{need} ({exc})") from None
     return make_bot(seed=seed, path=path)
 
 
