@@ -26,6 +26,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--eval-games", type=int, default=40, help="games against random and against greedy")
     parser.add_argument("--n-steps", type=int, default=256, help="rollout length per environment")
     parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--epochs", type=int, default=4, help="passes over each rollout")
+    parser.add_argument("--learning-rate", type=float, default=3e-4)
+    parser.add_argument("--gamma", type=float, default=0.99, help="discount")
+    parser.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus")
+    parser.add_argument("--net", default="128,64", help="hidden layer sizes of the policy and of the value network")
     parser.add_argument("--threads", type=int, default=1, help="PyTorch threads")
     parser.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.zip")
     return parser
@@ -41,10 +46,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{MISSING} ({exc})")
         return 2
     opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
+    try:
+        net = [int(size) for size in args.net.split(",")]
+    except ValueError:
+        raise ValueError(f"--net takes comma-separated layer sizes such as 128,64, not {args.net!r}") from None
     config = TrainConfig(steps=args.steps, seed=args.seed, out=args.out, envs=args.envs, players=args.players,
                          tricks=args.tricks, target=args.target, opponents=opponents, shaping=args.shaping,
                          eval_every=args.eval_every, eval_games=args.eval_games, n_steps=args.n_steps,
-                         batch_size=args.batch_size, threads=args.threads)
+                         batch_size=args.batch_size, epochs=args.epochs, learning_rate=args.learning_rate,
+                         gamma=args.gamma, ent_coef=args.ent_coef, net=net, threads=args.threads)
     try:
         out = train(config, resume=args.resume)
     except ImportError as exc:
