@@ -12,6 +12,11 @@ the adapters) with the same rules, and reports:
 - decisions/s: every seat's decisions in the underlying game, the common unit,
 - overhead: engine decisions/s divided by the adapter's decisions/s.
 
+A second table gives the throughput of ``gymnasium.vector`` over ``Spots-v0`` (masked
+random actions read from ``infos["action_mask"]``, ``random`` opponents, autoreset):
+environment steps per second summed over the sub-environments, for 1, 2 and 8
+environments, synchronous (one process) and asynchronous (one worker process each).
+
 Median of ``--runs`` runs. A figure, not a test: nothing here can fail.
 """
 
@@ -104,6 +109,21 @@ def bench_openspiel(options: dict, games: int, seed: int) -> Result:
     return time.perf_counter() - start, steps, steps
 
 
+def bench_vector(options: dict, num_envs: int, mode: str, steps: int, seed: int) -> float:
+    """Steps per second of a vector env (all sub-environments together); startup not timed."""
+    envs = gymnasium.make_vec("Spots-v0", num_envs=num_envs, vectorization_mode=mode, opponents="random", **options)
+    rng = np.random.default_rng(seed)
+    _, infos = envs.reset(seed=seed)
+    calls = max(1, steps // num_envs)
+    start = time.perf_counter()
+    for _ in range(calls):
+        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in infos["action_mask"]]
+        _, _, _, _, infos = envs.step(np.array(actions))
+    seconds = time.perf_counter() - start
+    envs.close()
+    return calls * num_envs / seconds
+
+
 BENCHES: dict[str, Callable[[dict, int, int], Result]] = {
     "engine (bare)": bench_engine,
     "gymnasium Spots-v0": bench_gym,
@@ -118,6 +138,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--tricks", default="beginner")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--vector-steps", type=int, default=4000, help="steps per vector-env run (0: skip)")
     args = parser.parse_args()
     options = {"players": args.players, "tricks": args.tricks}
     print(f"{args.games} random games per run, {args.players} players, tricks {args.tricks}, runs {args.runs}")
@@ -129,6 +150,13 @@ def main() -> None:
         decisions = statistics.median(d / t for t, _, d in rows)
         engine_rate = engine_rate or decisions
         print(f"{name:<24} {steps:>10.0f} {decisions:>12.0f} {engine_rate / decisions:>8.1f}x")
+    if args.vector_steps > 0:
+        print(f"\ngymnasium.vector over Spots-v0, {args.vector_steps} steps per run: steps/s (all envs together)")
+        print(f"{'envs':<6} {'sync':>10} {'async':>10}")
+        for num_envs in (1, 2, 8):
+            rates = {mode: statistics.median(bench_vector(options, num_envs, mode, args.vector_steps, seed=run)
+                                             for run in range(args.runs)) for mode in ("sync", "async")}
+            print(f"{num_envs:<6} {rates['sync']:>10.0f} {rates['async']:>10.0f}")
 
 
 if __name__ == "__main__":

@@ -249,6 +249,12 @@ def cmd_tiles(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    from .rl.train_cli import main as train_main  # the trainer's options and logic live in spots.rl
+
+    return train_main([o for o in args.options if o != "--"])
+
+
 # ---------------------------------------------------------------- the parser
 
 
@@ -318,13 +324,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_serve)
     p = sub.add_parser("tiles", help="list the 22 trick tiles of Spots")
     p.set_defaults(run=cmd_tiles)
+    p = sub.add_parser("train", help="train a masked-PPO agent (the train extra; docs/rl.md)", add_help=False)
+    p.add_argument("options", nargs=argparse.REMAINDER, help="--steps, --seed, --out, ...; --help for all")
+    p.set_defaults(run=cmd_train)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["serve"]:  # the web server parses its own options
-        argv = ["serve", "--", *argv[1:]]
+    if argv[:1] in (["serve"], ["train"]):  # the web server and the trainer parse their own options
+        argv = [argv[0], "--", *argv[1:]]
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))

@@ -31,11 +31,18 @@ def _mcts(seed: int = 0, **budget: Any) -> Bot:
     return MctsBot(seed=seed, **budget)
 
 
+def _ppo(seed: int = 0, **budget: Any) -> Bot:
+    from ..rl import ppo_bot  # the trained policy (docs/rl.md); says so if numpy (the rl extra) is missing
+
+    return ppo_bot(seed=seed, **budget)
+
+
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": _greedy,
     "expectimax": _expectimax,
     "mcts": _mcts,
+    "ppo": _ppo,
 }
 
 

@@ -54,6 +54,23 @@ def aec_env(**options: Any) -> Any:
     return make(**options)
 
 
+class MissingExtraError(ImportError, ValueError):
+    """An optional extra is not installed (a ValueError too, so front ends report it like a bad option)."""
+
+
+def ppo_bot(seed: int = 0, path: str | None = None) -> Any:
+    """The ``ppo`` bot (``spots.bots.make("ppo")``): the shipped trained policy, or the ``.npz`` at ``path``.
+
+    Playing needs numpy only (the ``rl`` extra); training needs the ``train`` extra.
+    """
+    try:
+        from .policy import make_bot
+    except ImportError as exc:
+        need = "the ppo bot needs numpy, from the rl extra: pip install 'spots[rl]'"
+        raise MissingExtraError(f"{need} ({exc})") from None
+    return make_bot(seed=seed, path=path)
+
+
 _register_gymnasium()
 _register_openspiel()
 
@@ -64,9 +81,11 @@ __all__ = [
     "MOVES",
     "NUM_ACTIONS",
     "EncodingError",
+    "MissingExtraError",
     "action_mask",
     "aec_env",
     "decode",
     "encode",
     "legal_ids",
+    "ppo_bot",
 ]

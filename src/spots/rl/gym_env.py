@@ -2,14 +2,17 @@
 
 The agent takes one seat; chance events and the other seats (bots from ``spots.bots``)
 are played inside ``step`` until the agent must decide again, so every step is one
-decision of the agent. Rewards come only at the end (the engine's returns: 1 for a
-win, 0 otherwise, shared at the safety turn limit). The legal-action mask is in
-``info["action_mask"]``.
+decision of the agent. By default rewards come only at the end (the engine's returns:
+1 for a win, 0 otherwise, shared at the safety turn limit); ``shaping`` adds the
+documented terms of ``spots.rl.rewards``. The legal-action mask is in
+``info["action_mask"]``. Opponents may be fixed per seat or drawn per episode from a
+pool (bot names or factories ``seed -> bot``), from the episode's seed.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -20,6 +23,8 @@ from .. import bots as spots_bots
 from ..engine import Game, Rules, State, render
 from . import observation
 from .actions import NUM_ACTIONS, action_mask, check_rules, decode
+from .rewards import Counts, Shaping, counts
+from .rewards import shaping as make_shaping
 
 ILLEGAL_MODES = ("penalize", "raise")
 
@@ -29,7 +34,11 @@ class SpotsEnv(gym.Env):
 
     Keyword arguments: ``seat`` (the agent's seat, or None for a random seat each
     episode), ``opponents`` (a bot name for every other seat, or one name per other
-    seat in seat order, or bot objects), ``opponent_budget`` (passed to ``bots.make``),
+    seat in seat order, or bot objects), ``opponent_pool`` (instead of ``opponents``: bot
+    names and/or factories ``seed -> bot``; each episode every other seat draws one,
+    uniformly, from the episode's seed), ``opponent_budget`` (passed to ``bots.make``),
+    ``shaping`` (a preset name of ``spots.rl.rewards.PRESETS``, a dict of scales or a
+    ``Shaping``; None is the bare win/loss),
     ``illegal_action`` (``penalize``: the move is refused, the state is unchanged and
     the reward is ``illegal_reward``; ``raise``: a ValueError), ``render_mode``
     (``ansi``), and any rules option (``players``, ``tricks``, ``target``, ...).
@@ -42,6 +51,8 @@ class SpotsEnv(gym.Env):
         seat: int | None = 0,
         opponents: str | list[Any] = "greedy",
         opponent_budget: dict[str, Any] | None = None,
+        opponent_pool: Sequence[str | Callable[[int], Any]] | None = None,
+        shaping: str | Shaping | dict[str, Any] | None = None,
         illegal_action: str = "penalize",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
@@ -58,10 +69,18 @@ class SpotsEnv(gym.Env):
         others = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(others) != n - 1:
             raise ValueError(f"{n} players need {n - 1} opponent(s), not {len(others)}")
-        for bot in others:
+        pool = list(opponent_pool) if opponent_pool is not None else []
+        if opponent_pool is not None and not pool:
+            raise ValueError("opponent_pool must hold at least one bot name or factory")
+        for bot in others + pool:
             if isinstance(bot, str) and bot not in spots_bots.BOTS:
                 raise ValueError(f"unknown bot {bot!r}; the bots are: {', '.join(spots_bots.BOTS)}")
+        for bot in pool:
+            if not isinstance(bot, str) and not callable(bot):
+                raise ValueError(f"opponent_pool entries are bot names or factories seed -> bot, not {bot!r}")
         self.opponents = others
+        self.opponent_pool = pool
+        self.shaping = make_shaping(shaping)
         self.opponent_budget = dict(opponent_budget or {})
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
@@ -76,6 +95,7 @@ class SpotsEnv(gym.Env):
         self.state: State | None = None
         self._rng = random.Random(0)
         self._bots: dict[int, Any] = {}
+        self._counts = Counts(0, 0, 0, 0, 0)
 
     # ----------------------------------------------------------------- API
 
@@ -83,17 +103,20 @@ class SpotsEnv(gym.Env):
         """A new game; chance and opponents play until the agent's first decision."""
         super().reset(seed=seed)
         # One engine RNG and one seed per bot, all drawn from Gymnasium's seeded np_random.
-        draws = self.np_random.integers(0, 2**62, size=2 + self.rules.players)
+        n = self.rules.players
+        draws = self.np_random.integers(0, 2**62, size=2 + 2 * n)
         self._rng = random.Random(int(draws[0]))
         if self.fixed_seat is None:
-            self.seat = int(draws[1] % self.rules.players)
+            self.seat = int(draws[1] % n)
         self._bots = {}
-        others = [s for s in range(self.rules.players) if s != self.seat]
-        for s, bot in zip(others, self.opponents, strict=True):
-            self._bots[s] = spots_bots.make(bot, seed=int(draws[2 + s]), **self.opponent_budget) \
-                if isinstance(bot, str) else bot
+        others = [s for s in range(n) if s != self.seat]
+        chosen = [self.opponent_pool[int(draws[2 + n + s] % len(self.opponent_pool))] for s in others] \
+            if self.opponent_pool else self.opponents
+        for s, bot in zip(others, chosen, strict=True):
+            self._bots[s] = self._make_bot(bot, int(draws[2 + s]))
         self.state = self.game.new_initial_state()
         self._play_others()
+        self._counts = counts(self.state, self.seat)
         return self._observe(), self._info()
 
     def step(self, action: Any):
@@ -124,6 +147,14 @@ class SpotsEnv(gym.Env):
 
     # ----------------------------------------------------------------- helpers
 
+    def _make_bot(self, bot: Any, seed: int) -> Any:
+        """A bot for one seat: by name, from a factory ``seed -> bot``, or the object itself."""
+        if isinstance(bot, str):
+            return spots_bots.make(bot, seed=seed, **self.opponent_budget)
+        if not hasattr(bot, "choose") and callable(bot):
+            return bot(seed)
+        return bot
+
     def _require_state(self) -> State:
         if self.state is None:
             raise RuntimeError("call reset() before step()")
@@ -141,8 +172,13 @@ class SpotsEnv(gym.Env):
         return observation.encode(self._require_state(), self.seat)
 
     def _reward(self) -> float:
+        """The shaped reward since the agent's previous decision (the bare return by default)."""
         state = self._require_state()
-        return float(state.returns()[self.seat]) if state.is_terminal() else 0.0
+        returned = float(state.returns()[self.seat]) if state.is_terminal() else 0.0
+        after = counts(state, self.seat)
+        reward = self.shaping.reward(self._counts, after, returned)
+        self._counts = after
+        return reward
 
     def _ends(self) -> tuple[bool, bool]:
         """(terminated, truncated): the safety turn limit is a truncation."""
