@@ -47,10 +47,11 @@ def start_ray(address: str | None, workers: int | None) -> tuple[Any, bool]:
     whether this call started it (so it is the one to shut it down)."""
     import ray
 
+    if address:
+        check_address(address)
     if ray.is_initialized():
         return ray, False
     if address:
-        check_address(address)
         ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
     else:
         # Workers import spots from wherever this process does.
