@@ -98,10 +98,13 @@ def ladder(rows: Sequence[Row], seed: int = 0) -> tuple[list[str], list[Estimate
 
 
 def double_spot(rows: Sequence[Row]) -> dict[str, Estimate]:
-    """The first player's win rate, draws, how often the frame fills first, and game length."""
+    """The first player's score (a draw counts half) and outright wins, draws, how often the frame fills
+    first, and game length."""
     n = len(rows)
     return {
-        "first_wins": proportion(sum(r["returns"][0] for r in rows), n),
+        "first_score": proportion(sum(r["returns"][0] for r in rows), n),
+        "first_wins": proportion(sum(r["winner"] == 0 for r in rows), n),
+        "second_wins": proportion(sum(r["winner"] == 1 for r in rows), n),
         "draws": proportion(sum(r["winner"] < 0 for r in rows), n),
         "full": proportion(sum(bool(r["full"]) for r in rows), n),
         "turns": mean([r["turns"] for r in rows]),

@@ -106,7 +106,7 @@ def ladder_plot(study: Study, folder: Path, names: list[str], ratings: list[Esti
 def double_spot_plot(study: Study, folder: Path, points: dict[str, dict[str, Estimate]]) -> None:
     labels = list(points)
     fig, axes = plt.subplots(1, 2, figsize=(9, 0.35 * len(labels) + 1.4), sharey=True)
-    for ax, (key, ref, label) in zip(axes, [("first_wins", 50, "first player's win rate (%)"),
+    for ax, (key, ref, label) in zip(axes, [("first_score", 50, "first player's score, draws half (%)"),
                                             ("full", None, "games where the frame fills first (%)")], strict=True):
         x, err = _errors([points[k][key] for k in labels], 100)
         ax.errorbar(x, range(len(labels)), xerr=err, fmt="o", ms=4, lw=1.2)
@@ -115,4 +115,4 @@ def double_spot_plot(study: Study, folder: Path, points: dict[str, dict[str, Est
         ax.set_xlabel(label)
     axes[0].set_yticks(range(len(labels)), labels)
     axes[0].invert_yaxis()
-    save(fig, study, folder, "double-spot")
+    save(fig, study, folder, "first-player")

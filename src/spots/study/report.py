@@ -45,14 +45,14 @@ def image(study: Study, name: str, caption: str) -> list[str]:
     return [f"![{caption}]({study.name}-{name}.png)", f"*{caption}* ([SVG]({study.name}-{name}.svg))", ""]
 
 
-def edge_words(est: Estimate, fair: float, who: str) -> str:
+def edge_words(est: Estimate, fair: float, who: str, verb: str = "wins") -> str:
     """A plain sentence on whether a win rate differs from its fair share."""
     gap = 100 * (est.value - fair)
     if not est.excludes(fair):
-        return f"{who} wins {est.pct()}, within chance of the fair {100 * fair:.1f}%: no measurable edge."
+        return f"{who} {verb} {est.pct()}, within chance of the fair {100 * fair:.1f}%: no measurable edge."
     size = "a small" if abs(gap) < 3 else "a clear" if abs(gap) < 8 else "a large"
     side = "advantage" if gap > 0 else "disadvantage"
-    return f"{who} wins {est.pct()} against a fair {100 * fair:.1f}%: {size} {side} ({gap:+.1f} points)."
+    return f"{who} {verb} {est.pct()} against a fair {100 * fair:.1f}%: {size} {side} ({gap:+.1f} points)."
 
 
 ORDINAL = ["first", "second", "third", "fourth"]
@@ -253,17 +253,23 @@ def double_spot(study: Study, rows: list[Row], folder: Path) -> list[str]:
         label = f"{o.get('columns', 8)}x{o.get('rows', 5)}, claim {o.get('claim', 'mover')}"
         d = an.double_spot(rs)
         points[label] = d
-        body.append([label, len(rs), d["first_wins"].pct(), d["draws"].pct(), d["full"].pct(),
-                     d["turns"].num(1)])
+        body.append([label, len(rs), d["first_score"].pct(), d["first_wins"].pct(), d["second_wins"].pct(),
+                     d["draws"].pct(), d["full"].pct(), d["turns"].num(1)])
     figures.double_spot_plot(study, folder, points)
     lines = ["## First player and full frame", "",
              "Seat 0 moves first. A game ends when a player takes the target number of cards, or when the "
-             "frame is full (the player with more cards wins; equal counts draw).", ""]
-    lines += table(["board, claim rule", "games", "first player wins", "draws", "frame fills first", "turns"], body)
-    lines += image(study, "double-spot", "First player's win rate and the full-frame rate by board and claim rule")
-    lines += ["## Reading", ""]
+             "frame is full (the player with more cards wins; equal counts draw). The first player's score "
+             "counts a draw as half a win, so a fair game scores 50%. Turns are drops.", ""]
+    lines += table(["board, claim rule", "games", "first player's score", "first wins", "second wins", "draws",
+                    "frame fills first", "turns"], body)
+    lines += image(study, "first-player", "First player's score (draws half) and the full-frame rate by board and "
+                   "claim rule")
+    everything = an.double_spot(rows)
+    lines += ["## Reading", "",
+              "- Over all " + f"{len(rows)} games: " + edge_words(everything["first_score"], 0.5, "the first player",
+                                                                    "scores")]
     for label, d in points.items():
-        lines.append(f"- {label}: " + edge_words(d["first_wins"], 0.5 * (1 - d["draws"].value), "the first player")
+        lines.append(f"- {label}: " + edge_words(d["first_score"], 0.5, "the first player", "scores")
                      + f" The frame fills before anyone reaches the target in {d['full'].pct()} of games.")
     lines.append("")
     lines += _length_section(study, folder, {k: rs for k, rs in zip(points, groups.values(), strict=True)}, "")

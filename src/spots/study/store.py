@@ -74,7 +74,7 @@ class ChunkStore:
             raise RuntimeError(f"chunk {config}:{start}-{stop} came back with {len(rows)} rows")
         table = pa.Table.from_pylist([{k: row[k] for k in ROW_FIELDS} for row in rows], schema=SCHEMA)
         final = self.path(config, start, stop)
-        temp = final.with_suffix(".tmp")
+        temp = final.with_name(f".{final.name}.tmp")  # hidden: readers of the folder skip it
         pq.write_table(table, temp)
         os.replace(temp, final)
 
