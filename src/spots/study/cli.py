@@ -32,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", default="auto", choices=("auto", "fast", "reference"),
                    help="game runner: the compiled simulator when available (auto), or force one")
     p.add_argument("--no-report", action="store_true", help="play the games, skip the report")
+    p.add_argument("--report-only", action="store_true",
+                   help="play nothing: report on the rows already played (an unfinished study says so)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -61,9 +63,14 @@ def run(args: argparse.Namespace) -> int:
         study = replace(study, games=args.games)
     if args.seed is not None:
         study = replace(study, seed=args.seed)
-    store = run_study(study, Path(args.out), workers=args.workers, address=args.address, engine=args.engine,
-                      progress=not args.no_progress)
-    print(f"{study.total_games} games of {study.name} in {store.rows}")
+    if args.report_only:
+        from .store import ChunkStore
+
+        store = ChunkStore(Path(args.out), study)
+    else:
+        store = run_study(study, Path(args.out), workers=args.workers, address=args.address, engine=args.engine,
+                          progress=not args.no_progress)
+    print(f"rows of {study.name} ({study.total_games} games planned) in {store.rows}")
     if not args.no_report:
         from .report import write_report
 

@@ -24,7 +24,8 @@ def write_report(study: Study, rows: list[Row], folder: Path) -> Path:
         "",
         study.description,
         "",
-        f"{len(rows)} games: {len(study.configs)} configuration(s) x {study.games} games, seed {study.seed}, "
+        f"{len(rows)} games{_unfinished(study, rows)}: {len(study.configs)} configuration(s) x {study.games} games, "
+        f"seed {study.seed}, "
         f"game runner: {', '.join(engines) or 'none'}. Reproduce with `spots study {study.name}` "
         f"(add `--address HOST:6379` to use a Ray cluster). Intervals are 95%.",
         "",
@@ -33,6 +34,12 @@ def write_report(study: Study, rows: list[Row], folder: Path) -> Path:
     path = folder / f"{study.name}.md"
     path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     return path
+
+
+def _unfinished(study: Study, rows: list[Row]) -> str:
+    if len(rows) >= study.total_games:
+        return ""
+    return f" (unfinished: {len(rows)} of the {study.total_games} planned; the study resumes when run again)"
 
 
 def table(header: Sequence[str], body: Sequence[Sequence[Any]]) -> list[str]:
@@ -83,11 +90,9 @@ def seats(study: Study, rows: list[Row], folder: Path) -> list[str]:
     for rows_ in groups.values():
         first = rows_[0]
         est = an.position_wins(rows_, first["players"])
-        body.append([first["players"], _set_name(first), len(rows_), est[0].pct(), est[-1].pct(),
-                     an.mean([r["turns"] for r in rows_]).num(1)])
-    lines += table(["players", "set", "games", "first player wins", "last player wins", "turns"], body)
-    lines += _length_section(study, folder, by_players)
-    return lines
+        body.append([first["players"], _set_name(first), len(rows_), est[0].pct(), est[-1].pct()])
+    lines += table(["players", "set", "games", "first player wins", "last player wins"], body)
+    return lines + sets(study, rows, folder)
 
 
 def _set_rates(groups: dict[int, list[Row]]) -> dict[int, dict[str, list[Estimate]]]:

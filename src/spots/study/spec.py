@@ -65,11 +65,12 @@ class Study:
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
     def chunks(self) -> list[tuple[int, int, int]]:
-        """Every (configuration, first game, end game) piece of work, in a fixed order."""
+        """Every (configuration, first game, end game) piece of work, round-robin over the configurations
+        so that a study stopped early has a balanced share of every one."""
         return [
             (index, start, min(start + self.chunk, self.games))
-            for index in range(len(self.configs))
             for start in range(0, self.games, self.chunk)
+            for index in range(len(self.configs))
         ]
 
     @property
@@ -83,7 +84,8 @@ BUILTIN: dict[str, dict[str, Any]] = {
     "seat-advantage": {
         "kind": "seats",
         "description": "Win rate by turn order (first player, second, ...) for 2, 3 and 4 greedy players "
-                       "in each suggested trick set.",
+                       "in each suggested trick set; also how each set plays (length, busts, score spread, "
+                       "lead changes).",
         "games": 3400, "seed": 16, "chunk": 200,
         "base": {"game": "spots", "bots": ["greedy"]},
         "grid": {"players": [2, 3, 4], "tricks": SUGGESTED},
