@@ -42,13 +42,13 @@ players = [2, 3]
 LONGER = """
 name = "longer"
 kind = "seats"
-games = 60
+games = 30
 seed = 7
 chunk = 2
 [base]
 bots = ["greedy"]
 players = 2
-target = 3
+target = 2
 """
 
 
@@ -94,20 +94,20 @@ def test_a_killed_study_resumes_without_losing_or_repeating_a_game(cluster: str,
     proc = subprocess.Popen([sys.executable, "-m", "spots.cli", "study", str(path), "--out", str(out), "--address",
                              cluster, "--workers", "1", "--no-report", "--no-progress"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while len(list(rows.glob("*.parquet"))) < 3 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     before = {p.name: p.stat().st_mtime_ns for p in rows.glob("*.parquet")}
-    assert 3 <= len(before) < 30, proc.stderr.read() if proc.stderr else ""
+    assert 3 <= len(before) < 15, proc.stderr.read() if proc.stderr else ""
     study = load_study(str(path))
     resumed = run_study(study, out, workers=2, progress=False)
     after = {p.name: p.stat().st_mtime_ns for p in rows.glob("*.parquet")}
-    assert len(after) == 30 and all(after[name] == mtime for name, mtime in before.items())
+    assert len(after) == 15 and all(after[name] == mtime for name, mtime in before.items())
     games = [r["game"] for r in resumed.load()]
-    assert sorted(games) == list(range(60))
-    straight = [r for start in range(0, 60, 2) for r in play_chunk(study.configs[0], 0, 7, start, start + 2)]
+    assert sorted(games) == list(range(30))
+    straight = [r for start in range(0, 30, 2) for r in play_chunk(study.configs[0], 0, 7, start, start + 2)]
     assert resumed.load() == straight
 
 
