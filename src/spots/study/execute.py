@@ -54,8 +54,10 @@ def start_ray(address: str | None, workers: int | None) -> tuple[Any, bool]:
     if address:
         ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
     else:
-        # Workers import spots from wherever this process does.
+        # Workers import spots from wherever this process does, and run at its priority: Ray would
+        # otherwise add 15 to their nice value, so `nice -n 15 spots study` would run them at 19.
         os.environ["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        os.environ.setdefault("RAY_worker_niceness", "0")
         ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, log_to_driver=False,
                  logging_level=logging.ERROR)
     return ray, True
