@@ -52,7 +52,8 @@ def shape(rows: Sequence[Row]) -> dict[str, Estimate]:
 
 
 def tile_strength(rows: Sequence[Row], tiles: Sequence[str]) -> list[dict[str, Any]]:
-    """Per tile: the more frequent user's win rate (paired within games), and the length and bust-rate
+    """Per tile: the win rate of the player who gave it the larger share of their tricks (paired within
+    games; shares, not counts, since the winner spends more turns scoring instead), and the length and bust-rate
     differences between games with and without the tile in the set (its presence is randomised)."""
     out = []
     for tile in tiles:
@@ -63,7 +64,7 @@ def tile_strength(rows: Sequence[Row], tiles: Sequence[str]) -> list[dict[str, A
         uses = []
         for row in present:
             column = row["tricks"].index(tile)
-            rates = [u[column] / max(1, t) for u, t in zip(row["uses"], row["turns_taken"], strict=True)]
+            rates = [u[column] / max(1, sum(u)) for u in row["uses"]]  # share of the player's own tricks
             uses.append(sum(u[column] for u in row["uses"]))
             best = max(rates)
             if rates.count(best) == 1:

@@ -134,9 +134,11 @@ def tiles(study: Study, rows: list[Row], folder: Path) -> list[str]:
         "independently of how the game goes. Two measures:",
         "",
         "- **Win rate of the player who uses it more** (paired, within a game): in games with the tile where "
-        "one player did it at a higher rate per own turn than the other, how often that player won. Both "
+        "one player gave it a larger share of their tricks than the other, how often that player won. Both "
         "players faced the same set and the same bots, so 50% means the tile neither wins nor loses games. "
-        "It is an observational comparison: a player may do a tile more *because* they are ahead or behind.",
+        "Shares, not counts: a winner spends more turns scoring instead of doing tricks, and more tricks per "
+        "turn would mark the loser. It is an observational comparison: a player may do a tile more "
+        "*because* they are ahead or behind.",
         "- **Length and bust rate** (randomised presence): mean turns per game and busts per turn in games "
         "with the tile minus games without it (Welch 95% interval). The tile's presence is random, so this "
         "is its causal effect on the game in place of an average other tile.",
