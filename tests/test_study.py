@@ -184,3 +184,27 @@ def test_bradley_terry_recovers_a_known_gap() -> None:
     assert a - b == pytest.approx(400 * 0.4771, abs=2)  # 3:1 odds is 191 Elo points
     assert b == pytest.approx(c, abs=1)
     assert proportion(0, 10).low == 0 and 0 < proportion(0, 10).high < 0.35
+
+
+def test_the_fast_runner_seam_is_used_only_where_it_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+    import types
+
+    from spots.study.play import reference_chunk, runner_for
+    from spots.study.spec import make_config
+
+    greedy = make_config({"bots": ["greedy", "random"]}, "test")
+    strong = make_config({"bots": ["expectimax"]}, "test")
+    if importlib.util.find_spec("spots.fast") is None:  # before the compiled simulator is installed
+        assert runner_for(greedy) is reference_chunk
+        with pytest.raises(ValueError, match=r"engine fast needs spots\.fast"):
+            runner_for(greedy, "fast")
+    seen: list[tuple[dict[str, object], list[tuple[int, int]]]] = []
+    fake = types.ModuleType("spots.fast")
+    fake.study_rows = lambda config, games: seen.append((config, games)) or [{"game": g} for g, _ in games]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "spots.fast", fake)
+    assert runner_for(greedy)(greedy, 3, [(0, 11), (1, 12)]) == [
+        {"config": 3, "engine": "fast", "game": 0}, {"config": 3, "engine": "fast", "game": 1}]
+    assert seen[0][0]["bots"] == ["greedy", "random"]
+    assert runner_for(strong) is reference_chunk
+    assert runner_for(greedy, "reference") is reference_chunk
