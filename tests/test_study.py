@@ -201,7 +201,12 @@ def test_the_fast_runner_seam_is_used_only_where_it_fits(monkeypatch: pytest.Mon
             runner_for(greedy, "fast")
     seen: list[tuple[dict[str, object], list[tuple[int, int]]]] = []
     fake = types.ModuleType("spots.fast")
-    fake.study_rows = lambda config, games: seen.append((config, games)) or [{"game": g} for g, _ in games]  # type: ignore[attr-defined]
+
+    def study_rows(config: dict[str, object], games: list[tuple[int, int]]) -> list[dict[str, int]]:
+        seen.append((config, games))
+        return [{"game": g} for g, _ in games]
+
+    fake.study_rows = study_rows  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "spots.fast", fake)
     assert runner_for(greedy)(greedy, 3, [(0, 11), (1, 12)]) == [
         {"config": 3, "engine": "fast", "game": 0}, {"config": 3, "engine": "fast", "game": 1}]
