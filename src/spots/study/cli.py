@@ -54,6 +54,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    for module in ("ray", "pyarrow", "matplotlib"):
+        try:
+            __import__(module)
+        except ImportError:
+            raise StudyError(f"studies need {module}: pip install 'spots[study]'") from None
     from .execute import run_study
 
     study = load_study(args.study)
