@@ -52,7 +52,10 @@ def start_ray(address: str | None, workers: int | None) -> tuple[Any, bool]:
     if ray.is_initialized():
         return ray, False
     if address:
-        ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+        try:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise StudyError(f"cannot join the Ray cluster at {address}: {exc}") from None
     else:
         # Workers import spots from wherever this process does, and run at its priority: Ray would
         # otherwise add 15 to their nice value, so `nice -n 15 spots study` would run them at 19.
