@@ -248,8 +248,20 @@ def ladder(study: Study, rows: list[Row], folder: Path) -> list[str]:
     best, worst = names[order[0]], names[order[-1]]
     lines += ["## Reading", "",
               f"- Strongest: {best}; weakest: {worst}. Neighbouring bots whose intervals overlap are not "
-              f"reliably separated by {study.games} games a pair.", ""]
+              f"reliably separated by {study.games} games a pair.", *_extremes(names, head), ""]
     return lines
+
+
+def _extremes(names: list[str], head: dict[tuple[str, str], Estimate]) -> list[str]:
+    """A warning for bots that won every game or none: the prior, not the games, sets their distance."""
+    out = []
+    for name in names:
+        rates = [e.value if a == name else 1 - e.value for (a, b), e in head.items() if name in (a, b)]
+        if rates and (max(rates) == 0 or min(rates) == 1):
+            what = "lost every game" if max(rates) == 0 else "won every game"
+            out.append(f"- {name} {what}: its distance from the others is a bound set by the prior (one drawn "
+                       "game a pair), and its interval is narrower than the truth.")
+    return out
 
 
 def double_spot(study: Study, rows: list[Row], folder: Path) -> list[str]:
