@@ -118,8 +118,8 @@ def _set_name(row: Row) -> str:
 def _length_section(study: Study, folder: Path, groups: dict[Any, list[Row]], what: str = "players") -> list[str]:
     figures.length_plot(study, folder, {f"{k} {what}" if what else str(k): [r["turns"] for r in rs]
                                         for k, rs in groups.items()})
-    return ["## Game length", "", *image(study, "length", "Distribution of game length in turns (all players' "
-                                         "turns counted)")]
+    return ["## Game length", "", *image(study, "length", "Distribution of game length in turns (box: the middle "
+                                         "half of the games, line: median, whiskers: 1.5 box lengths)")]
 
 
 def tiles(study: Study, rows: list[Row], folder: Path) -> list[str]:
@@ -189,10 +189,11 @@ def sets(study: Study, rows: list[Row], folder: Path) -> list[str]:
                     "first player wins"], body)
     named = {f"{rs[0]['players']}p {_set_name(rs[0])}": rs for rs in groups.values()}
     figures.length_plot(study, folder, {k: [r["turns"] for r in rs] for k, rs in named.items()})
-    lines += image(study, "length", "Game length in turns by set and player count")
+    lines += image(study, "length", "Game length in turns by set and player count (box: the middle half of the "
+                   "games, line: median, whiskers: 1.5 box lengths)")
     longest = max(groups.values(), key=lambda rs: an.shape(rs)["turns"].value)
     swingiest = max(groups.values(), key=lambda rs: an.shape(rs)["lead_changes"].value)
-    lines += ["## Reading", "",
+    lines += ["## Reading: the sets", "",
               f"- Longest: {_set_name(longest[0])} with {longest[0]['players']} players "
               f"({an.shape(longest)['turns'].num(1)} turns).",
               f"- Swingiest: {_set_name(swingiest[0])} with {swingiest[0]['players']} players "
