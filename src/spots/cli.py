@@ -322,6 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("options", nargs=argparse.REMAINDER,
                    help="--host, --port, --db (SQLite file), --bot-delay, --durable; --help for all")
     p.set_defaults(run=cmd_serve)
+    sub.add_parser("study", help="balance studies on Ray: many games, Parquet rows, a report with plots "
+                   "(spots study --list)", add_help=False)
     p = sub.add_parser("tiles", help="list the 22 trick tiles of Spots")
     p.set_defaults(run=cmd_tiles)
     p = sub.add_parser("train", help="train a masked-PPO agent (the train extra; docs/rl.md)", add_help=False)
@@ -332,6 +334,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["study"]:  # studies parse their own options (spots.study.cli)
+        from .study.cli import main as study_main
+
+        return study_main(argv[1:])
     if argv[:1] in (["serve"], ["train"]):  # the web server and the trainer parse their own options
         argv = [argv[0], "--", *argv[1:]]
     args = build_parser().parse_args(argv)

@@ -1,0 +1,97 @@
+"""Study throughput: games per second on Ray with 1 and 2 workers, against plain multiprocessing.
+
+    python benchmarks/study_speed.py [--games 400] [--chunk 20] [--runs 3] [--bots greedy] [--players 2]
+
+Every way plays the same chunks of the same study (greedy bots, beginner set by
+default) and must produce the same rows (checked). Ray's start-up (``ray.init``
+plus a first task round trip) is timed on its own; a tiny warm-up study then lets
+the workers import the engine; neither counts in the Ray rates. Multiprocessing
+rates include starting the pool. Each rate is the median over ``--runs`` runs.
+A figure, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from spots.study.execute import run_study, start_ray
+from spots.study.play import play_chunk
+from spots.study.spec import Study, parse_study
+
+
+def _job(job: tuple[Study, int, int]) -> list[dict[str, Any]]:
+    study, start, stop = job
+    return play_chunk(study.configs[0], 0, study.seed, start, stop)
+
+
+def plain(study: Study, processes: int) -> tuple[float, list[dict[str, Any]]]:
+    jobs = [(study, start, stop) for _, start, stop in study.chunks()]
+    begin = time.perf_counter()
+    if processes == 0:
+        rows = [r for job in jobs for r in _job(job)]
+    else:
+        with ProcessPoolExecutor(max_workers=processes) as pool:
+            rows = [r for chunk in pool.map(_job, jobs) for r in chunk]
+    return time.perf_counter() - begin, rows
+
+
+def on_ray(study: Study, workers: int) -> tuple[float, list[dict[str, Any]]]:
+    with tempfile.TemporaryDirectory() as folder:
+        begin = time.perf_counter()
+        store = run_study(study, Path(folder), workers=workers, progress=False)
+        seconds = time.perf_counter() - begin
+        return seconds, store.load()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--chunk", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--bots", default="greedy")
+    parser.add_argument("--players", type=int, default=2)
+    args = parser.parse_args()
+    study = parse_study({"name": "speed", "games": args.games, "chunk": args.chunk, "seed": 1,
+                         "base": {"bots": [args.bots], "players": args.players}}, "benchmark")
+    begin = time.perf_counter()
+    ray, _ = start_ray(None, 2)
+    ray.get(ray.remote(lambda: 1).remote())
+    startup = time.perf_counter() - begin
+    print(f"{args.games} games of {args.players}-player {args.bots}, chunks of {args.chunk}, "
+          f"median of {args.runs} runs")
+    print(f"Ray start-up (local, 2 CPUs, first task answered): {startup:.1f} s")
+    warm = parse_study({"name": "warm", "games": 4, "chunk": 1, "base": {"players": args.players,
+                        "target": 1}}, "warm-up")
+    on_ray(warm, 2)  # both workers import the engine once, outside the timings
+    ways = [("one process, no pool", lambda: plain(study, 0)),
+            ("multiprocessing, 1 process", lambda: plain(study, 1)),
+            ("multiprocessing, 2 processes", lambda: plain(study, 2)),
+            ("Ray, 1 worker", lambda: on_ray(study, 1)),
+            ("Ray, 2 workers", lambda: on_ray(study, 2))]
+    reference: list[dict[str, Any]] | None = None
+    print(f"{'way':<30} {'games/s':>9}  runs")
+    for name, run in ways:
+        rates = []
+        for _ in range(args.runs):
+            seconds, rows = run()
+            rows = sorted(rows, key=lambda r: r["game"])
+            clean = [{k: v for k, v in r.items() if k != "engine"} for r in rows]
+            reference = reference or clean
+            if clean != reference:
+                raise SystemExit(f"{name} gave different rows")
+            rates.append(len(rows) / seconds)
+        print(f"{name:<30} {statistics.median(rates):>9.1f}  " + " ".join(f"{r:.1f}" for r in rates))
+    ray.shutdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,301 @@
+"""A study's report: Markdown with tables, 95% intervals, figures (PNG and SVG) and a reading in plain words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from . import analysis as an
+from . import figures
+from .spec import Study
+from .stats import Estimate
+
+Row = dict[str, Any]
+Section = Callable[[Study, list[Row], Path], list[str]]
+
+
+def write_report(study: Study, rows: list[Row], folder: Path) -> Path:
+    """Write ``<folder>/<study>.md`` and its figures; return the Markdown file's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    engines = sorted({r["engine"] for r in rows})
+    lines = [
+        f"# Study: {study.name}",
+        "",
+        study.description,
+        "",
+        f"{len(rows)} games{_unfinished(study, rows)}: {len(study.configs)} configuration(s) x {study.games} games, "
+        f"seed {study.seed}, "
+        f"game runner: {', '.join(engines) or 'none'}. Reproduce with `spots study {study.name}` "
+        f"(add `--address HOST:6379` to use a Ray cluster). Intervals are 95%.",
+        "",
+    ]
+    lines += SECTIONS[study.kind](study, rows, folder)
+    path = folder / f"{study.name}.md"
+    path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
+    return path
+
+
+def _unfinished(study: Study, rows: list[Row]) -> str:
+    if len(rows) >= study.total_games:
+        return ""
+    return f" (unfinished: {len(rows)} of the {study.total_games} planned; the study resumes when run again)"
+
+
+def table(header: Sequence[str], body: Sequence[Sequence[Any]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in body]
+    return [*out, ""]
+
+
+def image(study: Study, name: str, caption: str) -> list[str]:
+    return [f"![{caption}]({study.name}-{name}.png)", f"*{caption}* ([SVG]({study.name}-{name}.svg))", ""]
+
+
+def edge_words(est: Estimate, fair: float, who: str, verb: str = "wins") -> str:
+    """A plain sentence on whether a win rate differs from its fair share."""
+    gap = 100 * (est.value - fair)
+    if not est.excludes(fair):
+        return f"{who} {verb} {est.pct()}, within chance of the fair {100 * fair:.1f}%: no measurable edge."
+    size = "a small" if abs(gap) < 3 else "a clear" if abs(gap) < 8 else "a large"
+    side = "advantage" if gap > 0 else "disadvantage"
+    return f"{who} {verb} {est.pct()} against a fair {100 * fair:.1f}%: {size} {side} ({gap:+.1f} points)."
+
+
+ORDINAL = ["first", "second", "third", "fourth"]
+
+
+def seats(study: Study, rows: list[Row], folder: Path) -> list[str]:
+    groups = an.by_config(rows)
+    by_players = an.pooled(groups, lambda rs: rs[0]["players"])
+    lines = ["## Win rate by turn order", "",
+             "Position 1 is the player who went first (the highest starting die), then clockwise.", ""]
+    body = []
+    for n, rs in by_players.items():
+        est = an.position_wins(rs, n)
+        body.append([n, len(rs), *[e.pct() for e in est], *[""] * (4 - n)])
+    lines += table(["players", "games", "1st", "2nd", "3rd", "4th"], body)
+    lines += ["Reading:", ""]
+    for n, rs in by_players.items():
+        est = an.position_wins(rs, n)
+        lines.append(f"- {n} players: " + edge_words(est[0], 1 / n, "the first player")
+                     + f" The last player wins {est[-1].pct()}.")
+    lines.append("")
+    figures.seat_plot(study, folder, {n: an.position_wins(rs, n) for n, rs in by_players.items()},
+                      _set_rates(groups))
+    lines += image(study, "seats", "Win rate by turn order, all sets pooled and per trick set; the dashed line is "
+                   "the fair share")
+    lines += ["## By trick set", ""]
+    body = []
+    for rows_ in groups.values():
+        first = rows_[0]
+        est = an.position_wins(rows_, first["players"])
+        body.append([first["players"], _set_name(first), len(rows_), est[0].pct(), est[-1].pct()])
+    lines += table(["players", "set", "games", "first player wins", "last player wins"], body)
+    return lines + sets(study, rows, folder)
+
+
+def _set_rates(groups: dict[int, list[Row]]) -> dict[int, dict[str, list[Estimate]]]:
+    out: dict[int, dict[str, list[Estimate]]] = {}
+    for rs in groups.values():
+        n = rs[0]["players"]
+        out.setdefault(n, {})[_set_name(rs[0])] = an.position_wins(rs, n)
+    return out
+
+
+SET_NAMES = {
+    ("walk", "run", "beg", "fetch"): "adoption-event", ("dig", "chase", "chew", "guard"): "dog-park",
+    ("trot", "bolt", "gobble", "fetch"): "agility-course", ("retrieve", "sprint", "stay", "hunt"): "hunting",
+    ("track", "dogpile", "beg", "search"): "kennel-club", ("retrieve", "bolt", "play-dead", "scavenge"): "puppy-pen",
+}
+
+
+def _set_name(row: Row) -> str:
+    tiles = tuple(row["tricks"])
+    return SET_NAMES.get(tiles[2:], ", ".join(tiles)) if tiles[:2] == ("howl", "roll-over") else ", ".join(tiles)
+
+
+def _length_section(study: Study, folder: Path, groups: dict[Any, list[Row]], what: str = "players") -> list[str]:
+    figures.length_plot(study, folder, {f"{k} {what}" if what else str(k): [r["turns"] for r in rs]
+                                        for k, rs in groups.items()})
+    return ["## Game length", "", *image(study, "length", "Distribution of game length in turns (box: the middle "
+                                         "half of the games, line: median, whiskers: 1.5 box lengths)")]
+
+
+def tiles(study: Study, rows: list[Row], folder: Path) -> list[str]:
+    from ..engine import TILES
+
+    result = an.tile_strength(rows, list(TILES))
+    figures.forest(study, folder, result)
+    ranked = sorted(result, key=lambda t: -t["more_user_wins"].value)
+    lines = [
+        "## Design", "",
+        "Every game draws 6 of the 22 tiles at random (`random:6`), so each tile is in about 27% of the games, "
+        "independently of how the game goes. Two measures:",
+        "",
+        "- **Win rate of the player who uses it more** (paired, within a game): in games with the tile where "
+        "one player gave it a larger share of their tricks than the other, how often that player won. Both "
+        "players faced the same set and the same bots, so 50% means the tile neither wins nor loses games. "
+        "Shares, not counts: a winner spends more turns scoring instead of doing tricks, and more tricks per "
+        "turn would mark the loser. It is an observational comparison: a player may do a tile more "
+        "*because* they are ahead or behind.",
+        "- **Length and bust rate** (randomised presence): mean turns per game and busts per turn in games "
+        "with the tile minus games without it (Welch 95% interval). The tile's presence is random, so this "
+        "is its causal effect on the game in place of an average other tile.",
+        "",
+        *image(study, "forest", "Tile strength: win rate of the player who used the tile more (left), change "
+               "in game length (middle) and bust rate (right)"),
+        "## Table", "",
+    ]
+    body = [[t["tile"], t["games"], t["uses"].num(1), t["paired_games"], t["more_user_wins"].pct(),
+             t["turns"].num(1), f"{100 * t['bust_rate'].value:+.2f} [{100 * t['bust_rate'].low:+.2f}, "
+             f"{100 * t['bust_rate'].high:+.2f}]"] for t in ranked]
+    lines += table(["tile", "games with it", "uses/game", "paired games", "more user wins",
+                    "turns +/-", "bust rate +/- (points)"], body)
+    lines += ["## Reading", "", *_tile_words(ranked)]
+    return lines
+
+
+def _tile_words(ranked: list[dict[str, Any]]) -> list[str]:
+    strong = [t["tile"] for t in ranked if t["more_user_wins"].low > 0.5]
+    traps = [t["tile"] for t in ranked if t["more_user_wins"].high < 0.5]
+    longer = [t["tile"] for t in ranked if t["turns"].low > 0]
+    shorter = [t["tile"] for t in ranked if t["turns"].high < 0]
+    top, bottom = ranked[0], ranked[-1]
+    return [
+        f"- Tiles whose heavier user wins more than half the time: {', '.join(strong) or 'none'}. "
+        f"The strongest is {top['tile']} ({top['more_user_wins'].pct()}).",
+        f"- Traps (the heavier user wins less than half the time): {', '.join(traps) or 'none'}; the "
+        f"weakest is {bottom['tile']} ({bottom['more_user_wins'].pct()}).",
+        f"- Having the tile in the set makes games longer: {', '.join(longer) or 'none'}; shorter: "
+        f"{', '.join(shorter) or 'none'}.",
+        "- These are greedy bots' games: a tile a greedy player misuses can look weaker than it is in "
+        "skilled hands.",
+        "",
+    ]
+
+
+def sets(study: Study, rows: list[Row], folder: Path) -> list[str]:
+    groups = an.by_config(rows)
+    body = []
+    for rs in groups.values():
+        s = an.shape(rs)
+        body.append([rs[0]["players"], _set_name(rs[0]), len(rs), s["turns"].num(1), s["bust_rate"].pct(),
+                     s["margin"].num(2), s["lead_changes"].num(2), s["first_wins"].pct()])
+    lines = ["## How each set plays", "",
+             "Turns: all players' turns. Bust rate: busts per turn. Score spread: the winner's dogs minus the "
+             "runner-up's. Lead changes: how often the sole leader in scored dogs changed hands.", ""]
+    lines += table(["players", "set", "games", "turns", "bust rate", "score spread", "lead changes",
+                    "first player wins"], body)
+    named = {f"{rs[0]['players']}p {_set_name(rs[0])}": rs for rs in groups.values()}
+    figures.length_plot(study, folder, {k: [r["turns"] for r in rs] for k, rs in named.items()})
+    lines += image(study, "length", "Game length in turns by set and player count (box: the middle half of the "
+                   "games, line: median, whiskers: 1.5 box lengths)")
+    longest = max(groups.values(), key=lambda rs: an.shape(rs)["turns"].value)
+    swingiest = max(groups.values(), key=lambda rs: an.shape(rs)["lead_changes"].value)
+    lines += ["## Reading: the sets", "",
+              f"- Longest: {_set_name(longest[0])} with {longest[0]['players']} players "
+              f"({an.shape(longest)['turns'].num(1)} turns).",
+              f"- Swingiest: {_set_name(swingiest[0])} with {swingiest[0]['players']} players "
+              f"({an.shape(swingiest)['lead_changes'].num(2)} lead changes a game).", ""]
+    return lines
+
+
+def variants(study: Study, rows: list[Row], folder: Path) -> list[str]:
+    groups = an.by_config(rows)
+    body, points = [], {}
+    for index, rs in groups.items():
+        s = an.shape(rs)
+        label = _variant_label(study, index)
+        points[label] = s
+        body.append([label, len(rs), s["turns"].num(1), s["bust_rate"].pct(), s["margin"].num(2),
+                     s["lead_changes"].num(2), s["first_wins"].pct(), s["unfinished"].pct()])
+    figures.variant_plot(study, folder, points)
+    lines = ["## Each variant against the standard game", "",
+             "One option changed at a time; the others are the standard game (target 6, bust above 7, "
+             "a random standard set of 6 tiles).", ""]
+    lines += table(["variant", "games", "turns", "bust rate", "score spread", "lead changes",
+                    "first player wins", "ended by the turn limit"], body)
+    lines += image(study, "variants", "Game length and bust rate by variant")
+    turns = {k: v["turns"] for k, v in points.items()}
+    lines += ["## Reading", "", f"- Shortest: {min(turns, key=lambda k: turns[k].value)}; longest: "
+              f"{max(turns, key=lambda k: turns[k].value)}.", ""]
+    return lines
+
+
+def _variant_label(study: Study, index: int) -> str:
+    options = study.configs[index].options
+    base = study.source.get("base", {})
+    changed = {k: v for k, v in options.items() if base.get(k) != v}
+    return ", ".join(f"{k} {v}" for k, v in changed.items()) or "standard"
+
+
+def ladder(study: Study, rows: list[Row], folder: Path) -> list[str]:
+    names, ratings, head = an.ladder(rows, seed=study.seed)
+    order = sorted(range(len(names)), key=lambda i: -ratings[i].value)
+    figures.ladder_plot(study, folder, [names[i] for i in order], [ratings[i] for i in order])
+    lines = ["## Ratings", "",
+             "A Bradley-Terry model fitted to every game (draws as half a win), in Elo points with the mean at 0: "
+             "a gap of 200 points means the stronger bot is expected to win 76% of their games. One drawn game "
+             "per pair is added as a prior so a bot that won every game gets a finite rating; intervals are "
+             "95% bootstrap intervals (games resampled within each pair, 200 times).", ""]
+    lines += table(["bot", "rating", "95% interval"],
+                   [[names[i], f"{ratings[i].value:+.0f}", f"[{ratings[i].low:+.0f}, {ratings[i].high:+.0f}]"]
+                    for i in order])
+    lines += image(study, "ladder", "Bot ladder (Bradley-Terry, Elo scale)")
+    lines += ["## Head to head", ""]
+    lines += table(["bot", "against", "games", "win rate of the first"],
+                   [[a, b, e.n, e.pct()] for (a, b), e in sorted(head.items())])
+    best, worst = names[order[0]], names[order[-1]]
+    lines += ["## Reading", "",
+              f"- Strongest: {best}; weakest: {worst}. Neighbouring bots whose intervals overlap are not "
+              f"reliably separated by {study.games} games a pair.", *_extremes(names, head), ""]
+    return lines
+
+
+def _extremes(names: list[str], head: dict[tuple[str, str], Estimate]) -> list[str]:
+    """A warning for bots that won every game or none: the prior, not the games, sets their distance."""
+    out = []
+    for name in names:
+        rates = [e.value if a == name else 1 - e.value for (a, b), e in head.items() if name in (a, b)]
+        if rates and (max(rates) == 0 or min(rates) == 1):
+            what = "lost every game" if max(rates) == 0 else "won every game"
+            out.append(f"- {name} {what}: its distance from the others is a bound set by the prior (one drawn "
+                       "game a pair), and its interval is narrower than the truth.")
+    return out
+
+
+def double_spot(study: Study, rows: list[Row], folder: Path) -> list[str]:
+    groups = an.by_config(rows)
+    points, body = {}, []
+    for index, rs in groups.items():
+        o = study.configs[index].options
+        label = f"{o.get('columns', 8)}x{o.get('rows', 5)}, claim {o.get('claim', 'mover')}"
+        d = an.double_spot(rs)
+        points[label] = d
+        body.append([label, len(rs), d["first_score"].pct(), d["first_wins"].pct(), d["second_wins"].pct(),
+                     d["draws"].pct(), d["full"].pct(), d["turns"].num(1)])
+    figures.double_spot_plot(study, folder, points)
+    lines = ["## First player and full frame", "",
+             "Seat 0 moves first. A game ends when a player takes the target number of cards, or when the "
+             "frame is full (the player with more cards wins; equal counts draw). The first player's score "
+             "counts a draw as half a win, so a fair game scores 50%. Turns are drops.", ""]
+    lines += table(["board, claim rule", "games", "first player's score", "first wins", "second wins", "draws",
+                    "frame fills first", "turns"], body)
+    lines += image(study, "first-player", "First player's score (draws half) and the full-frame rate by board and "
+                   "claim rule")
+    everything = an.double_spot(rows)
+    lines += ["## Reading", "",
+              "- Over all " + f"{len(rows)} games: " + edge_words(everything["first_score"], 0.5, "the first player",
+                                                                    "scores")]
+    for label, d in points.items():
+        lines.append(f"- {label}: " + edge_words(d["first_score"], 0.5, "the first player", "scores")
+                     + f" The frame fills before anyone reaches the target in {d['full'].pct()} of games.")
+    lines.append("")
+    lines += _length_section(study, folder, {k: rs for k, rs in zip(points, groups.values(), strict=True)}, "")
+    return lines
+
+
+SECTIONS: dict[str, Section] = {
+    "seats": seats, "tiles": tiles, "sets": sets, "variants": variants, "ladder": ladder, "double-spot": double_spot,
+}

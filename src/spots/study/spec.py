@@ -1,0 +1,240 @@
+"""What a study is: a declared grid of configurations, each played for a number of games from a seed.
+
+A study has a *kind* (which report reads its rows), a base configuration, a
+``grid`` (every combination of the listed values) and optional ``cases``
+(explicit overrides, crossed with the grid). A configuration is a game
+(``spots`` or ``double-spot``), the bots in seat order and the game's rules
+options. Studies are built in (``BUILTIN``) or read from a small TOML file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+KINDS = ("seats", "tiles", "sets", "variants", "ladder", "double-spot")
+GAMES = ("spots", "double-spot")
+STUDY_KEYS = {"name", "kind", "description", "games", "seed", "chunk", "base", "grid", "cases"}
+
+
+class StudyError(ValueError):
+    """A study name, file or grid that cannot be run; the message says what is allowed."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """One cell of the grid: a game, its bots in seat order (rotated per game) and its rules options."""
+
+    label: str
+    game: str
+    bots: tuple[str, ...]
+    options: Mapping[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "game": self.game, "bots": list(self.bots), "options": dict(self.options)}
+
+
+@dataclass(frozen=True)
+class Study:
+    """A named grid of configurations × games, with the seed every game's dice derive from."""
+
+    name: str
+    kind: str
+    description: str
+    games: int
+    seed: int
+    chunk: int
+    configs: tuple[Config, ...]
+    source: dict[str, Any] = field(compare=False, repr=False, default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "kind": self.kind, "description": self.description, "games": self.games,
+            "seed": self.seed, "chunk": self.chunk, "configs": [c.to_dict() for c in self.configs],
+        }
+
+    def fingerprint(self) -> str:
+        """What fixes every game's result: configurations, seed and chunking (not the number of games)."""
+        doc = {"seed": self.seed, "chunk": self.chunk, "configs": [c.to_dict() for c in self.configs]}
+        return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
+
+    def chunks(self) -> list[tuple[int, int, int]]:
+        """Every (configuration, first game, end game) piece of work, round-robin over the configurations
+        so that a study stopped early has a balanced share of every one."""
+        return [
+            (index, start, min(start + self.chunk, self.games))
+            for start in range(0, self.games, self.chunk)
+            for index in range(len(self.configs))
+        ]
+
+    @property
+    def total_games(self) -> int:
+        return self.games * len(self.configs)
+
+
+SUGGESTED = ["adoption-event", "dog-park", "agility-course", "hunting", "kennel-club", "puppy-pen"]
+
+BUILTIN: dict[str, dict[str, Any]] = {
+    "seat-advantage": {
+        "kind": "seats",
+        "description": "Win rate by turn order (first player, second, ...) for 2, 3 and 4 greedy players "
+                       "in each suggested trick set; also how each set plays (length, busts, score spread, "
+                       "lead changes).",
+        "games": 3400, "seed": 16, "chunk": 200,
+        "base": {"game": "spots", "bots": ["greedy"]},
+        "grid": {"players": [2, 3, 4], "tricks": SUGGESTED},
+    },
+    "tile-strength": {
+        "kind": "tiles",
+        "description": "Each of the 22 tiles over random 6-tile sets (2 greedy players): the win rate of the "
+                       "player who did it more often (paired within a game), and the change in game length "
+                       "and bust rate when it is in the set (randomised presence).",
+        "games": 100000, "seed": 16, "chunk": 500,
+        "base": {"game": "spots", "bots": ["greedy"], "players": 2, "tricks": "random:6"},
+    },
+    "suggested-sets": {
+        "kind": "sets",
+        "description": "The six suggested sets with 2 and 4 greedy players: length in turns, bust rate, "
+                       "score spread and lead changes.",
+        "games": 500, "seed": 16, "chunk": 100,
+        "base": {"game": "spots", "bots": ["greedy"]},
+        "grid": {"players": [2, 4], "tricks": SUGGESTED},
+    },
+    "variants": {
+        "kind": "variants",
+        "description": "The rules variants one at a time from the standard game (2 greedy players, random "
+                       "sets): targets 1/3/6/8/10, 6 to 22 tiles, bust limits 5 to 9.",
+        "games": 400, "seed": 16, "chunk": 100,
+        "base": {"game": "spots", "bots": ["greedy"], "players": 2, "tricks": "random"},
+        "cases": [{"target": t} for t in (1, 3, 6, 8, 10)]
+        + [{"tricks": f"random:{n}"} for n in (6, 10, 14, 18, 22)]
+        + [{"bust_limit": b} for b in (5, 6, 8, 9)],
+    },
+    "bot-ladder": {
+        "kind": "ladder",
+        "description": "Every Spots bot against every other (2 players, beginner set, seats alternating), "
+                       "rated on one Bradley-Terry scale.",
+        "games": 40, "seed": 16, "chunk": 10,
+        "base": {"game": "spots", "players": 2},
+        "grid": {"bots": [list(pair) for pair in itertools.combinations(
+            ["random", "greedy:risk=0.1", "greedy", "greedy:risk=0.5", "expectimax:nodes=500", "mcts:iterations=60"],
+            2)]},
+    },
+    "double-spot": {
+        "kind": "double-spot",
+        "description": "Double Spot between greedy bots: the first player's edge, how often the frame fills "
+                       "before anyone reaches the target, by board size and claim rule.",
+        "games": 2000, "seed": 16, "chunk": 250,
+        "base": {"game": "double-spot", "bots": ["greedy"]},
+        "grid": {"claim": ["mover", "first"]},
+        "cases": [{"columns": 8, "rows": 5}, {"columns": 6, "rows": 4}, {"columns": 10, "rows": 6}],
+    },
+}
+
+
+def builtin(name: str) -> Study:
+    if name not in BUILTIN:
+        raise StudyError(f"unknown study {name!r}; the studies are: {', '.join(BUILTIN)} (or a .toml file)")
+    return parse_study({"name": name, **BUILTIN[name]}, f"study {name!r}")
+
+
+def load_study(name_or_path: str) -> Study:
+    """A built-in study by name, or a study TOML file by path."""
+    if name_or_path in BUILTIN:
+        return builtin(name_or_path)
+    path = Path(name_or_path)
+    if path.suffix != ".toml":
+        return builtin(name_or_path)
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise StudyError(f"cannot read study file {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyError(f"study file {path} is not valid TOML: {exc}") from None
+    doc.setdefault("name", path.stem)
+    return parse_study(doc, f"study file {path}")
+
+
+def _whole(doc: Mapping[str, Any], key: str, default: int, low: int, where: str) -> int:
+    value = doc.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise StudyError(f"{where}: {key} must be a whole number of at least {low}, not {value!r}")
+    return value
+
+
+def parse_study(doc: Mapping[str, Any], where: str) -> Study:
+    """A study from its declaration; every configuration is checked before any game is played."""
+    unknown = sorted(set(doc) - STUDY_KEYS)
+    if unknown:
+        raise StudyError(f"{where}: unknown key(s) {', '.join(unknown)}; the keys are: {', '.join(sorted(STUDY_KEYS))}")
+    name = doc.get("name")
+    if not isinstance(name, str) or not name.replace("-", "").replace("_", "").isalnum():
+        raise StudyError(f"{where}: name must be letters, digits, '-' or '_', not {name!r}")
+    kind = doc.get("kind", "seats")
+    if kind not in KINDS:
+        raise StudyError(f"{where}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    base = doc.get("base", {})
+    grid = doc.get("grid", {})
+    cases = doc.get("cases", [{}]) or [{}]
+    if not isinstance(base, dict) or not isinstance(grid, dict):
+        raise StudyError(f"{where}: base and grid must be tables of options")
+    if not isinstance(cases, list) or not all(isinstance(c, dict) for c in cases):
+        raise StudyError(f"{where}: cases must be a list of tables of options")
+    for key, values in grid.items():
+        if not isinstance(values, list) or not values:
+            raise StudyError(f"{where}: grid.{key} must be a non-empty list of values, not {values!r}")
+    combos = [dict(zip(grid, values, strict=True)) for values in itertools.product(*grid.values())]
+    configs = tuple(
+        make_config({**base, **case, **combo}, f"{where}, configuration {i + 1}")
+        for i, (case, combo) in enumerate(itertools.product(cases, combos))
+    )
+    return Study(
+        name=name, kind=kind, description=str(doc.get("description", "")),
+        games=_whole(doc, "games", 100, 1, where), seed=_whole(doc, "seed", 0, 0, where),
+        chunk=_whole(doc, "chunk", 50, 1, where), configs=configs, source=dict(doc),
+    )
+
+
+def make_config(options: dict[str, Any], where: str) -> Config:
+    """One configuration, checked: a known game, known bots, rules options the game accepts."""
+    from .play import check_config
+
+    options = dict(options)
+    game = options.pop("game", "spots")
+    if game not in GAMES:
+        raise StudyError(f"{where}: game must be one of {', '.join(GAMES)}, not {game!r}")
+    bots = options.pop("bots", ["greedy"])
+    if isinstance(bots, str):
+        bots = [bots]
+    if not isinstance(bots, list) or not bots or not all(isinstance(b, str) for b in bots):
+        raise StudyError(f"{where}: bots must be a list of bot names, not {bots!r}")
+    label = ", ".join(f"{k}={_short(v)}" for k, v in sorted(options.items()))
+    config = Config(label=f"{'/'.join(bots)}; {label}" if label else "/".join(bots), game=game,
+                    bots=tuple(bots), options=options)
+    try:
+        check_config(config)
+    except ValueError as exc:
+        raise StudyError(f"{where} ({config.label}): {exc}") from None
+    return config
+
+
+def _short(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def describe_all() -> str:
+    """The text of ``spots study --list``."""
+    lines = []
+    for name in BUILTIN:
+        study = builtin(name)
+        lines.append(f"{name}  ({study.kind}; {len(study.configs)} configurations x {study.games} games "
+                     f"= {study.total_games} games, seed {study.seed})")
+        lines.append(f"    {study.description}")
+    lines.append("A study can also be a TOML file: name, kind, games, seed, chunk, [base], [grid], [[cases]].")
+    return "\n".join(lines)
