@@ -269,8 +269,8 @@ def test_the_tutorial_to_its_end_in_each_language(server: Server, browser: Any, 
         if page.locator("#callout").is_visible():
             key = str(page.get_attribute("#callout", "data-key"))
             seen[key] = page.inner_text("#callout h2")
-            if lang == "en" and not shot and key == "place":
-                shoot(page, "tutorial.png")
+            if not shot and key == "place":
+                shoot(page, "tutorial.png" if lang == "en" else f"tutorial-{lang}.png")
                 shot = True
             page.wait_for_timeout(50)
             advice = advice or bool(page.inner_text("#callout-advice").strip())
