@@ -61,7 +61,10 @@ class RollDecision(Decision):
         if choosing is None:
             dogs = player.dogs
             for v in (dice if len(dice) == 1 else sorted(set(dice))):
-                moves += [PLACE[v] + d.name for d in dogs if v in d.spaces and v not in d.filled and not d.scored]
+                place = PLACE[v]
+                for d in dogs:  # a plain loop: the commonest move list, built once per roll
+                    if v in d.spaces and v not in d.filled and not d.scored:
+                        moves.append(place + d.name)
                 moves.append(BURY[v])
         elif choosing == NOTHING:
             moves.append("stop")

@@ -243,6 +243,12 @@ class State(SavedState):
         ``player``, when given, is the seat sending the move; a move sent for a
         seat whose turn it is not is refused. A refused move changes nothing.
         """
+        legal = self._legal
+        if player is None and legal is not None and action in legal:
+            # The common case, a move just listed by legal_actions(): nothing to check
+            # (the list is dropped at every transition, and is empty once the game is over).
+            self._apply(action, _MOVES.get(action) or read_move(action))  # type: ignore[arg-type]
+            return
         text = action if isinstance(action, str) else str(action)
         if self.phase == OVER:
             raise IllegalMoveError(text, "the game is over; no move is accepted", [])
