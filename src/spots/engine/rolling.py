@@ -19,8 +19,11 @@ def on_roll(state: State, faces: list[int]) -> None:
     """The dice of the roll in hand land: apply the keep rule, then ask how to resolve them."""
     roll = state.roll
     assert roll is not None
-    roll.dice = sorted(roll.held + faces) if roll.held else faces
-    roll.held = []
+    if roll.held:
+        roll.dice = sorted(roll.held + faces)
+        roll.held = []
+    else:
+        roll.dice = faces
     roll.fresh = True
     if roll.mode is None:
         roll.choosing = None

@@ -184,7 +184,7 @@ class TurnChoice(Decision):
             if state.phase != OVER:
                 state.push(Draw(scored), END_TURN)
             return
-        name = str(move.args[0])
+        name: str = move.args[0]  # type: ignore[assignment]  # a trick's name (parse() keeps names as str)
         index = state.rules.tricks.index(name)
         tile = state.tiles[index]
         state.tiles[index] = FACE_DOWN[name]
