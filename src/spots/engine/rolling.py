@@ -72,7 +72,7 @@ class RollDecision(Decision):
         elif choosing == NOTHING:
             moves.append("stop")
         else:
-            moves += [text for text, _ in KEEP_RULES[choosing].choices(dice, player.yard_total())]
+            moves += KEEP_RULES[choosing].moves(dice, player.yard_total())
         return moves
 
     def apply(self, state: State, move: Move) -> None:
