@@ -75,7 +75,7 @@ class Player:
         return sum(self.yard)
 
     def dice_on_dogs(self) -> int:
-        return sum(len(d.filled) for d in self.dogs)
+        return sum([len(d.filled) for d in self.dogs])
 
     def open_spaces(self) -> Counter[int]:
         """Empty spaces of unscored dogs, by face: where dice fit."""
