@@ -28,6 +28,7 @@ class Odds(Protocol):
     def busts(self, faces: tuple[int, ...]) -> bool: ...
 
 
+CHOOSE = {v: f"choose {v}" for v in range(1, 7)}
 Choice = tuple[str, tuple[int, ...]]
 """A keep choice: its move in the notation and the dice it keeps."""
 
@@ -47,6 +48,10 @@ class KeepRule:
         """Every legal keep choice for these dice, in the order the engine lists moves."""
         raise NotImplementedError
 
+    def moves(self, dice: list[int], yard_total: int) -> list[str]:
+        """The choices' moves alone (the engine's legal moves need no kept dice)."""
+        return [text for text, _ in self.choices(dice, yard_total)]
+
     def kept(self, dice: list[int], values: tuple[int, ...]) -> list[int]:
         """The dice a choice with these values keeps (the move was checked legal)."""
         return list(values)
@@ -63,6 +68,9 @@ class Fetch(KeepRule):
 
     def choices(self, dice: list[int], yard_total: int) -> list[Choice]:
         return [(f"choose {v}", (v,) * dice.count(v)) for v in sorted(set(dice))]
+
+    def moves(self, dice: list[int], yard_total: int) -> list[str]:
+        return [CHOOSE[v] for v in sorted(set(dice))]  # the same order as choices(), text made once
 
     def kept(self, dice: list[int], values: tuple[int, ...]) -> list[int]:
         return [v for v in dice if v == values[0]]

@@ -75,7 +75,7 @@ class Player:
         return sum(self.yard)
 
     def dice_on_dogs(self) -> int:
-        return sum(len(d.filled) for d in self.dogs)
+        return sum([len(d.filled) for d in self.dogs])
 
     def open_spaces(self) -> Counter[int]:
         """Empty spaces of unscored dogs, by face: where dice fit."""
@@ -93,9 +93,12 @@ class Player:
         self.dogs[i] = dog.refilled(tuple(f for f in dog.filled if f != value))
 
     def put_on_dog(self, name: str, value: int) -> None:
-        i = self.dog_index(name)
-        dog = self.dogs[i]
-        self.dogs[i] = dog.refilled(tuple(sorted((*dog.filled, value))))
+        dogs = self.dogs
+        for i, dog in enumerate(dogs):  # dog_index and refilled, inlined: a die is placed at most rolls
+            if dog.name == name:
+                dogs[i] = _tuple_new(Dog, (name, dog.spaces, tuple(sorted((*dog.filled, value))), dog.scored))
+                return
+        raise AssertionError(f"no dog {name}")  # moves are checked before they get here
 
     def key(self) -> tuple[Any, ...]:
         return tuple(self.dogs), tuple(sorted(self.yard)), self.treats

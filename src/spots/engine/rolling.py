@@ -19,8 +19,11 @@ def on_roll(state: State, faces: list[int]) -> None:
     """The dice of the roll in hand land: apply the keep rule, then ask how to resolve them."""
     roll = state.roll
     assert roll is not None
-    roll.dice = sorted(roll.held + faces) if roll.held else faces
-    roll.held = []
+    if roll.held:
+        roll.dice = sorted(roll.held + faces)
+        roll.held = []
+    else:
+        roll.dice = faces
     roll.fresh = True
     if roll.mode is None:
         roll.choosing = None
@@ -61,12 +64,15 @@ class RollDecision(Decision):
         if choosing is None:
             dogs = player.dogs
             for v in (dice if len(dice) == 1 else sorted(set(dice))):
-                moves += [PLACE[v] + d.name for d in dogs if v in d.spaces and v not in d.filled and not d.scored]
+                place = PLACE[v]
+                for d in dogs:  # a plain loop: the commonest move list, built once per roll
+                    if v in d.spaces and v not in d.filled and not d.scored:
+                        moves.append(place + d.name)
                 moves.append(BURY[v])
         elif choosing == NOTHING:
             moves.append("stop")
         else:
-            moves += [text for text, _ in KEEP_RULES[choosing].choices(dice, player.yard_total())]
+            moves += KEEP_RULES[choosing].moves(dice, player.yard_total())
         return moves
 
     def apply(self, state: State, move: Move) -> None:

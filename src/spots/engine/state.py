@@ -183,7 +183,7 @@ class State(SavedState):
 
     def paws(self, seat: int) -> int:
         cards = self.rules.cards
-        return sum(cards[d.name].paws for d in self.players[seat].dogs if not d.scored)
+        return sum([cards[d.name].paws for d in self.players[seat].dogs if not d.scored])
 
     def returns(self) -> list[float]:
         """1 for the winner, 0 otherwise; at the safety limit the leaders share 1."""
@@ -203,7 +203,7 @@ class State(SavedState):
         if legal is None:
             decision = _DECISIONS.get(self.phase)  # type: ignore[arg-type]
             legal = self._legal = decision.moves(self) if decision is not None else self._compute_legal()
-        return list(legal)
+        return legal[:]  # a copy: the cached list is shared by clones and never changed
 
     def chance_outcomes(self, exact: bool = False) -> list[tuple[str, Any]]:
         """Every outcome of the pending chance event with its probability.
@@ -243,6 +243,12 @@ class State(SavedState):
         ``player``, when given, is the seat sending the move; a move sent for a
         seat whose turn it is not is refused. A refused move changes nothing.
         """
+        legal = self._legal
+        if player is None and legal is not None and action in legal:
+            # The common case, a move just listed by legal_actions(): nothing to check
+            # (the list is dropped at every transition, and is empty once the game is over).
+            self._apply(action, _MOVES.get(action) or read_move(action))  # type: ignore[arg-type]
+            return
         text = action if isinstance(action, str) else str(action)
         if self.phase == OVER:
             raise IllegalMoveError(text, "the game is over; no move is accepted", [])

@@ -82,10 +82,10 @@ def later_steps(count: int) -> tuple[Task, ...]:
 def treat_step(state: State, step: Step) -> None:
     """A green tile's formula: take treats (capped by the supply), maybe give some back."""
     player = state.players[state.seat]
-    empty = [v for d in player.unscored() for v in d.empty_spaces()]
-    down = sum(1 for t in state.tiles if not t.face_up and t.name != "stay")
+    empty = [v for d in player.dogs if not d.scored for v in d.spaces if v not in d.filled]
+    down = [t for t in state.tiles if not t.face_up and t.name != "stay"]
     take, give_back = TREAT_FORMULAS[step.treats](  # type: ignore[index]
-        player.treats, state.paws(state.seat), max(empty, default=0), down
+        player.treats, state.paws(state.seat), max(empty, default=0), len(down)
     )
     gain_treats(state, take)
     give_back = min(give_back, player.treats)
@@ -113,9 +113,9 @@ class RollTask(Task):
 
     def run(self, state: State) -> None:
         index = self.args[0]
-        step = current_step(state, index)
         work = state.work
         assert work is not None
+        step = TILES[work.name].steps[index]
         if step.source == "dogpile" and not work.taken and DOGPILE.has_die_to_take(state):
             state.push(self)
             state.phase = DOGPILE.phase
@@ -153,7 +153,7 @@ class Continue(Decision):
     phase = "continue"
 
     def moves(self, state: State) -> list[str]:
-        return ["continue", "stop"]
+        return CONTINUE_OR_STOP  # never changed: the state hands out copies
 
     def apply(self, state: State, move: Move) -> None:
         work = state.work
@@ -184,18 +184,20 @@ class TurnChoice(Decision):
             if state.phase != OVER:
                 state.push(Draw(scored), END_TURN)
             return
-        name = str(move.args[0])
+        name: str = move.args[0]  # type: ignore[assignment]  # a trick's name (parse() keeps names as str)
         index = state.rules.tricks.index(name)
         tile = state.tiles[index]
         state.tiles[index] = FACE_DOWN[name]
         state.players[state.seat].treats += tile.treats
         state.work = Trick(name)
-        state.agenda.extend(later_steps(len(TILES[name].steps)))
+        state.agenda.extend(LATER_STEPS[name])
         FIRST_STEP.run(state)
 
 
+CONTINUE_OR_STOP = ["continue", "stop"]
 TRICK_MOVES = {name: "trick " + name for name in TILES}
 FACE_DOWN = {name: Tile(name, False, 0) for name in TILES}  # a chosen tile: its treats go to the player
+LATER_STEPS = {name: later_steps(len(tile.steps)) for name, tile in TILES.items()}
 
 
 TURN, CONTINUE = TurnChoice(), Continue()

@@ -6,9 +6,10 @@ Rules sections 2, 3, 7 and 9. Each task here is one step of that procedure; the 
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from .pieces import Dog, Tile
+from .pieces import Dog, Tile, _tuple_new
 from .tasks import CHANCE_REVEAL, OVER, Task
 
 if TYPE_CHECKING:
@@ -104,19 +105,17 @@ def start_turn(state: State) -> None:
         if state.treat_supply > 0:  # a treat on the last tile, then every tile turns face up
             treats += 1
             state.treat_supply -= 1
-        state.tiles = [Tile(t.name, True, treats if i == last else t.treats) for i, t in enumerate(tiles)]
+        state.tiles = [_tuple_new(Tile, (t.name, True, treats if i == last else t.treats)) for i, t in enumerate(tiles)]
     state.phase = "turn"
 
 
 def _only_face_up(tiles: list[Tile]) -> int | None:
-    """The index of the one face-up tile, or None when more than one is face up."""
-    last = None
-    for i, t in enumerate(tiles):
-        if t.face_up:
-            if last is not None:
-                return None
-            last = i
-    return last
+    """The index of the one face-up tile, or None when more than one (or none) is face up."""
+    up = list(map(_FACE_UP, tiles))
+    return up.index(True) if up.count(True) == 1 else None
+
+
+_FACE_UP = attrgetter("face_up")
 
 
 class EndTurn(Task):
