@@ -247,7 +247,7 @@ class State(SavedState):
         if player is None and legal is not None and action in legal:
             # The common case, a move just listed by legal_actions(): nothing to check
             # (the list is dropped at every transition, and is empty once the game is over).
-            self._apply(action, _MOVES.get(action) or read_move(action))  # type: ignore[arg-type]
+            self._apply(action, _MOVES.get(action) or read_move(action))
             return
         text = action if isinstance(action, str) else str(action)
         if self.phase == OVER:
