@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--budget", default="{}", help='per-bot options as JSON, e.g. {"mcts": {"iterations": 300}}')
     parser.add_argument("--rules", default="{}", help='rules options as JSON, e.g. {"target": 3}')
+    parser.add_argument("--progress", type=int, default=0,
+                        help="with --jobs 1, print the running score every N games (a long run that is cut short "
+                        "still says what it had)")
     args = parser.parse_args(argv)
     budget, options = json.loads(args.budget), json.loads(args.rules)
     work = [(args.a, args.b, args.seed, g, budget, options) for g in range(args.games)]
@@ -51,7 +54,15 @@ def main(argv: list[str] | None = None) -> None:
         with ProcessPoolExecutor(args.jobs) as pool:
             results = list(pool.map(play_one, work, chunksize=4))
     else:
-        results = [play_one(job) for job in work]
+        results = []
+        for job in work:
+            results.append(play_one(job))
+            if args.progress and len(results) % args.progress == 0:
+                done = sum(r[0] for r in results)
+                low, high = wilson(done, len(results))
+                full = sum(r[3] for r in results)
+                print(f"  after {len(results)} games: {args.a} scores {done / len(results):.3f} "
+                      f"[{low:.3f}, {high:.3f}]; ended by the target {1 - full / len(results):.3f}", flush=True)
     points = sum(r[0] for r in results)
     wins = sum(r[0] == 1 for r in results)
     draws = sum(r[0] == 0.5 for r in results)

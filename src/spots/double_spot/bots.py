@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from ..bots import RandomBot
 from ..core.bots import make_bot
 from ..core.mcts import Mcts
+from .expectimax import ExpectimaxBot
 from .patterns import KIND, finishes, through
 from .state import FACE_KIND, FACES, State, face_colours, seen_by
 
@@ -154,6 +155,7 @@ BOTS: dict[str, Callable[..., Any]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "mcts": _mcts,
+    "expectimax": ExpectimaxBot,
 }
 
 
