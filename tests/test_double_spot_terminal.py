@@ -176,7 +176,7 @@ def test_hint_ranks_the_drops_the_same_way_each_time(tmp_path: Path) -> None:
     hints = []
     for _ in range(2):
         child.sendline("hint")
-        child.expect(r"rank\s+move\s+estimate\s+what it does")
+        child.expect(r"rank\s+move\s+score\s+what it does")
         child.expect(PROMPT)
         hints.append(child.before.split(" 1. drop")[0])
     assert hints[0] == hints[1]

@@ -1,49 +1,70 @@
-"""Hints for the player to move: the legal drops ranked by the mcts bot, each with what it does at once.
+"""Hints for the player to move: every legal drop ranked by the expectimax bot, with the chances behind it.
 
-Why both: the search's win estimate says which drop is best, and the facts (cards
-taken, the opponent's chance to finish a card on their next roll) say why, in
-terms a player can check on the board. Deterministic under ``seed``.
+Why these figures: both players build the same two patterns, so a drop is good
+or bad by what it hands over. For each drop the hint says what a player can
+check on the board: the cards it takes now, the opponent's chance to finish a
+card on their roll, and the mover's chance to finish one on the roll after
+(the opponent replying as carefully as they can). The ranking is the bot's
+(``spots.double_spot.expectimax``): exact over the die, no sampling, so drops
+of equal value get the same rank and the same score, and a hint is the same
+every time it is asked for.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .bots import finish_chance, finishing_drops, make
+from .expectimax import WIN, ExpectimaxBot
 from .state import State
-
-HINT_ITERATIONS = 1500
 
 
 @dataclass(frozen=True)
 class Advice:
     move: str
-    value: float  # the search's win estimate for the mover (a draw counts one half)
+    value: float  # the score: 1/2 + half the expected card swing, in [0, 1]; an ending drop scores its result
     takes: tuple[str, ...]  # cards the drop takes at once
     result: float | None  # the mover's result when the drop ends the game (1 win, 0.5 draw, 0 loss), else None
     risk: float | None  # the opponent's chance to finish a card on their next roll; None when new cards come
+    rank: int = 1  # 1 for the best drops; equal drops share a rank (1, 1, 3, ...)
+    next: float | None = None  # the mover's chance to finish a card on the roll after, after the best reply
+    swing: float = 0.0  # the expected card swing over the two turns (cards taken − given + next)
 
 
-def facts(state: State, move: str) -> tuple[tuple[str, ...], float | None, float | None]:
-    """What ``move`` does at once: cards taken, the end result if it ends the game, the opponent's finish chance."""
-    seat = state.seat
-    after = state.clone()
-    after.apply_trusted(move)
-    takes = tuple(after.won[seat][len(state.won[seat]):])
-    if after.is_terminal():
-        return takes, after.returns()[seat], None
-    if takes:
-        return takes, None, None  # the replacement cards are not known yet
-    return takes, None, finish_chance(after.supply, after.seat, finishing_drops(after))
+def score(swing: float, result: float | None) -> float:
+    """The swing as a score in [0, 1]: 0.5 is even, a sure card for the mover is 1 (an end scores its result)."""
+    if result is not None:
+        return result
+    if swing >= WIN / 2:
+        return 1.0
+    if swing <= -WIN / 2:
+        return 0.0
+    return min(1.0, max(0.0, 0.5 + swing / 2))
 
 
-def advise(state: State, seed: int = 0, iterations: int = HINT_ITERATIONS) -> list[Advice]:
-    """The legal drops, best first; empty when no player is to move."""
+def advise(state: State, seed: int = 0) -> list[Advice]:
+    """The legal drops, best first (ties in the engine's move order); empty when no player is to move.
+
+    ``seed`` is accepted for the callers of the earlier sampling advisor; the figures are exact and need none.
+    """
     if state.is_terminal() or state.is_chance_node():
         return []
-    ranked = make("mcts", seed=seed, iterations=iterations).analyse(state.clone())  # type: ignore[attr-defined]
-    out = []
-    for move, _visits, value in ranked:
-        takes, result, risk = facts(state, move)
-        out.append(Advice(move, result if result is not None else value, takes, result, risk))
+    seat = state.seat
+    judged = ExpectimaxBot(seed).judge(state)
+    order = sorted(range(len(judged)), key=lambda i: -judged[i].value)
+    out: list[Advice] = []
+    rank, best = 0, None
+    for place, i in enumerate(order, 1):
+        j = judged[i]
+        if best is None or j.value < best - 1e-9:
+            rank, best = place, j.value
+        takes: tuple[str, ...] = ()
+        if j.takes:
+            after = state.clone()
+            after.apply_trusted(j.move)
+            takes = tuple(after.won[seat][len(state.won[seat]):len(state.won[seat]) + j.takes])
+        ends = j.ends is not None
+        out.append(Advice(
+            j.move, score(j.value, j.ends), takes, j.ends,
+            None if ends or j.takes else j.gives, rank, None if ends or j.takes else j.next, j.value,
+        ))
     return out
