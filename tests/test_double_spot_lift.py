@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
+import pexpect
 import pytest
 
 from spots.core import StateFormatError, replay
 from spots.double_spot import DoubleSpotRulesError, Game, Rules, State
 from spots.double_spot.record import parse_record, record_dict
 from test_double_spot import DECK, full_board_position, position
+from test_double_spot_terminal import spawn
 
 
 def lifted_position(lifts: int, won: tuple[list[str], list[str]] = ([], [])) -> tuple[State, str]:
@@ -97,3 +101,23 @@ def test_a_state_lifted_more_often_than_its_rules_allow_is_refused() -> None:
     doc["lifted"] = 1
     with pytest.raises(StateFormatError, match="lifted"):
         State.from_dict(doc)
+
+
+def test_the_terminal_offers_the_option_and_narrates_a_lift(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seat", "greedy", "--seat", "greedy", "--seed", "2", "--columns", "3", "--rows", "3",
+                  "--target", "5", "--lifts", "2")
+    said = "The frame is full: it is lifted, the discs fall out, and play goes on."
+    child.expect(r"\s+".join(re.escape(word) for word in said.split()))  # the terminal may wrap the line
+    child.expect(pexpect.EOF)
+    saved = json.loads((tmp_path / "double-spot-autosave.json").read_text())
+    assert saved["rules"]["lifts"] == 2
+    state = replay(lambda: State(Rules.from_dict(saved["rules"])), saved["moves"])
+    assert state.is_terminal() and state.lifted >= 1
+
+
+def test_the_terminal_refuses_a_bad_lifts_value(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seat", "greedy", "--seat", "greedy", "--lifts", "-1")
+    child.expect_exact("lifts must be from 0 to 99, not -1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2

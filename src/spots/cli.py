@@ -36,7 +36,7 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
 SPOTS_TARGET = 6
 SPOTS_ONLY = ("players", "tricks", "tricks_seed", "bust_limit", "dice", "treats", "starting_treats", "starting_dogs",
               "turn_limit", "deck")
-DOUBLE_SPOT_ONLY = ("columns", "rows", "discs", "claim")
+DOUBLE_SPOT_ONLY = ("columns", "rows", "discs", "claim", "lifts")
 
 
 def add_double_spot_options(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +49,9 @@ def add_double_spot_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--claim", default=None,
                        help="who takes a new card whose pattern is already on the board: mover (default) or "
                        "first (the players say who claimed it first)")
+    group.add_argument("--lifts", type=int, default=None,
+                       help="house rule: times a full frame is lifted, its discs let fall, and play goes on "
+                       "(default 0: a full frame ends the game)")
 
 
 def double_spot_rules_from_args(args: argparse.Namespace) -> DoubleSpotRules:

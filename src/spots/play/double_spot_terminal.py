@@ -233,6 +233,11 @@ class DoubleSpotGame(TableScreen):
             "The first player to take {n} cards wins; if the board fills first, more cards wins and equal counts "
             "draw.", rules.target).format(n=rules.target))
         self.say(_(CLAIM_RULES[rules.claim]))
+        if rules.lifts:
+            self.say(ngettext(
+                "House rule: when the frame fills, it is lifted, the discs fall out, and play goes on ({n} time).",
+                "House rule: when the frame fills, it is lifted, the discs fall out, and play goes on (up to {n} "
+                "times).", rules.lifts).format(n=rules.lifts))
 
     def summary(self) -> None:
         _ = self._
@@ -255,7 +260,7 @@ def format_hints(advice: list[Advice], names: list[str], seat: int, tr: gettext.
     if not advice:
         return _("No decision to advise on here.")
     opponent = names[1 - seat]
-    heads = [_("rank"), _("move"), _("score"), _("what it does")]  # not inside the f-string: pybabel finds them
+    heads = [_("rank"), _("move"), _("value"), _("what it does")]  # not inside the f-string: pybabel finds them
     w = [max(n, i18n.width(h)) for n, h in zip((4, 16, 9), heads, strict=False)]
     head = f"{i18n.pad(heads[0], w[0], True)}  {i18n.pad(heads[1], w[1])} {i18n.pad(heads[2], w[2], True)}  {heads[3]}"
     lines = [_("Hints for {who} (exact chances over the die; 50% is even, equal drops share a rank):").format(
