@@ -147,6 +147,34 @@ def deck(args: argparse.Namespace) -> None:
               f" to {max(r[2][i] for r in rows):.2f}")
 
 
+def speed(args: argparse.Namespace) -> None:
+    """Time every decision of one bot in seeded games against greedy (seats rotated)."""
+    import statistics
+    import time
+
+    times: list[float] = []
+    for g in range(args.games):
+        bots = [make(args.bot, seed=g), make("greedy", seed=g)]
+        if g % 2:
+            bots.reverse()
+        rng = random.Random(f"{args.seed}:{g}")
+        state = Game(Rules(**json.loads(args.rules))).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.sample_chance(rng)
+                continue
+            bot = bots[state.seat]
+            start = time.perf_counter()
+            move = bot.choose(state)
+            if bot is not None and getattr(bot, "name", "") == args.bot:
+                times.append(time.perf_counter() - start)
+            state.apply_action(move)
+    times.sort()
+    print(f"{args.bot}: {len(times)} decisions in {args.games} games against greedy: median "
+          f"{1000 * statistics.median(times):.1f} ms, 90th percentile {1000 * times[int(0.9 * len(times))]:.1f} ms, "
+          f"slowest {1000 * times[-1]:.1f} ms")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -161,8 +189,13 @@ def main(argv: list[str] | None = None) -> None:
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--within", default="10,20,30,40")
     d.add_argument("--rules", default="{}")
+    t = sub.add_parser("speed", help="decision times of a bot against greedy")
+    t.add_argument("bot")
+    t.add_argument("--games", type=int, default=20)
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--rules", default="{}")
     args: Any = parser.parse_args(argv)
-    games(args) if args.what == "games" else deck(args)
+    {"games": games, "deck": deck, "speed": speed}[args.what](args)
 
 
 if __name__ == "__main__":

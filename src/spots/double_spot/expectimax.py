@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .patterns import KIND, Board, Card, on_board, through
+from .patterns import KIND, Board, Card, through
 from .state import FACE_KIND, FACES, State, face_colours, seen_by
 
 BIT = {"blue": 1, "green": 2, "pink": 4, "yellow": 8}
@@ -97,10 +97,9 @@ class ExpectimaxBot:
 
     name = "expectimax"
 
-    def __init__(self, seed: int = 0, safety: float = 0.0, chain: float = 0.0) -> None:
+    def __init__(self, seed: int = 0, safety: float = 0.0) -> None:
         self.rng = random.Random(seed)
-        self.safety = safety
-        self.chain = chain
+        self.safety = safety  # weight of the opponent's share of safe replies (0: stop at the first safe one)
 
     def choose(self, state: State) -> str:
         judged = self.judge(state)
@@ -128,16 +127,13 @@ class ExpectimaxBot:
         mine, theirs = len(state.won[seat]), len(state.won[1 - seat])
         board[x].append(disc)
         try:
-            left, takes, bonus = cards, 0, 0.0
+            left, takes = cards, 0
             if colours(masks[x]) & BIT[disc]:
                 taken = [c for c in cards if through(board, c, x, len(board[x]) - 1)]
                 takes = len(taken)
                 left = [c for c in cards if c not in taken]
                 if mine + takes >= rules.target:
                     return Judgement(move, WIN + takes, takes, 0.0, 0.0, 1.0)
-                if self.chain:
-                    free = sum(on_board(board, state.cards[c]) for c in state.deck) / max(1, len(state.deck))
-                    bonus = self.chain * free
             supply = {kind: int(n or 0) for kind, n in state.supply.items()}  # n is never None (mypy)
             supply[KIND[disc]] -= 1
             if self._full(board, rules.rows):
@@ -149,7 +145,7 @@ class ExpectimaxBot:
             if takes:  # the taken cards no longer count; their replacements are not known yet
                 holes, old = holes_of(left), None
             gives, nxt, swing = self._reply(state, board, holes, old, x, supply, mine + takes, theirs)
-            return Judgement(move, takes + bonus + swing, takes, gives, nxt, None)
+            return Judgement(move, takes + swing, takes, gives, nxt, None)
         finally:
             board[x].pop()
 
