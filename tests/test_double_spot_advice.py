@@ -124,3 +124,10 @@ def test_the_bot_is_registered_deterministic_and_never_passes_up_a_card() -> Non
     assert make("expectimax", seed=3).choose(state) == "drop 1 green"
     mid = midgame(5)
     assert make("expectimax", seed=3).choose(mid.clone()) == make("expectimax", seed=3).choose(mid.clone())
+
+
+def test_the_deeper_search_still_takes_a_card_and_is_deterministic() -> None:
+    state = position(["B.......", "B......."], ["p01", "p13"], die="green")
+    assert make("expectimax", seed=1, deep=3).choose(state) == "drop 1 green"
+    mid = midgame(7)
+    assert make("expectimax", seed=1, deep=3).choose(mid.clone()) == make("expectimax", seed=1, deep=3).choose(mid)

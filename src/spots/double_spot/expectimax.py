@@ -97,18 +97,35 @@ class ExpectimaxBot:
 
     name = "expectimax"
 
-    def __init__(self, seed: int = 0, safety: float = 0.0) -> None:
+    def __init__(self, seed: int = 0, safety: float = 0.0, deep: int = 0) -> None:
         self.rng = random.Random(seed)
         self.safety = safety  # weight of the opponent's share of safe replies (0: stop at the first safe one)
+        self.deep = deep  # how many of the best drops to search two plies further (0: none)
+        self._deep = False
 
     def choose(self, state: State) -> str:
         judged = self.judge(state)
+        if self.deep:
+            judged = self._deeper(state, judged)
         best = max(j.value for j in judged)
         tied = [j.move for j in judged if j.value >= best - 1e-9]
         return tied[int(self.rng.random() * len(tied))]
 
-    def judge(self, state: State) -> list[Judgement]:
-        """Every legal drop with its value and the chances behind it, in legal-move order."""
+    def _deeper(self, state: State, judged: list[Judgement]) -> list[Judgement]:
+        """Re-judge the ``deep`` best quiet drops with the opponent's reply also weighing my forced hand-overs."""
+        order = sorted(judged, key=lambda j: (-j.value, self.rng.random()))
+        quiet = [j for j in order[: self.deep] if not j.takes and j.ends is None]
+        if len(quiet) < 2:
+            return judged
+        self._deep = True
+        try:
+            again = {j.move: j for j in self.judge(state, {j.move for j in quiet})}
+        finally:
+            self._deep = False
+        return [again.get(j.move, j) for j in order]
+
+    def judge(self, state: State, only: set[str] | None = None) -> list[Judgement]:
+        """Every legal drop (or those in ``only``) with its value and the chances behind it, in legal-move order."""
         seat, rules = state.seat, state.rules
         board = [list(col) for col in state.board]
         cards = [c for c in state.showing() if c is not None]
@@ -116,6 +133,8 @@ class ExpectimaxBot:
         masks = [column_mask(board, x, holes, rules.rows) for x in range(rules.columns)]
         out = []
         for move in state.legal_actions():
+            if only is not None and move not in only:
+                continue
             _, n, colour = move.split()
             x, disc = state.column_index(int(n)), seen_by(seat, colour)
             out.append(self._judge_drop(state, board, cards, holes, masks, move, x, disc))
@@ -181,19 +200,54 @@ class ExpectimaxBot:
                     after = dict(supply)
                     after[KIND[disc]] -= 1
                     board[d].append(disc)
-                    chance = finish_chance(self._update(board, holes, masks, d, rows), face_masks(after, seat))
+                    masks2 = self._update(board, holes, masks, d, rows)
+                    chance = finish_chance(masks2, face_masks(after, seat))
+                    if self._deep:
+                        chance -= self._forced(board, holes, masks2, after, seat, rows)
                     board[d].pop()
                     best = min(best, chance)
                     tried += 1
                     safe += chance == 0.0
-                    if best == 0.0 and not self.safety:
+                    if best == 0.0 and not (self.safety or self._deep):
                         break
-                if best == 0.0 and not self.safety:
+                if best == 0.0 and not (self.safety or self._deep):
                     break
             nxt += best
             swing += best - self.safety * safe / max(1, tried)
         n = len(faces)
         return gives / n, nxt / n, swing / n
+
+    def _forced(self, board: Board, holes: Holes, masks: list[int], supply: dict[str, int], seat: int,
+                rows: int) -> float:
+        """My expected hand-over on my next turn: over my faces with no finish, my least-bad drop's gift."""
+        union = 0
+        for m in masks:
+            union |= m
+        union = colours(union)
+        faces = [f for f in FACES if supply[FACE_KIND[f]] > 0]
+        total = 0.0
+        for face in faces:
+            bits = [BIT[seen_by(seat, c)] for c in face_colours(face)]
+            if any(b & union for b in bits):
+                continue  # I finish a card with this face: counted in my chance
+            best = 1.0
+            for x in range(len(board)):
+                if len(board[x]) >= rows:
+                    continue
+                for b in bits:
+                    disc = _colour_of(b)
+                    after = dict(supply)
+                    after[KIND[disc]] -= 1
+                    board[x].append(disc)
+                    gift = finish_chance(self._update(board, holes, masks, x, rows), face_masks(after, 1 - seat))
+                    best = min(best, gift)
+                    board[x].pop()
+                    if best == 0.0:
+                        break
+                if best == 0.0:
+                    break
+            total += best
+        return total / len(faces) if faces else 0.0
 
     @staticmethod
     def _update(board: Board, holes: Holes, old: list[int] | None, x: int, rows: int) -> list[int]:
