@@ -72,7 +72,7 @@ class State(SavedState):
         self.rules = rules if rules is not None else Rules()
         self.cards: dict[str, Card] = {c.id: c for c in standard_deck()}
         self.board: Board = [[] for _ in range(self.rules.columns)]
-        self.supply = {kind: self.rules.discs for kind in KINDS}
+        self.supply: dict[str, int] = self._full_supply()
         self.holders: list[str | None] = [None, None]
         self.deck: list[str] = list(self.cards)  # not yet revealed; each reveal is uniform over them
         self.won: list[list[str]] = [[], []]
@@ -311,8 +311,14 @@ class State(SavedState):
     def _lift(self) -> None:
         """The house rule: lift the full frame, let every disc fall out, and play on with the same cards."""
         self.board = [[] for _ in range(self.rules.columns)]
-        self.supply = {kind: self.rules.discs for kind in KINDS}
+        self.supply = self._full_supply()
         self.lifted += 1
+
+    def _full_supply(self) -> dict[str, int]:
+        """Every disc of both kinds off the frame (``Rules`` has always filled in ``discs``)."""
+        discs = self.rules.discs
+        assert discs is not None
+        return {kind: discs for kind in KINDS}
 
     # --------------------------------------------------------------- JSON
 
@@ -361,7 +367,8 @@ class State(SavedState):
         if any(c not in COLOURS for col in board for c in col):
             raise StateFormatError("the board holds an unknown colour")
         state.board = board
-        state.supply = {kind: rules.discs - sum(KIND[c] == kind for col in board for c in col) for kind in KINDS}
+        state.supply = {kind: n - sum(KIND[c] == kind for col in board for c in col)
+                        for kind, n in state._full_supply().items()}
         if any(n < 0 for n in state.supply.values()):
             raise StateFormatError("the board holds more discs of a kind than the game has")  # type: ignore[arg-type]
         state.holders = [None if h is None else str(h) for h in doc["holders"]]
