@@ -1,4 +1,4 @@
-"""An expectimax bot for Double Spot: two plies of search over the die, scored in cards.
+"""An expectimax bot for Double Spot: search over the die, two plies for every drop and four for the best, in cards.
 
 Why this works where greedy and MCTS stall: both players build the same two
 patterns, so a drop is judged by what it hands over. For each drop the bot asks:
@@ -15,7 +15,8 @@ Threats are kept as bit masks: for each column, the colours whose drop there
 would complete a face-up card (4 bits per card). A drop only changes the masks
 of the columns within two of it (a pattern fits in a 3×3 box), so each reply
 costs a handful of pattern tests; the opponent's search stops at the first reply
-that leaves no finish. Median decision about 10 ms on one core.
+that leaves no finish. The ``deep`` best drops are then searched two plies further (see the class).
+Median decision about 30 ms of CPU (2 ms with ``deep=0``).
 """
 
 from __future__ import annotations
@@ -93,14 +94,19 @@ def finish_chance(masks: list[int], faces: list[int]) -> float:
 
 
 class ExpectimaxBot:
-    """Two-ply expectimax over the die with a threat evaluation; ties broken at random (seeded)."""
+    """Expectimax over the die with a threat evaluation; ties broken at random (seeded).
+
+    Every drop is judged at two plies; the ``deep`` best drops that take nothing are judged again
+    with the opponent's reply also weighing the hand-over it forces on me the turn after (four
+    plies). Measured: two plies alone are no stronger than greedy; the deeper look is what wins.
+    """
 
     name = "expectimax"
 
-    def __init__(self, seed: int = 0, safety: float = 0.0, deep: int = 0) -> None:
+    def __init__(self, seed: int = 0, safety: float = 0.0, deep: int = 3) -> None:
         self.rng = random.Random(seed)
         self.safety = safety  # weight of the opponent's share of safe replies (0: stop at the first safe one)
-        self.deep = deep  # how many of the best drops to search two plies further (0: none)
+        self.deep = deep  # how many of the best quiet drops to search two plies further (0: two plies only)
         self._deep = False
 
     def choose(self, state: State) -> str:
