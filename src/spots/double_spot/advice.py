@@ -1,4 +1,4 @@
-"""Hints for the player to move: every legal drop ranked by the expectimax bot, with the chances behind it.
+"""Hints for the player to move: every legal drop ranked by the expectimax bot's two-ply judgement, with its chances.
 
 Why these figures: both players build the same two patterns, so a drop is good
 or bad by what it hands over. For each drop the hint says what a player can
