@@ -123,7 +123,7 @@ def test_options_are_accepted_and_the_first_claim_rule_asks_who_claimed(tmp_path
     child.expect("Game saved; continue it with: spots play --load FILE.")
     child.expect(pexpect.EOF)
     record = autosaved(tmp_path)
-    assert record["rules"] == {"columns": 5, "rows": 4, "discs": 10, "target": 3, "claim": "first"}
+    assert record["rules"] == {"columns": 5, "rows": 4, "discs": 10, "target": 3, "claim": "first", "lifts": 0}
     assert "claim 1" in record["moves"]
 
 
@@ -184,7 +184,7 @@ def test_hint_ranks_the_drops_the_same_way_each_time(tmp_path: Path) -> None:
     hints = []
     for _ in range(2):
         child.sendline("hint")
-        child.expect(r"rank\s+move\s+estimate\s+what it does")
+        child.expect(r"rank\s+move\s+value\s+what it does")
         child.expect(PROMPT)
         hints.append(child.before.split(" 1. drop")[0])
     assert hints[0] == hints[1]

@@ -207,7 +207,7 @@ def test_double_spot_terminal_hints_and_refused_moves_in_each_language(tmp_path:
                                            "--seat", "me", "--seat", "greedy", "--seed", "4", "--lang", code],
                           cwd=str(tmp_path), encoding="utf-8", timeout=60, dimensions=(50, 140),
                           env={**CHILD_ENV, "LANG": "C.UTF-8"})
-    expect_hints_and_a_refusal(child, code, ("rank", "estimate", "what it does"), "drop 99 blue")
+    expect_hints_and_a_refusal(child, code, ("rank", "value", "what it does"), "drop 99 blue")
 
 
 def test_spots_hint_counts_treats_in_english_plurals() -> None:

@@ -75,8 +75,8 @@ def test_a_double_spot_game_through_every_command(capsys: pytest.CaptureFixture[
     assert table[1].split()[1] == "drop" and " ".join(table[1].split()[1:4]) in legal
     code, _, err = run(capsys, "show", ds_record, "--game", "spots")
     assert code == 2 and "holds a Double Spot game, not Spots" in err
-    code, _, err = run(capsys, "hint", partial, "--bot", "expectimax")
-    assert code == 2 and "unknown bot 'expectimax'" in err
+    code, _, err = run(capsys, "hint", partial, "--bot", "mcts")
+    assert code == 2 and "hints come from the expectimax bot, not 'mcts'" in err
 
 
 def test_the_double_spot_arena_reports_how_games_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_the_double_spot_arena_reports_how_games_end(capsys: pytest.CaptureFixtu
     (["selfplay", "--game", "double-spot", "--claim", "last"], "claim must be one of mover, first"),
     (["selfplay", "--columns", "5"], "--columns is a Double Spot option: add --game double-spot"),
     (["arena", "--game", "double-spot", "--bots", "greedy", "--players", "3"], "--players is a Spots option"),
-    (["selfplay", "--game", "double-spot", "--bots", "expectimax"], "unknown bot 'expectimax'"),
+    (["selfplay", "--game", "double-spot", "--bots", "ppo"], "unknown bot 'ppo'"),
     (["selfplay", "--target", "0"], "target must be at least 1, not 0"),
 ])
 def test_options_are_checked_by_the_schema(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:

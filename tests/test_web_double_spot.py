@@ -41,7 +41,9 @@ def my_drop(view: Msg) -> str:
 @pytest.mark.parametrize(("body", "needle"), [
     ({"seats": [{"kind": "human"}]}, "2 seats for Double Spot"),
     ({"seats": [*HUMANS, {"kind": "human"}]}, "2 seats for Double Spot"),
-    ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "expectimax"}]}, "the bots are random, greedy, mcts"),
+    ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "minimax"}]},
+     "the bots are random, greedy, mcts, expectimax"),
+    ({"seats": HUMANS, "options": {"lifts": 10}}, "lifts must be a whole number from 0 to 9"),
     ({"seats": HUMANS, "options": {"columns": 30}}, "columns must be a whole number from 4 to 12"),
     ({"seats": HUMANS, "options": {"claim": "loudest"}}, "claim must be one of mover, first"),
     ({"seats": HUMANS, "options": {"tricks": "all"}}, "unknown option 'tricks'"),
@@ -59,7 +61,7 @@ def test_bad_double_spot_tables_are_refused_clearly(tmp_path: Path, body: Msg, n
 
 def test_each_player_sees_their_own_side_and_moves_are_written_from_it(tmp_path: Path) -> None:
     with client(tmp_path / "t.db") as c:
-        t = new_ds_table(c, target=3, options={"columns": 6, "rows": 4, "claim": "first"})
+        t = new_ds_table(c, target=3, options={"columns": 6, "rows": 4, "claim": "first", "lifts": 2})
         listed = c.get("/api/tables").json()["tables"][0]
         # both seats are invite-only: nothing to join from the lobby
         assert listed["game"] == "double-spot" and listed["target"] == 3 and listed["status"] == "playing"
@@ -69,7 +71,8 @@ def test_each_player_sees_their_own_side_and_moves_are_written_from_it(tmp_path:
                 c.websocket_connect(f"/ws/{t['id']}") as watcher:
             views = [opened(ws)["state"]["view"] for ws in (ann, bob, watcher)]
             assert [v["side"] for v in views] == [0, 1, 0]
-            assert views[0]["rules"] == {"columns": 6, "rows": 4, "discs": 12, "target": 3, "claim": "first"}
+            assert views[0]["rules"] == {"columns": 6, "rows": 4, "discs": 12, "target": 3, "claim": "first",
+                                         "lifts": 2}
             assert views[0]["to_move"] == 0 and len(views[0]["columns"]) == 6
             assert views[1]["legal"] == [] and all(not col["drops"] for col in views[1]["columns"])
             assert views[2]["legal"] == []

@@ -19,7 +19,9 @@ class Advice:
     ``bust`` (Spots) the chance the move busts the mover at once, None when nothing is rolled;
     ``takes`` the cards the move takes at once; ``result`` the mover's result when the move ends
     the game (1 win, 0.5 draw, 0 loss); ``risk`` (Double Spot) the opponent's chance to finish a
-    card on their next roll.
+    card on their next roll; ``rank`` the move's place when equal moves share one (1, 1, 3, ...);
+    ``next`` (Double Spot) the mover's chance to finish a card on the roll after the best reply;
+    ``swing`` (Double Spot) the expected card swing over the two turns behind ``value``.
     """
 
     move: str
@@ -28,6 +30,9 @@ class Advice:
     takes: tuple[str, ...] = ()
     result: float | None = None
     risk: float | None = None
+    rank: int | None = None
+    next: float | None = None
+    swing: float | None = None
 
     @property
     def score(self) -> float:
@@ -51,7 +56,7 @@ def format_advice(advice: list[Advice], limit: int = 15, tr: gettext.NullTransla
              + "".join(f"  {_(heading):>8}" for heading, _cell in facts)]
     for i, a in enumerate(shown, 1):
         cells = "".join(f"  {cell(a) or '-':>8}" for _heading, cell in facts)
-        lines.append(f"{i:>4}  {a.move:<{width}} {a.value:>9.3f}{cells}")
+        lines.append(f"{a.rank or i:>4}  {a.move:<{width}} {a.value:>9.3f}{cells}")
     if len(advice) > limit:
         more = len(advice) - limit
         lines.append("      " + tr.ngettext("... and {n} more", "... and {n} more", more).format(n=more))
@@ -67,4 +72,5 @@ _FACTS: tuple[tuple[str, Callable[[Advice], str | None]], ...] = (
     ("bust now", lambda a: _percent(a.bust)),
     ("takes", lambda a: " ".join(a.takes) or None),
     ("their finish", lambda a: _percent(a.risk)),
+    ("your next", lambda a: _percent(a.next)),
 )

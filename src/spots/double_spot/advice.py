@@ -1,46 +1,60 @@
-"""Hints for the player to move: the legal drops ranked by the mcts bot, each with what it does at once.
+"""Hints for the player to move: every legal drop ranked by the expectimax bot's two-ply judgement, with its chances.
 
-Why both: the search's win estimate says which drop is best, and the facts (cards
-taken, the opponent's chance to finish a card on their next roll) say why, in
-terms a player can check on the board. Deterministic under ``seed``.
+Why these figures: both players build the same two patterns, so a drop is good
+or bad by what it hands over. For each drop the hint says what a player can
+check on the board: the cards it takes now, the opponent's chance to finish a
+card on their roll, and the mover's chance to finish one on the roll after
+(the opponent replying as carefully as they can). The ranking is the bot's
+(``spots.double_spot.expectimax``): exact over the die, no sampling, so drops
+of equal value get the same rank and the same score, and a hint is the same
+every time it is asked for.
 """
 
 from __future__ import annotations
 
 from ..core.advice import Advice
-from .bots import finish_chance, finishing_drops, mcts
+from .expectimax import WIN, ExpectimaxBot
 from .state import State
 
-__all__ = ["HINT_ITERATIONS", "Advice", "advise", "facts"]
-
-HINT_ITERATIONS = 1500
+__all__ = ["Advice", "advise", "score"]
 
 
-def facts(state: State, move: str) -> tuple[tuple[str, ...], float | None, float | None]:
-    """What ``move`` does at once: cards taken, the end result if it ends the game, the opponent's finish chance."""
-    seat = state.seat
-    after = state.clone()
-    after.apply_trusted(move)
-    takes = tuple(after.won[seat][len(state.won[seat]):])
-    if after.is_terminal():
-        return takes, after.returns()[seat], None
-    if takes:
-        return takes, None, None  # the replacement cards are not known yet
-    return takes, None, finish_chance(after.supply, after.seat, finishing_drops(after))
+def score(swing: float, result: float | None) -> float:
+    """The swing as a score in [0, 1]: 0.5 is even, a sure card for the mover is 1 (an end scores its result)."""
+    if result is not None:
+        return result
+    if swing >= WIN / 2:
+        return 1.0
+    if swing <= -WIN / 2:
+        return 0.0
+    return min(1.0, max(0.0, 0.5 + swing / 2))
 
 
-def advise(state: State, seed: int = 0, iterations: int = HINT_ITERATIONS) -> list[Advice]:
-    """The legal drops, best first; empty when no player is to move.
+def advise(state: State, seed: int = 0) -> list[Advice]:
+    """The legal drops, best first (ties in the engine's move order); empty when no player is to move.
 
-    ``value`` is the search's win estimate for the mover (a draw counts one half); ``takes`` the cards the
-    drop takes at once; ``result`` the mover's result when the drop ends the game; ``risk`` the opponent's
-    chance to finish a card on their next roll (None when new cards come).
+    ``seed`` is accepted for the callers of the earlier sampling advisor; the figures are exact and need none.
     """
     if state.is_terminal() or state.is_chance_node():
         return []
-    ranked = mcts(seed=seed, iterations=iterations).analyse(state.clone())
-    out = []
-    for move, _visits, value in ranked:
-        takes, result, risk = facts(state, move)
-        out.append(Advice(move, result if result is not None else value, takes=takes, result=result, risk=risk))
+    seat = state.seat
+    judged = ExpectimaxBot(seed).judge(state)
+    order = sorted(range(len(judged)), key=lambda i: -judged[i].value)
+    out: list[Advice] = []
+    rank, best = 0, None
+    for place, i in enumerate(order, 1):
+        j = judged[i]
+        if best is None or j.value < best - 1e-9:
+            rank, best = place, j.value
+        takes: tuple[str, ...] = ()
+        if j.takes:
+            after = state.clone()
+            after.apply_trusted(j.move)
+            takes = tuple(after.won[seat][len(state.won[seat]):len(state.won[seat]) + j.takes])
+        ends = j.ends is not None
+        settled = ends or bool(j.takes)  # the game is over, or new cards come: no chances to give
+        out.append(Advice(
+            j.move, score(j.value, j.ends), takes=takes, result=j.ends, risk=None if settled else j.gives,
+            rank=rank, next=None if settled else j.next, swing=j.value,
+        ))
     return out

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core.bots import Bot, RandomBot, make_bot
 from ..core.mcts import Mcts, random_policy
+from .expectimax import ExpectimaxBot
 from .patterns import KIND, finishes, through
 from .state import FACE_KIND, FACES, State, face_colours, seen_by
 
@@ -145,6 +146,7 @@ BOTS: dict[str, Callable[..., Any]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "mcts": mcts,
+    "expectimax": ExpectimaxBot,
 }
 
 

@@ -9,7 +9,7 @@ from ..core.errors import RulesError
 from ..core.options import whole
 
 CLAIM_RULES = ("mover", "first")
-LIMITS = {"columns": (3, 20), "rows": (3, 20), "discs": (1, 400), "target": (1, 40)}
+LIMITS = {"columns": (3, 20), "rows": (3, 20), "discs": (1, 400), "target": (1, 40), "lifts": (0, 99)}
 
 # One set of errors for every game: a bad Double Spot option is a ``RulesError`` (the old name stays).
 DoubleSpotRulesError = RulesError
@@ -30,6 +30,10 @@ class Rules:
     claim: who takes a replacement card already on the board: ``mover`` (the
         player whose turn it is) or ``first`` (a chance event ``claim N`` that a
         live front end sets to whoever claimed first).
+    lifts: how many times a full frame is lifted, its discs let fall, and play goes
+        on (a house rule; the seed only lifts the frame to clear it after the game).
+        0, the rules file's game, ends the game on a full frame; after the last lift
+        a full frame ends it as usual.
     """
 
     columns: int = 8
@@ -37,6 +41,7 @@ class Rules:
     discs: int | None = None
     target: int = 5
     claim: str = "mover"
+    lifts: int = 0
 
     def __post_init__(self) -> None:
         _whole("columns", self.columns)
@@ -50,6 +55,7 @@ class Rules:
                 f"discs: {discs} of each kind cannot fill a {self.columns}×{self.rows} board ({cells} cells)"
             )
         _whole("target", self.target)
+        _whole("lifts", self.lifts)
         if self.claim not in CLAIM_RULES:
             raise RulesError(f"claim must be one of {', '.join(CLAIM_RULES)}, not {self.claim!r}")
 

@@ -21,6 +21,9 @@ OPTIONS = (
     Option("claim", "choice", "mover", N_("A card already on the board goes to"),
            "who takes a new card whose pattern is already on the board: mover (the player to move) or first "
            "(whoever claims it first)", choices=CLAIM_RULES),
+    Option("lifts", "int", 0, N_("When the frame fills, lift it and play on (times)"),
+           "house rule: times a full frame is lifted, its discs let fall, and play goes on (0: a full frame ends "
+           "the game)", *LIMITS["lifts"]),
 )
 
 ENDINGS = {"target": "target reached", "full-board": "board full"}
@@ -34,9 +37,10 @@ def outcome(state: State) -> Outcome:
 
 
 def hint(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
-    """The mcts bot's ranked drops with what each does at once (``advice.advise``); only mcts gives hints."""
-    if bot not in (None, "mcts"):
-        raise ValueError(f"Double Spot's hints come from the mcts bot, not {bot!r}; the bots are: {', '.join(BOTS)}")
+    """The expectimax bot's ranked drops with their chances (``advice.advise``); only expectimax gives hints."""
+    if bot not in (None, "expectimax"):
+        raise ValueError(f"Double Spot's hints come from the expectimax bot, not {bot!r}; "
+                         f"the bots are: {', '.join(BOTS)}")
     return advise(state, seed=seed)
 
 
@@ -55,7 +59,7 @@ SPEC = GameSpec(
     render=render,
     outcome=outcome,
     turn=lambda state: state.turn,
-    hint_bot="mcts",
+    hint_bot="expectimax",
     terminal="spots.play.double_spot_terminal:start",
     web="spots.web.games:DOUBLE_SPOT_VIEW",
     summary="drop double-sided discs to make the patterns on the face-up cards (2 players)",

@@ -13,7 +13,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from ..core.document import SavedState
+from ..core.document import SavedState, whole
 from ..core.errors import IllegalMoveError, RulesError, StateFormatError
 from ..core.protocol import CHANCE, TERMINAL
 from .patterns import COLOURS, FLIP, KIND, Board, Card, on_board, standard_deck, through
@@ -85,6 +85,7 @@ class State(SavedState):
         self.passing = False  # the mover has dropped; the turn passes once refills are done
         self.winner: int | None = None
         self.end_reason: str | None = None
+        self.lifted = 0  # times the full frame has been lifted (rules option ``lifts``)
         self._history: list[str] = []
         self._legal: list[str] | None = None
         self._advance()
@@ -189,7 +190,7 @@ class State(SavedState):
         return (
             self.phase, self.seat, self.die, tuple(tuple(c) for c in self.board), tuple(self.holders),
             tuple(sorted(self.deck)), tuple(tuple(w) for w in self.won), tuple(self.refill), self.claiming,
-            self.passing, self.winner,
+            self.passing, self.winner, self.lifted,
         )
 
     # ------------------------------------------------------------- machinery
@@ -297,6 +298,8 @@ class State(SavedState):
             self.passing = False
             self.seat = 1 - self.seat
             self.turn += 1
+        if self.full() and self.lifted < self.rules.lifts:
+            self._lift()
         if self.full():
             a, b = self.scores()
             self.winner = None if a == b else (0 if a > b else 1)
@@ -304,6 +307,12 @@ class State(SavedState):
             self.phase = OVER
             return
         self.phase = DROP if self.die is not None else ROLL
+
+    def _lift(self) -> None:
+        """The house rule: lift the full frame, let every disc fall out, and play on with the same cards."""
+        self.board = [[] for _ in range(self.rules.columns)]
+        self.supply = {kind: self.rules.disc_supply for kind in KINDS}
+        self.lifted += 1
 
     # --------------------------------------------------------------- JSON
 
@@ -326,6 +335,7 @@ class State(SavedState):
             "passing": self.passing,
             "winner": self.winner,
             "end_reason": self.end_reason,
+            "lifted": self.lifted,
             "history": list(self._history),
         }
 
@@ -367,6 +377,9 @@ class State(SavedState):
         state.passing = bool(doc["passing"])
         state.winner = None if doc["winner"] is None else int(doc["winner"])
         state.end_reason = doc["end_reason"]
+        state.lifted = whole(doc.get("lifted", 0), "lifted")
+        if not 0 <= state.lifted <= rules.lifts:
+            raise StateFormatError(f"lifted must be from 0 to the rules' lifts ({rules.lifts}), not {state.lifted}")
         state._history = [str(m) for m in doc["history"]]
         state._legal = None
         if (state.phase == DROP) != (state.die is not None):

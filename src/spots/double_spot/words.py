@@ -59,6 +59,8 @@ def describe_move(before: State, move: str, after: State | None = None, names: l
         for seat in (0, 1):
             for card in after.won[seat][len(before.won[seat]):]:
                 text += " " + _("{who} takes card {card}.").format(who=who[seat], card=card)
+        if after.lifted > before.lifted:
+            text += " " + _("The frame is full: it is lifted, the discs fall out, and play goes on.")
         if after.is_terminal() and not before.is_terminal():
             text += " " + game_over(after, names, tr)
     return text

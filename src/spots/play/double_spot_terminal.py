@@ -218,7 +218,7 @@ class DoubleSpotGame(TableScreen):
         return False
 
     def hint(self) -> None:
-        """The best drops by the mcts bot's estimate (seeded by the game and the move number: repeatable)."""
+        """The drops ranked by the expectimax bot, with the chances behind each (exact, so repeatable)."""
         self.say(format_hints(advise(self.state, seed=self.table.seed + len(self.state.history())),
                               self.names(), self.state.seat, self.tr))
 
@@ -234,6 +234,11 @@ class DoubleSpotGame(TableScreen):
             "The first player to take {n} cards wins; if the board fills first, more cards wins and equal counts "
             "draw.", rules.target).format(n=rules.target))
         self.say(_(CLAIM_RULES[rules.claim]))
+        if rules.lifts:
+            self.say(ngettext(
+                "House rule: when the frame fills, it is lifted, the discs fall out, and play goes on ({n} time).",
+                "House rule: when the frame fills, it is lifted, the discs fall out, and play goes on (up to {n} "
+                "times).", rules.lifts).format(n=rules.lifts))
 
     def summary(self) -> None:
         _ = self._
@@ -250,17 +255,18 @@ class DoubleSpotGame(TableScreen):
 
 def format_hints(advice: list[Advice], names: list[str], seat: int, tr: gettext.NullTranslations | None = None,
                  limit: int = HINTS) -> str:
-    """The best drops as a small table: the estimate, then what the drop does at once, in words."""
+    """The drops as a small table: rank (equal drops share one), score, then the chances behind it, in words."""
     tr = tr or gettext.NullTranslations()
     _ = tr.gettext
     if not advice:
         return _("No decision to advise on here.")
     opponent = names[1 - seat]
-    heads = [_("rank"), _("move"), _("estimate"), _("what it does")]  # not inside the f-string: pybabel finds them
+    heads = [_("rank"), _("move"), _("value"), _("what it does")]  # not inside the f-string: pybabel finds them
     w = [max(n, i18n.width(h)) for n, h in zip((4, 16, 9), heads, strict=False)]
     head = f"{i18n.pad(heads[0], w[0], True)}  {i18n.pad(heads[1], w[1])} {i18n.pad(heads[2], w[2], True)}  {heads[3]}"
-    lines = [_("Hints for {who} (win estimates from a search; a draw counts one half):").format(who=names[seat]), head]
-    for i, a in enumerate(advice[:limit], 1):
+    lines = [_("Hints for {who} (exact chances over the die; 50% is even, equal drops share a rank):").format(
+        who=names[seat]), head]
+    for a in advice[:limit]:
         done = []
         if a.takes:
             done.append(tr.ngettext("takes card {cards}", "takes cards {cards}", len(a.takes)).format(
@@ -272,7 +278,10 @@ def format_hints(advice: list[Advice], names: list[str], seat: int, tr: gettext.
             done.append(_("gives {who} a {chance} chance to finish a card on their roll").format(
                 who=opponent, chance=f"{a.risk:.0%}") if a.risk else
                 _("leaves {who} no card to finish with one disc").format(who=opponent))
-        lines.append(f"{i:>{w[0]}}  {a.move:<{w[1]}} {a.value:>{w[2]}.0%}  {'; '.join(done)}")
+        if a.next:
+            done.append(_("then a {chance} chance for you to finish one on your next roll").format(
+                chance=f"{a.next:.0%}"))
+        lines.append(f"{a.rank:>{w[0]}}  {a.move:<{w[1]}} {a.value:>{w[2]}.0%}  {'; '.join(done)}")
     if len(advice) > limit:
         more = len(advice) - limit
         lines.append("      " + tr.ngettext("... and {n} more", "... and {n} more", more).format(n=more))

@@ -28,7 +28,8 @@ OPTION_LIMITS = {  # variant options a lobby form may set, with sane bounds for 
     "bust_limit": (0, 60), "dog_limit": (1, 32), "dice": (1, 200), "treats": (0, 200),
     "starting_treats": (0, 20), "starting_dogs": (0, 6), "turn_limit": (1, 5000),
 }
-DOUBLE_SPOT_LIMITS = {"columns": (4, 12), "rows": (4, 10), "target": (1, 10)}  # Double Spot's lobby options
+# Double Spot's lobby options
+DOUBLE_SPOT_LIMITS = {"columns": (4, 12), "rows": (4, 10), "target": (1, 10), "lifts": (0, 9)}
 
 
 def clean_name(value: Any, default: str) -> str:
