@@ -122,12 +122,14 @@ def test_drops_fall_and_the_die_tumbles_unless_motion_is_reduced(server: Server,
     assert page.locator(".disc.dropped").count() == 0  # nothing moves on arrival
     page.locator(".ds-column button.drop").first.click()
     # after the drop: the new disc falls from above its column, and Bob's roll tumbles in
+    # read in one go: a later redraw (a presence update) may replace the elements
     seen = page.wait_for_function(
         f"() => {{ const f = ({ANIMATION})('.frame .disc.dropped'); const r = ({ANIMATION})('.ds-die-face.rolling');"
-        " return f !== null && r !== null && [f, r]; }", timeout=10_000).json_value()
-    assert seen == [fall, roll]
-    column = page.evaluate("getComputedStyle(document.querySelector('.disc.dropped')).getPropertyValue('--fall')")
-    assert int(column) >= 1  # rows to fall: from the top of the frame to where it lands
+        " const d = document.querySelector('.frame .disc.dropped');"
+        " return f !== null && r !== null && [f, r, getComputedStyle(d).getPropertyValue('--fall')]; }",
+        timeout=10_000).json_value()
+    assert seen[:2] == [fall, roll]
+    assert int(seen[2]) >= 1  # rows to fall: from the top of the frame to where it lands
     context.close()
 
 

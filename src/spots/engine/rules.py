@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from ..core.options import whole as _whole
 from .cards import DogCard, load_deck, parse_deck, slug
 from .errors import RulesError
 from .tricks import COLOURS, CORE, TILES, suggested_set
@@ -14,13 +15,6 @@ from .tricks import COLOURS, CORE, TILES, suggested_set
 STANDARD_TARGETS = (1, 3, 6, 8, 10)
 
 
-def _whole(name: str, value: Any, low: int, high: int | None = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RulesError(f"{name} must be a whole number, not {value!r}")
-    if value < low or (high is not None and value > high):
-        allowed = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise RulesError(f"{name} must be {allowed}, not {value}")
-    return value
 
 
 def resolve_tricks(tricks: Any, seed: int | None) -> tuple[str, ...]:

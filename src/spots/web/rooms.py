@@ -401,7 +401,7 @@ class Room:
                 continue
             try:
                 move = f"claim {seat}" if racing else await self.hub.workers.bot_move(
-                    self.kind.name, self.bots[seat], DICE.randrange(2**32), st.clone(), self.bot_only)
+                    self.kind.name, self.bots[seat], self.dice.randrange(2**32), st.clone(), self.bot_only)
                 if self.state is st:
                     await self.submit(move, seat, len(self.log))
                 backoff = 0.5

@@ -41,7 +41,6 @@ async def new_tutorial(hub: Any, lang: str, name: str | None = None, client: str
     learner = " ".join((name or "").split())[:MAX_NAME] or _(LEARNER)
     seats = [{"kind": "human", "bot": None, "name": learner}, {"kind": "bot", "bot": BOT, "name": _(TEACHER)}]
     room = await hub.create(SPOTS, rules, seats, client=client, dice=random.Random(SEED))
-    room.bots[1] = SPOTS.make_bot(BOT, SEED)  # the bot's own choices repeat too
     return room, str(room.row.seats[0].token)
 
 
