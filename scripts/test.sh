@@ -18,5 +18,9 @@ if [ -n "$NEED" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $NEED >/dev/null
 fi
 python3 -m venv .venv
-.venv/bin/pip install -q --disable-pip-version-check -e ".[test]"
+# The train extra pins torch==2.13.0: its CPU wheel lies in /opt/wheels on the project's machines (an
+# unpinned torch from PyPI is a multi-GB CUDA build), so look there whatever pip's own settings say.
+WHEELS=()
+[ -d /opt/wheels ] && WHEELS=(--find-links /opt/wheels)
+.venv/bin/pip install -q --disable-pip-version-check "${WHEELS[@]}" -e ".[test]"
 .venv/bin/python -m pytest "$@"
