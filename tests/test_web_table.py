@@ -273,6 +273,7 @@ def test_the_tutorial_to_its_end_in_each_language(server: Server, browser: Any, 
                 shoot(page, "tutorial.png" if lang == "en" else f"tutorial-{lang}.png")
                 shot = True
             page.wait_for_timeout(50)
+            assert page.locator("#toast").is_hidden(), page.inner_text("#toast")  # the tips' hints raise no error
             advice = advice or bool(page.inner_text("#callout-advice").strip())
             page.click("#callout-ok")
             continue

@@ -80,9 +80,9 @@
       listeners.state.forEach((f) => f(view, prev, msg.log));
     } else if (msg.type === "error") {
       busy = false;
-      toast(msg.message);
+      const handled = listeners.error.map((f) => f(msg) === true).includes(true);  // e.g. the tutorial's own hints
+      if (!handled) toast(msg.message);
       draw(null);
-      listeners.error.forEach((f) => f(msg));
       if (msg.code === "unknown-table" || msg.code === "bad-token") { retry = -1; setConn(T("not available"), false); }
     } else if (msg.type === "hint") {
       if (!listeners.hint.some((f) => f(msg))) showHints(msg);

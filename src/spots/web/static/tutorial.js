@@ -83,7 +83,11 @@
   });
 
   table.on("error", (m) => {
-    if (waitingHint && (m.code === "not-your-turn" || m.code === "hint-timeout")) waitingHint -= 1;
+    if (!waitingHint) return false;
+    if (m.code === "not-your-turn") waitingHint -= 1;
+    if (m.code !== "hint-timeout" && m.code !== "hint-limit") return false;
+    waitingHint -= 1;  // the tips' own advisor question: no odds this time, and no error for a question not asked
+    return true;
   });
 
   box.addEventListener("click", (e) => {
