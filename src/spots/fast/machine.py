@@ -526,6 +526,17 @@ def has_trot_move(st: np.ndarray, cfg: np.ndarray, seat: int) -> bool:
 
 
 @njit(cache=True)
+def unfinished_dogs(st: np.ndarray, cfg: np.ndarray, seat: int) -> int:
+    """Sprint's dice: the seat's unscored dogs that are not complete."""
+    count = 0
+    for slot in range(st[pbase(seat) + L.P_NDOGS]):
+        d = dog_at(seat, slot)
+        if st[d + 2] == 0 and not dog_complete(st, cfg, d):
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def roll_size(st: np.ndarray, cfg: np.ndarray, index: int, planning: bool) -> int:
     """Dice the next roll of this step would have, given the supply (the engine's ``roll_size``)."""
     tile = trick_tile(st, cfg)
@@ -535,11 +546,7 @@ def roll_size(st: np.ndarray, cfg: np.ndarray, index: int, planning: bool) -> in
     if source == L.SRC_YARD:
         return yard_count(st, seat)
     if dice == L.D_SPRINT:
-        wanted = 0
-        for slot in range(st[pbase(seat) + L.P_NDOGS]):
-            d = dog_at(seat, slot)
-            if st[d + 2] == 0 and not dog_complete(st, cfg, d):
-                wanted += 1
+        wanted = unfinished_dogs(st, cfg, seat)
     elif dice == L.D_HUNT:
         wanted = 2 + paws(st, cfg, seat)
     else:

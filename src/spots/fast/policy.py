@@ -21,6 +21,7 @@ from .machine import (
     pbase,
     popcount,
     roll_size,
+    unfinished_dogs,
     yard_count,
     yard_total,
 )
@@ -133,11 +134,7 @@ def planned_roll_size(st: np.ndarray, cfg: np.ndarray, base: int, seat: int) -> 
         return yard_count(st, seat)
     wanted = cfg[base + L.F_DICE]
     if wanted == L.D_SPRINT:
-        wanted = 0
-        for slot in range(st[pbase(seat) + L.P_NDOGS]):
-            d = dog_at(seat, slot)
-            if st[d + 2] == 0 and not dog_complete(st, cfg, d):
-                wanted += 1
+        wanted = unfinished_dogs(st, cfg, seat)
     size = min(wanted, st[L.S_DICE])
     if cfg[base + L.F_SOURCE] == L.SRC_DOGPILE:
         size += int(has_die_to_take(st, cfg, seat))
