@@ -184,8 +184,8 @@ def test_the_first_claim_rule_is_a_race_the_server_settles(tmp_path: Path) -> No
             reply, _ = play(bob, "claim 1")
             assert reply["type"] == "ok" and reply["move"] == "claim 1"
             if not c.get(f"/api/tables/{table}").json()["view"]["claim"]:  # (the next card may be on the board too)
-                reply, _ = play(ann, "claim 0")  # too late: the card is Bob's
-                assert reply["type"] == "error" and reply["code"] in ("illegal-move", "not-your-turn")
+                reply, _ = play(ann, "claim 0")  # too late: the card is Bob's (stale: sent without `at` just after)
+                assert reply["type"] == "error" and reply["code"] in ("illegal-move", "not-your-turn", "stale")
             won = c.get(f"/api/tables/{table}").json()["view"]["players"][1]["won"]
             assert won and db_moves(db, table)[len(moves)] == "claim 1"
         log = c.get(f"/api/tables/{table}").json()["log"]
