@@ -3,6 +3,7 @@
     python benchmarks/double_spot_study.py games greedy greedy --games 500 --seed 1
     python benchmarks/double_spot_study.py games greedy greedy --games 500 --rules '{"lifts": 3}'
     python benchmarks/double_spot_study.py deck --fills 1000 --seed 1
+    python benchmarks/double_spot_study.py match --bots search,greedy --games 2000 --seed 1 --log m.jsonl
 
 ``games`` plays seeded games (seats rotated, chance from ``Random(f"{seed}:{g}")`` as in the
 arena) and prints how they end (the target or a full frame, how far from the target), where each
@@ -178,6 +179,56 @@ def speed(args: argparse.Namespace) -> None:
           f"slowest {1000 * times[-1]:.1f} ms")
 
 
+def match(args: argparse.Namespace) -> None:
+    """``spots arena``'s games one by one (same seating and seeds), each appended to a log as it ends.
+
+    On a loaded machine a 2,000-game match takes hours: the log keeps every finished game, a run
+    resumes where the log stops, and ``--report`` summarises whatever is there (Wilson interval,
+    wins/draws/losses, how games ended, decision times with the maximum).
+    """
+    import time as clock
+    from pathlib import Path
+
+    from spots.arena import play_one
+    from spots.core.games import get
+
+    logs = [Path(p) for p in args.log.split(",")]
+    log = logs[0]
+    done = [json.loads(line) for p in logs if p.exists() for line in p.read_text().splitlines()]
+    names = [n.strip() for n in args.bots.split(",")]
+    budget = json.loads(args.budget)
+    rules = get("double-spot").make_rules(**json.loads(args.rules))
+    if not args.report:
+        with log.open("a") as out:
+            for g in range(max((r["game"] + 1 for r in done), default=args.first), args.games):
+                r = play_one(rules, names, args.seed, g, budget, "double-spot")
+                row = {"game": g, "seats": r.seats, "returns": r.returns, "ending": r.ending,
+                       "times": r.decision_times, "at": clock.time()}
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+                done.append(row)
+    report(done, names)
+
+
+def report(rows: list[dict[str, Any]], names: list[str]) -> None:
+    """Each bot's score with its Wilson interval, W/D/L, endings and decision times (wall clock, ms)."""
+    from spots.arena import percentile
+
+    endings = Counter(r["ending"] for r in rows)
+    print(f"{len(rows)} games; endings: " + ", ".join(f"{n} {e}" for e, n in endings.most_common()))
+    for name in dict.fromkeys(names):
+        got = [r["returns"][s] for r in rows for s, n in enumerate(r["seats"]) if n == name]
+        times = sorted(t for r in rows for s, n in enumerate(r["seats"]) if n == name for t in r["times"][s])
+        if not got:
+            continue
+        low, high = wilson(sum(got), len(got))
+        w, d = sum(v == 1.0 for v in got), sum(v == 0.5 for v in got)
+        print(f"{name}: {sum(got) / len(got):.3f} [{low:.3f}, {high:.3f}] over {len(got)} seats "
+              f"({w} W, {d} D, {len(got) - w - d} L); decisions {len(times)}: median "
+              f"{1000 * percentile(times, 0.5):.1f} ms, p99 {1000 * percentile(times, 0.99):.1f} ms, "
+              f"max {1000 * times[-1]:.1f} ms")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -198,8 +249,18 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--rules", default="{}")
     t.add_argument("--budget", default="{}", help='the bot\'s options as JSON, e.g. {"deep": 0}')
+    m = sub.add_parser("match", help="spots arena's games, logged one by one (resumable; --report summarises)")
+    m.add_argument("--bots", required=True, help="two bot names, as for spots arena --bots")
+    m.add_argument("--games", type=int, default=2000, help="play up to this game number (exclusive)")
+    m.add_argument("--first", type=int, default=0, help="the first game number (to split a match over processes)")
+    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--rules", default="{}")
+    m.add_argument("--budget", default="{}", help="per-bot options as JSON, as for spots arena --budget")
+    m.add_argument("--log", required=True, help="JSON lines, one per game; a run resumes after its last game "
+                   "(--report: several logs, comma-separated)")
+    m.add_argument("--report", action="store_true", help="only summarise the log")
     args: Any = parser.parse_args(argv)
-    {"games": games, "deck": deck, "speed": speed}[args.what](args)
+    {"games": games, "deck": deck, "speed": speed, "match": match}[args.what](args)
 
 
 if __name__ == "__main__":

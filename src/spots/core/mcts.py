@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -77,6 +78,7 @@ class Mcts:
         prior_weight: float = 0.0,
         turn: Callable[[Any], int] | None = None,
         horizon: int = 1,
+        seconds: float | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.policy = policy
@@ -91,6 +93,7 @@ class Mcts:
         self.prior_weight = prior_weight
         self.turn = turn
         self.horizon = horizon
+        self.seconds = seconds  # a wall-clock budget per decision: stop early with the best move so far
 
     def choose(self, state: GameState) -> str:
         return self.rank(state)[0][0]
@@ -112,7 +115,10 @@ class Mcts:
         root = Node(moves, self._seats)
         if self.prior is not None and self.prior_weight > 0:
             self._seed_root(state, root, moves)
-        for _ in range(self.iterations):
+        stop = math.inf if self.seconds is None else time.perf_counter() + self.seconds
+        for i in range(self.iterations):
+            if i and time.perf_counter() > stop:
+                break
             self._simulate(state.clone(), root)
         ranked = [(m, child.visits, child.totals[mover] / child.visits if child.visits else 0.5)
                   for m, child in root.children.items()]

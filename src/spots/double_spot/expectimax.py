@@ -21,7 +21,9 @@ Median decision about 30 ms of CPU (2 ms with ``deep=0``).
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from dataclasses import dataclass
 
 from .patterns import KIND, Board, Card, through
@@ -103,29 +105,40 @@ class ExpectimaxBot:
 
     name = "expectimax"
 
-    def __init__(self, seed: int = 0, safety: float = 0.0, deep: int = 3) -> None:
+    def __init__(self, seed: int = 0, safety: float = 0.0, deep: int = 3, time_ms: float | None = 250.0) -> None:
+        if time_ms is not None and time_ms <= 0:
+            raise ValueError(f"time_ms must be positive or None (no time limit), not {time_ms}")
         self.rng = random.Random(seed)
+        self.time_ms = time_ms  # wall-clock budget: past it, the deeper look is dropped and two plies answer
         self.safety = safety  # weight of the opponent's share of safe replies (0: stop at the first safe one)
         self.deep = deep  # how many of the best quiet drops to search two plies further (0: two plies only)
         self._deep = False
 
     def choose(self, state: State) -> str:
+        stop = math.inf if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         judged = self.judge(state)
         if self.deep:
-            judged = self._deeper(state, judged)
+            judged = self._deeper(state, judged, stop)
         best = max(j.value for j in judged)
         tied = [j.move for j in judged if j.value >= best - 1e-9]
         return tied[int(self.rng.random() * len(tied))]
 
-    def _deeper(self, state: State, judged: list[Judgement]) -> list[Judgement]:
-        """Re-judge the ``deep`` best quiet drops with the opponent's reply also weighing my forced hand-overs."""
+    def _deeper(self, state: State, judged: list[Judgement], stop: float = math.inf) -> list[Judgement]:
+        """Re-judge the ``deep`` best quiet drops with the opponent's reply also weighing my forced hand-overs.
+
+        Past ``stop`` (a ``time.perf_counter`` reading) the deeper look is abandoned and the two-ply judgements stand.
+        """
         order = sorted(judged, key=lambda j: (-j.value, self.rng.random()))
         quiet = [j for j in order[: self.deep] if not j.takes and j.ends is None]
         if len(quiet) < 2:
             return judged
         self._deep = True
+        again: dict[str, Judgement] = {}
         try:
-            again = {j.move: j for j in self.judge(state, {j.move for j in quiet})}
+            for j in quiet:
+                if time.perf_counter() > stop:
+                    return judged
+                again.update((k.move, k) for k in self.judge(state, {j.move}))
         finally:
             self._deep = False
         return [again.get(j.move, j) for j in order]
