@@ -23,6 +23,10 @@ JS_WORDS = [
     N_("Roll pending"), N_("Seen from {who}'s side"), N_("Claim the card!"), N_("Cards"), N_("Double Spot"),
     N_("a draw"), N_("Colour symbols"), N_("Column {n}, from the bottom: {discs}"),
     N_("blue"), N_("green"), N_("pink"), N_("yellow"),
+    # the advisor's table (the result words are the terminal's)
+    N_("Takes now"), N_("Opponent's roll"), N_("Your next roll"), N_("wins the game"), N_("ends the game in a draw"),
+    N_("ends the game, lost"),
+    N_("The chance to finish a card, exact over the die; drops of equal value share a rank."),
 ]
 
 

@@ -104,9 +104,14 @@ class GameKind:
         seed = random.Random(repr(state.key())).randrange(2**31)
         return [
             {"move": a.move, "label": self.web.label(state, a.move, names, tr), "score": round(a.value, 3),
-             "bust": None if a.bust is None else round(float(a.bust), 4)}
-            for a in self.spec.advise(state, seed=seed)[:12]
+             "bust": None if a.bust is None else round(float(a.bust), 4), "rank": a.rank or i,
+             "takes": list(a.takes), "result": a.result, "risk": _rounded(a.risk), "next": _rounded(a.next)}
+            for i, a in enumerate(self.spec.advise(state, seed=seed)[:12], 1)
         ]
+
+
+def _rounded(chance: float | None) -> float | None:
+    return None if chance is None else round(chance, 4)
 
 
 # ---------------------------------------------------------------- Spots
