@@ -20,10 +20,12 @@ dropped in another order).
 
 Budget: the search deepens one turn at a time (iterative deepening) and stops
 when ``nodes`` positions have been evaluated or ``time_ms`` has passed,
-answering with the best drop of the deepest search it finished; the two-turn
-search always finishes (it is a few thousand evaluations at most), so the bot
-always has an answer. The node budget is the default limit, so a seeded game
-plays the same on any machine; the time limit is a safety net for servers.
+answering with the best drop of the deepest search it finished. The one-turn
+look (what each drop takes and hands over, a few dozen pattern tests) always
+finishes, so the bot always has an answer; the time limit covers everything
+after it, and the node budget everything after the two-turn search of every
+drop. The node budget is what normally stops the search, so a seeded game plays
+the same on any machine; the time limit is the guarantee for servers.
 """
 
 from __future__ import annotations
@@ -83,30 +85,36 @@ class SearchBot:
     def rank(self, state: State) -> list[tuple[str, float]]:
         """The legal drops with their values at the deepest finished search, best first.
 
-        Drops the deeper searches did not look at keep their two-turn value and come after those that were.
+        One turn (what each drop takes and hands over) always finishes; two turns for every drop and the deeper
+        searches of the best few stop when the budget is spent. Drops a deeper search did not look at keep their
+        shallower value and come after those that it did.
         """
         self._count, self._cache, self._tables = 0, {}, {}
         moves = state.legal_actions()
         self.rng.shuffle(moves)  # equal drops are searched deeper in a random (seeded) order
-        self._limit, self._stop = 1 << 60, float("inf")  # the two-turn search always finishes
-        values = {m: self._root_value(state, m, 2) for m in moves}
-        self._count, self._limit = 0, self.nodes
-        self._stop = time.perf_counter() + self.time_ms / 1000 if self.time_ms is not None else float("inf")
+        self._limit, self._stop = 1 << 60, float("inf")
+        start = time.perf_counter()
+        values = {m: self._root_value(state, m, 1) for m in moves}
         order = sorted(moves, key=lambda m: -values[m])
-        self.reached = 2
         ranked = [(m, values[m]) for m in order]
-        for depth in range(3, self.depth + 1):
-            top = [m for m in order[: self.root_width]]
+        self.reached = 1
+        if self.time_ms is not None:
+            self._stop = start + self.time_ms / 1000
+        for depth in range(2, self.depth + 1):
+            top = moves if depth == 2 else order[: self.root_width]
             if len(top) < 2 or values[order[0]] >= WIN / 2:
                 break
             try:
                 deeper = {m: self._root_value(state, m, depth) for m in top}
             except OutOfBudget:
                 break
+            if depth == 2:  # the node budget counts from here: the two-turn pass is the same for every budget
+                self._count, self._limit = 0, self.nodes
+                values = deeper
             self.reached = depth
-            top.sort(key=lambda m: -deeper[m])
-            ranked = [(m, deeper[m]) for m in top] + [(m, values[m] - 2 * WIN) for m in order if m not in deeper]
-            order = top + [m for m in order if m not in deeper]
+            top = sorted(top, key=lambda m: -deeper[m])
+            ranked = [(m, deeper[m]) for m in top] + [(m, v - 2 * WIN) for m, v in ranked if m not in deeper]
+            order = [m for m, _ in ranked]
         return ranked
 
     def _root_value(self, state: State, move: str, depth: int) -> float:
@@ -153,7 +161,7 @@ class SearchBot:
         if hit is not None:
             return hit
         self._count += 1
-        if self._count > self._limit or (self._count & 31 == 0 and time.perf_counter() > self._stop):
+        if self._count > self._limit or time.perf_counter() > self._stop:
             raise OutOfBudget
         total = 0.0
         for f in faces:
