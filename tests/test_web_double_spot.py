@@ -42,7 +42,7 @@ def my_drop(view: Msg) -> str:
     ({"seats": [{"kind": "human"}]}, "2 seats for Double Spot"),
     ({"seats": [*HUMANS, {"kind": "human"}]}, "2 seats for Double Spot"),
     ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "minimax"}]},
-     "the bots are random, greedy, mcts, expectimax"),
+     "the bots are random, greedy, mcts, expectimax, search"),
     ({"seats": HUMANS, "options": {"lifts": 10}}, "lifts must be a whole number from 0 to 9"),
     ({"seats": HUMANS, "options": {"columns": 30}}, "columns must be a whole number from 4 to 12"),
     ({"seats": HUMANS, "options": {"claim": "loudest"}}, "claim must be one of mover, first"),
