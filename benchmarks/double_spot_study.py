@@ -160,6 +160,7 @@ def speed(args: argparse.Namespace) -> None:
 
     cpu: list[float] = []
     wall: list[float] = []
+    depths: Counter[int] = Counter()  # the search bot's deepest finished search, per decision
     for g in range(args.games):
         bots = [make(args.bot, seed=g, **json.loads(args.budget)), make("greedy", seed=g)]
         if g % 2:
@@ -176,12 +177,16 @@ def speed(args: argparse.Namespace) -> None:
             if bot is bots[g % 2]:
                 cpu.append(time.process_time() - start)
                 wall.append(time.perf_counter() - clock)
+                if hasattr(bot, "reached"):
+                    depths[bot.reached] += 1
             state.apply_action(move)
     print(f"{args.bot} {args.budget}: {len(cpu)} decisions in {args.games} games against greedy")
     for label, times in (("CPU time", sorted(cpu)), ("wall time", sorted(wall))):
         print(f"  {label}: median {1000 * percentile(times, 0.5):.1f} ms, 90th percentile "
               f"{1000 * percentile(times, 0.9):.1f} ms, 99th percentile {1000 * percentile(times, 0.99):.1f} ms, "
               f"slowest {1000 * times[-1]:.1f} ms")
+    if depths:
+        print("  turns searched: " + ", ".join(f"{d}: {n} decisions" for d, n in sorted(depths.items())))
 
 
 def match(args: argparse.Namespace) -> None:
