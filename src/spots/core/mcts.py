@@ -20,6 +20,11 @@ Spots turn.
 ``prior`` (optional) gives each root move a value for the mover in [0, 1]; it is
 counted as ``prior_weight`` visits, so with few simulations the search keeps to
 the prior's order and spends its budget checking the strongest candidates.
+
+Budget: ``iterations`` simulations (the same moves on any machine for a seed),
+and optionally ``time_ms``: the search stops early once that many milliseconds
+have passed and answers from the simulations done (at least one; a time budget
+depends on the machine and its load).
 """
 
 from __future__ import annotations
@@ -78,8 +83,12 @@ class Mcts:
         prior_weight: float = 0.0,
         turn: Callable[[Any], int] | None = None,
         horizon: int = 1,
-        seconds: float | None = None,
+        time_ms: float | None = None,
     ) -> None:
+        if iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if time_ms is not None and not time_ms > 0:
+            raise ValueError(f"time_ms must be a positive number of milliseconds or None (no limit), not {time_ms}")
         self.rng = random.Random(seed)
         self.policy = policy
         self.value = value
@@ -93,7 +102,7 @@ class Mcts:
         self.prior_weight = prior_weight
         self.turn = turn
         self.horizon = horizon
-        self.seconds = seconds  # a wall-clock budget per decision: stop early with the best move so far
+        self.time_ms = time_ms
 
     def choose(self, state: GameState) -> str:
         return self.rank(state)[0][0]
@@ -115,10 +124,10 @@ class Mcts:
         root = Node(moves, self._seats)
         if self.prior is not None and self.prior_weight > 0:
             self._seed_root(state, root, moves)
-        stop = math.inf if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = math.inf if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         for i in range(self.iterations):
-            if i and time.perf_counter() > stop:
-                break
+            if i and time.perf_counter() > deadline:
+                break  # the time budget is spent: the visits so far answer
             self._simulate(state.clone(), root)
         ranked = [(m, child.visits, child.totals[mover] / child.visits if child.visits else 0.5)
                   for m, child in root.children.items()]

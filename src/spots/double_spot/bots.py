@@ -131,8 +131,6 @@ def mcts(
     weaker (its own random drops hand over finishes); greedy rollouts were as strong but several times slower.
     ``time_ms`` caps a decision's wall-clock time (None: no cap): the search stops early with its best move so far.
     """
-    if time_ms is not None and time_ms <= 0:
-        raise ValueError(f"time_ms must be positive or None (no time limit), not {time_ms}")
     policy: Callable[[Any, random.Random], str] = claim_policy
     if rollout == "random":
         policy = random_policy
@@ -143,7 +141,7 @@ def mcts(
             return greedy.choose(state)
     return Mcts(
         policy, card_value, players=2, seed=seed, iterations=iterations, depth=depth, c=c,
-        prior=greedy_prior, prior_weight=prior_weight, seconds=None if time_ms is None else time_ms / 1000,
+        prior=greedy_prior, prior_weight=prior_weight, time_ms=time_ms,
     )
 
 
