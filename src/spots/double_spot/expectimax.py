@@ -95,6 +95,10 @@ def finish_chance(masks: list[int], faces: list[int]) -> float:
     return sum(1 for f in faces if f & want) / len(faces)
 
 
+class TimeUp(Exception):
+    """The time budget ran out during the deeper look: the two-ply judgements answer."""
+
+
 class ExpectimaxBot:
     """Expectimax over the die with a threat evaluation; ties broken at random (seeded).
 
@@ -113,6 +117,7 @@ class ExpectimaxBot:
         self.safety = safety  # weight of the opponent's share of safe replies (0: stop at the first safe one)
         self.deep = deep  # how many of the best quiet drops to search two plies further (0: two plies only)
         self._deep = False
+        self._stop = math.inf  # checked at each of the opponent's faces during the deeper look
 
     def choose(self, state: State) -> str:
         stop = math.inf if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
@@ -132,13 +137,11 @@ class ExpectimaxBot:
         quiet = [j for j in order[: self.deep] if not j.takes and j.ends is None]
         if len(quiet) < 2:
             return judged
-        self._deep = True
-        again: dict[str, Judgement] = {}
+        self._deep, self._stop = True, stop
         try:
-            for j in quiet:
-                if time.perf_counter() > stop:
-                    return judged
-                again.update((k.move, k) for k in self.judge(state, {j.move}))
+            again = {j.move: j for j in self.judge(state, {j.move for j in quiet})}
+        except TimeUp:
+            return judged
         finally:
             self._deep = False
         return [again.get(j.move, j) for j in order]
@@ -201,6 +204,8 @@ class ExpectimaxBot:
         gives = nxt = swing = 0.0
         last = sum(len(col) for col in board) + 1 == rules.cells
         for face in faces:
+            if self._deep and time.perf_counter() > self._stop:
+                raise TimeUp
             bits = [BIT[seen_by(1 - seat, c)] for c in face_colours(face)]
             if any(b & union for b in bits):
                 gives += 1
