@@ -99,4 +99,6 @@ WEB_VIEW = WebView(
     scores=lambda state: list(state.scores()),
     per_seat_view=True,
     racers=lambda state: [0, 1] if state.phase == "claim" else [],  # the ``first`` claim rule
+    goal=("first to {n} card", "first to {n} cards"),
+    draws=True,
 )

@@ -130,6 +130,7 @@ def lobby_form(_: Callable[[str], str]) -> list[dict[str, Any]]:
         spec = kind.spec
         fields = [lobby_field(spec, option, _) for option in spec.options if option.lobby is not None]
         out.append({"name": spec.name, "title": _(spec.title), "blurb": _(spec.blurb) if spec.blurb else spec.summary,
+                    "goal": list(kind.web.goal), "draws": kind.web.draws,
                     "bots": list(spec.bots), "seats": spec.players[0], "seats_option": spec.seats_option,
                     "main": [f for f in fields if f["place"] == "main"],
                     "variants": [f for f in fields if f["place"] != "main"]})

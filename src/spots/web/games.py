@@ -36,6 +36,9 @@ class WebView:
     per_seat_view: bool = False  # does each player see their own side of the table?
     # seats that may claim the pending chance event live, first come first served (none: the server draws it)
     racers: Callable[[Any], list[int]] = field(default=lambda state: [])
+    # the lobby's words for a table's goal: a plural pair of message ids ({n}: the target), one when both are the same
+    goal: tuple[str, str] = ("first to {n}", "first to {n}")
+    draws: bool = False  # may a game end in a draw (the lobby says "a draw" for a finished game without a winner)?
 
 
 @dataclass(frozen=True)

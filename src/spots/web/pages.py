@@ -25,7 +25,7 @@ def routes(ctx: Context) -> APIRouter:
     async def lobby(request: Request) -> HTMLResponse:
         games = lobby_form(tr_of(request))  # every hosted game's form, from its options schema
         return ctx.page(request, "lobby.html", games=games, bots={g["name"]: g["bots"] for g in games},
-                        titles={g["name"]: g["title"] for g in games})
+                        about={g["name"]: {k: g[k] for k in ("title", "goal", "draws")} for g in games})
 
     @router.get("/host/{host_token}", response_class=HTMLResponse)
     async def host_page(request: Request, host_token: str) -> HTMLResponse:

@@ -7,7 +7,7 @@
     "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
   })[c]);
   const botsOf = window.SPOTS_BOTS || { spots: ["random", "greedy"] };
-  const titles = window.SPOTS_GAMES || {};
+  const about = window.SPOTS_GAMES || {};  // each game's title, goal words and whether it can end in a draw
   const game = () => $("game").value;
   // The chosen game's options (generated from its options schema on the server: lobby.html).
   const block = () => document.querySelector(`.game-options[data-game="${game()}"]`);
@@ -100,19 +100,19 @@
   });
 
   function row(t) {
-    const ds = t.game === "double-spot";
+    const g = about[t.game] || { title: t.game, goal: ["first to {n}", "first to {n}"], draws: false };
     const players = t.players.map((p) => {
       const who = p.kind === "bot" ? `${esc(p.name)} <span class="muted">(${esc(p.bot)})</span>` : esc(p.name);
       const join = p.free ? ` <button type="button" class="join" data-table="${t.id}" data-seat="${p.seat}">${esc(T("Join"))}</button>` : "";
       return `<span class="lp">${who} ★${p.scored}${join}</span>`;
     }).join(" · ");
-    const state = t.status === "over" ? esc(ds && !t.winner ? T("a draw") : T("won by {who}", { who: t.winner || T("nobody") }))
+    const state = t.status === "over" ? esc(g.draws && !t.winner ? T("a draw") : T("won by {who}", { who: t.winner || T("nobody") }))
       : esc(T("turn {turn}, {who} to move", { turn: t.turn, who: t.to_move || "" }));
     const links = t.status === "over"
       ? `<a class="button" href="/t/${t.id}/replay">${esc(T("Replay"))}</a> <a class="button" href="/t/${t.id}">${esc(T("Final table"))}</a>`
       : `<a class="button" href="/t/${t.id}">${esc(T("Watch"))}</a>`;
-    const goal = ds ? P("first to {n} card", "first to {n} cards", t.target) : T("first to {n}", { n: t.target });
-    const title = titles[t.game] || t.game;
+    const goal = g.goal[0] === g.goal[1] ? T(g.goal[0], { n: t.target }) : P(g.goal[0], g.goal[1], t.target);
+    const title = g.title;
     return `<li class="table-row" data-table="${t.id}" data-game="${esc(t.game)}"><div><b>${esc(T("Table {id}", { id: t.id }))}</b>
       <span class="game-name">${esc(title)}</span>
       <span class="muted">${esc(goal)} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}</span></div>
