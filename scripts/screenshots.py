@@ -76,7 +76,7 @@ class Driver:
     def move(self) -> None:
         record = httpx.get(f"{self.url}/api/tables/{self.id}/record").json()
         if self.game == "spots":
-            state = spots.replay(record["rules"], record["moves"])
+            state = spots.replay(record["moves"], record["rules"])
         else:
             state = double_spot.replay(record["moves"], double_spot.Rules.from_dict(record["rules"]))
         n = self.view["moves"]

@@ -107,7 +107,7 @@ def test_replay_reproduces_every_step(seed: int) -> None:
     rules = spots.Rules(players=1 + seed % 4, tricks="all", target=1, turn_limit=40)
 
     def replayed(state: State) -> None:
-        assert spots.replay(rules, state.history()) == state
+        assert spots.replay(state.history(), rules) == state
 
     play_random(seed, rules, replayed)
 

@@ -6,7 +6,8 @@ study give the same rows on one worker or fifty.
 
 The seam: ``runner_for`` picks how a chunk is played. The reference runner
 plays through the public engines (``spots.Game`` and ``spots.games.double_spot``)
-with bots from ``spots.bots.make`` / ``spots.games.double_spot.bots.make``. When the
+with bots from the game registry (``spots.core.games``); each game's summary row is its
+own (a study's questions are about one game: tiles and sets are Spots'). When the
 compiled batch simulator ``spots.fast`` is importable and offers
 ``study_rows(config: dict, games: list[tuple[int, int]]) -> list[dict]`` (game
 number, game seed -> rows with the fields of ``ROW_FIELDS``), Spots
@@ -50,12 +51,11 @@ def _number(text: str) -> Any:
 
 
 def make_bot(game: str, spec: str, seed: int) -> Any:
+    """A bot of the registered game ``game`` from its spec text (``name`` or ``name:key=value,...``)."""
+    from ..core.games import get
+
     name, budget = parse_bot(spec)
-    if game == "spots":
-        from .. import bots
-        return bots.make(name, seed=seed, **budget)
-    from ..games.double_spot import bots as ds_bots
-    return ds_bots.make(name, seed=seed, **budget)
+    return get(game).make_bot(name, seed=seed, **budget)
 
 
 def make_rules(config: Config, game_seed: int) -> Any:

@@ -60,6 +60,11 @@ class Rules:
             raise RulesError(f"claim must be one of {', '.join(CLAIM_RULES)}, not {self.claim!r}")
 
     @property
+    def players(self) -> int:
+        """Always two (as ``spots.Rules.players`` says how many sit at a Spots table)."""
+        return 2
+
+    @property
     def disc_supply(self) -> int:
         """Discs of each kind: ``discs``, which ``__post_init__`` set when it was None (a full board's worth)."""
         assert self.discs is not None
