@@ -15,8 +15,8 @@ import numpy as np
 
 from ..engine import Rules
 from . import layout as L
+from .agenda import init
 from .batch import play_batch
-from .machine import init
 from .moves import apply, apply_reveal, apply_roll, legal
 from .policy import greedy
 from .tiles import build_cfg, card_names

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from . import layout as L
-from .machine import init
+from .agenda import init
 from .moves import apply, apply_reveal, apply_roll, legal
 from .policy import greedy
 
