@@ -9,13 +9,15 @@ engine, and the compiled simulator ``spots.fast`` (its rows mean the same but it
 differ). The simulator's compilation is loaded from Numba's cache before the timings. Ray's start-up (``ray.init``
 plus a first task round trip) is timed on its own; a tiny warm-up study then lets
 the workers import the engine; neither counts in the Ray rates. Multiprocessing
-rates include starting the pool. Each rate is the median over ``--runs`` runs.
+rates include starting the pool (spawned processes, which import the engine).
+Each rate is the median over ``--runs`` runs.
 A figure, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import tempfile
@@ -42,7 +44,8 @@ def plain(study: Study, processes: int, engine: str) -> tuple[float, list[dict[s
     if processes == 0:
         rows = [r for job in jobs for r in _job(job)]
     else:
-        with ProcessPoolExecutor(max_workers=processes) as pool:
+        # spawn, not fork: this process may already run Numba's OpenMP threads (the fast engine)
+        with ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn")) as pool:
             rows = [r for chunk in pool.map(_job, jobs) for r in chunk]
     return time.perf_counter() - begin, rows
 

@@ -52,6 +52,7 @@ def write(tmp_path: Path, name: str, text: str) -> str:
 
 def test_a_toml_file_declares_the_grid_bots_games_and_seed(tmp_path: Path) -> None:
     study = load_study(write(tmp_path, "mine.toml", TOML))
+    assert study.source["file"] == str(tmp_path / "mine.toml")  # the report's "reproduce with" line
     assert (study.name, study.kind, study.games, study.seed, study.chunk) == ("mine", "sets", 30, 4, 10)
     assert len(study.configs) == 8 and study.total_games == 240  # 2 cases x 2 sets x 2 targets
     first = study.configs[0]

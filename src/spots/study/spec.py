@@ -14,7 +14,7 @@ import itertools
 import json
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -166,7 +166,8 @@ def load_study(name_or_path: str) -> Study:
     if not isinstance(doc, dict):
         raise StudyError(f"study file {path} must hold a table of keys (name, kind, games, ...), not {doc!r}")
     doc.setdefault("name", path.stem)
-    return parse_study(doc, f"study file {path}")
+    study = parse_study(doc, f"study file {path}")
+    return replace(study, source={**study.source, "file": str(path)})  # the report says how to rerun it
 
 
 def _parse_toml(text: str, path: Path) -> Any:
