@@ -11,9 +11,7 @@ are plausible.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
 
 from ..core.mcts import Mcts
 from ..engine.state import State
@@ -30,14 +28,11 @@ UNLIMITED = 1 << 62  # decisions: a Spots simulation ends with the turn, not a c
 
 
 class MctsBot(Mcts):
-    """``spots.bots.make("mcts", iterations=150, horizon=1, c=0.7)``; ``rollout="fast"`` (needs
-    ``spots[fast]``) instead plays on from the horizon to the game's end with the compiled greedy
-    policy, ``playouts`` games per simulation (``spots.fast.rollout``)."""
+    """``spots.bots.make("mcts", iterations=150, horizon=1, c=0.7)``."""
 
     name = "mcts"
 
-    def __init__(self, seed: int = 0, iterations: int = 150, horizon: int = 1, c: float = 0.7,
-                 rollout: str = "greedy", playouts: int = 1) -> None:
+    def __init__(self, seed: int = 0, iterations: int = 150, horizon: int = 1, c: float = 0.7) -> None:
         greedy = GreedyBot(seed=seed)
 
         def policy(state: State, rng: random.Random) -> str:
@@ -46,24 +41,3 @@ class MctsBot(Mcts):
         super().__init__(policy, win_chances, seed=seed, iterations=iterations, depth=UNLIMITED, c=c, widen=None,
                          turn=attrgetter("turn"), horizon=horizon)
         self.policy_bot = greedy
-        self.fast_rollout = _fast_rollout(rollout, playouts)
-
-    def _rollout(self, state: Any, apply: Callable[[str], None], decisions: int,
-                 clock: Callable[[Any], float], stop: float) -> list[float]:
-        if self.fast_rollout is None:
-            return super()._rollout(state, apply, decisions, clock, stop)
-        return self.fast_rollout(state, self.rng)
-
-
-def _fast_rollout(kind: str, playouts: int) -> Callable[[Any, random.Random], list[float]] | None:
-    """None for the usual greedy rollout, the compiled one for ``fast``."""
-    if kind == "greedy":
-        return None
-    if kind != "fast":
-        raise ValueError(f"rollout must be greedy or fast, not {kind!r}")
-    from ..fast import require
-
-    require()
-    from ..fast.rollout import FastGreedyRollout
-
-    return FastGreedyRollout(playouts)

@@ -52,7 +52,6 @@ ST_LEADS = 2
 ST_TURNS = 3
 
 
-@njit(cache=True)
 def stats_width(players: int, tiles: int) -> int:
     return ST_TURNS + 2 * players + players * tiles
 
@@ -83,21 +82,19 @@ def follow_lead(st: np.ndarray, players: int, leader: int, stats: np.ndarray) ->
 @njit(cache=True)
 def play_one(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, moves: np.ndarray,
              rng: np.ndarray, policy: np.ndarray, risk: np.ndarray, stats: np.ndarray, max_decisions: int,
-             given: np.ndarray, resume: bool = False) -> None:
+             given: np.ndarray) -> None:
     """Play one game to the end, or until ``max_decisions`` (a greedy seat can loop for ever in
     Dogpile with an empty supply), counting into ``stats`` (columns ``ST_*``). The lead is
     looked at when a turn's first decision comes and at the end, as the study's reference
     runner does (``spots.study.play``). Chance events draw one uniform per die and per reveal,
     as the engine's ``sample_chance`` does: from ``rng``, or from ``given`` when it is not
-    empty (the game is cut off when they run out). ``resume`` plays on from the position in
-    ``st`` instead of dealing a new game (a search's rollouts)."""
+    empty (the game is cut off when they run out)."""
     faces = np.zeros(7, dtype=np.int64)
     players = cfg[L.C_PLAYERS]
     uses = ST_TURNS + 2 * players
     last_turn, leader, drawn = -1, -1, 0
     stats[:] = 0
-    if not resume:
-        init(st, cfg)
+    init(st, cfg)
     while st[L.S_PHASE] != L.PH_OVER and stats[ST_DECISIONS] < max_decisions:
         phase = st[L.S_PHASE]
         if phase == L.PH_CHANCE_ROLL or phase == L.PH_CHANCE_REVEAL:
@@ -176,31 +173,3 @@ def play_seeded(cfgs: np.ndarray, which: np.ndarray, seeds: np.ndarray, given: n
         play_one(st, cfg, odds, odds_off, moves, rng, policies[g], risks[g], stats[g], max_decisions, given[g])
         summarise(st, cfg, g, winner, turns, busts, scored)
         first[g] = st[L.S_FIRST]
-
-
-@njit(cache=True)
-def playouts(start: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, policy: np.ndarray,
-             risk: np.ndarray, seed: int, count: int, max_decisions: int, out: np.ndarray) -> None:
-    """Play ``count`` games on from the position ``start``; add each seat's mean return to ``out``
-    (1 for the winner; when the turn limit or ``max_decisions`` ends a game, the leaders share 1)."""
-    players = cfg[L.C_PLAYERS]
-    st = np.empty_like(start)
-    moves = np.zeros(L.MAX_MOVES, dtype=np.int64)
-    stats = np.zeros(stats_width(players, cfg[L.C_NTRICKS]), dtype=np.int64)
-    no_dice = np.zeros(0, dtype=np.float64)
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed)
-    scored = np.zeros(players, dtype=np.int64)
-    for _ in range(count):
-        st[:] = start
-        play_one(st, cfg, odds, odds_off, moves, rng, policy, risk, stats, max_decisions, no_dice, True)
-        if st[L.S_PHASE] == L.PH_OVER and st[L.S_WINNER] >= 0:
-            out[st[L.S_WINNER]] += 1.0 / count
-            continue
-        for s in range(players):
-            scored[s] = scored_count(st, s)
-        best = scored.max()
-        leaders = (scored == best).sum()
-        for s in range(players):
-            if scored[s] == best:
-                out[s] += 1.0 / (count * leaders)

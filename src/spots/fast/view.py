@@ -7,7 +7,6 @@ Nothing here is compiled. ``move_text`` names a move exactly as the engine's
 
 from __future__ import annotations
 
-from array import array
 from itertools import combinations_with_replacement
 from math import factorial, prod
 from typing import Any
@@ -121,72 +120,3 @@ def state_dict(st: np.ndarray, rules: Rules, names: list[str]) -> dict[str, Any]
         "end_reason": {0: None, 1: "target", 2: "turn limit"}[s[L.S_REASON]],
         "busts": [s[L.S_PLAYERS + seat * L.P_SIZE + L.P_BUSTS] for seat in range(rules.players)],
     }
-
-
-def _counts(st: list[int], base: int, faces: list[int]) -> None:
-    for v in faces:
-        st[base + v] += 1
-
-
-def arrays_from_dict(doc: dict[str, Any], rules: Rules, names: list[str]) -> np.ndarray:
-    """The inverse of ``state_dict``: an engine position (``State.to_dict()``) in the simulator's arrays,
-    so a search can continue a reference position in compiled code."""
-    st = [0] * L.STATE_SIZE  # a list while filling: much cheaper than numpy item by item
-    index = {name: i for i, name in enumerate(names)}
-    st[L.S_PHASE] = L.PHASE_NAMES.index(doc["phase"])
-    st[L.S_SEAT], st[L.S_TURN] = doc["seat"], doc["turn"]
-    st[L.S_FIRST] = -1 if doc["first_player"] is None else doc["first_player"]
-    for seat, player in enumerate(doc["players"]):
-        base = L.S_PLAYERS + seat * L.P_SIZE
-        st[base + L.P_TREATS], st[base + L.P_BUSTS] = player["treats"], doc["busts"][seat]
-        st[base + L.P_NDOGS] = len(player["dogs"])
-        for slot, dog in enumerate(player["dogs"]):
-            d = base + L.P_DOGS + 3 * slot
-            st[d], st[d + 1], st[d + 2] = index[dog["name"]], sum(1 << v for v in dog["filled"]), int(dog["scored"])
-        _counts(st, base + L.P_YARD, player["yard"])
-    st[L.S_DICE], st[L.S_TREATS] = doc["supply"]["dice"], doc["supply"]["treats"]
-    for i, tile in enumerate(doc["tiles"]):
-        st[L.S_FACE_UP + i], st[L.S_TILE_TREATS + i] = int(tile["face_up"]), tile["treats"]
-    st[L.S_TOP] = -1 if doc["deck"]["top"] is None else index[doc["deck"]["top"]]
-    st[L.S_NREST] = len(doc["deck"]["rest"])
-    st[L.S_REST:L.S_REST + len(doc["deck"]["rest"])] = [index[n] for n in doc["deck"]["rest"]]
-    _trick_from_dict(st, doc["trick"], rules)
-    _roll_from_dict(st, doc["roll"])
-    chance = doc["chance"] or {"for": [], "dice": 0}
-    purpose = chance["for"] or ["none"]
-    st[L.S_CF] = {"none": L.CF_NONE, "deal": L.CF_DEAL, "top": L.CF_TOP, "first-die": L.CF_FIRST_DIE,
-                  "roll": L.CF_ROLL}[purpose[0]]
-    st[L.S_CF_SEAT] = purpose[1] if len(purpose) > 1 else 0
-    st[L.S_PENDING] = chance["dice"]
-    st[L.S_NTIED] = len(doc["tied"])
-    st[L.S_TIED:L.S_TIED + len(doc["tied"])] = doc["tied"]
-    st[L.S_NAGENDA] = len(doc["agenda"])
-    for i, task in enumerate(doc["agenda"]):
-        st[L.S_AGENDA + 2 * i] = L.TASK_NAMES.index(task[0])
-        st[L.S_AGENDA + 2 * i + 1] = task[1] if len(task) > 1 else 0
-    st[L.S_WINNER] = -1 if doc["winner"] is None else doc["winner"]
-    st[L.S_REASON] = {None: 0, "target": 1, "turn limit": 2}[doc["end_reason"]]
-    return np.frombuffer(array("q", st), dtype=np.int64).copy()  # faster than np.array(list)
-
-
-def _trick_from_dict(st: list[int], trick: dict[str, Any] | None, rules: Rules) -> None:
-    st[L.S_TRICK] = -1
-    if trick is None:
-        return
-    st[L.S_TRICK] = list(rules.tricks).index(trick["name"])
-    st[L.S_STEP], st[L.S_RIS], st[L.S_SET_ASIDE] = trick["step"], trick["rolls_in_step"], trick["set_aside"]
-    st[L.S_TAKEN], st[L.S_GUARD], st[L.S_DIGS] = int(trick["taken"]), trick["guard"] or 0, trick["digs_left"]
-    offer = trick["offer"] or ["none"]
-    st[L.S_OFFER] = {"none": L.OF_NONE, "roll": L.OF_ROLL, "bolt-roll": L.OF_BOLT}[offer[0]]
-    st[L.S_OFFER_ARG] = offer[1] if len(offer) > 1 else 0
-
-
-def _roll_from_dict(st: list[int], roll: dict[str, Any] | None) -> None:
-    if roll is None:
-        return
-    st[L.S_ROLL], st[L.S_R_SIZE] = 1, roll["size"]
-    st[L.S_R_MODE], st[L.S_R_CHOOSING] = L.KEEP_NAMES.index(roll["mode"]), L.KEEP_NAMES.index(roll["choosing"])
-    st[L.S_R_FRESH], st[L.S_R_PARTIAL] = int(roll["fresh"]), int(roll["partial"])
-    st[L.S_R_BONUS] = int(roll["bonus"] is not None)
-    _counts(st, L.S_R_DICE, roll["dice"])
-    _counts(st, L.S_R_HELD, roll["held"])
