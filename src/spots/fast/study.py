@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import Rules
+from ..engine.rules import resolve_tricks
 from ..study.play import make_rules, parse_bot, seating
 from ..study.spec import Config
 from . import layout as L
@@ -23,6 +25,7 @@ from .api import DEFAULT_RISK, game_returns, odds
 from .batch import ST_LEADS, ST_TURNS, play_seeded, stats_width
 from .tiles import build_cfg
 
+RULES_DEFAULT_TRICKS = Rules.__dataclass_fields__["tricks"].default
 MAX_DECISIONS = 1_000_000  # as play_games: a greedy seat can loop for ever in Dogpile with an empty supply
 
 
@@ -62,18 +65,32 @@ def study_rows(config: dict[str, Any], games: list[tuple[int, int]],
         raise ValueError(f"the fast simulator plays Spots with random and greedy seats, not {config!r}")
     conf = Config(label=config.get("label", ""), game="spots", bots=tuple(config["bots"]),
                   options=dict(config.get("options", {})))
-    rules = [make_rules(conf, seed) for _, seed in games]
+    tables, which = _rules_per_game(conf, [seed for _, seed in games])
+    rules = [tables[i] for i in which]
     seats = [seating(conf.bots, r.players, g) for r, (g, _) in zip(rules, games, strict=True)]
-    cfgs: dict[tuple[str, ...], int] = {}
-    which = np.array([cfgs.setdefault(tuple(r.tricks), len(cfgs)) for r in rules], dtype=np.int64)
-    by_tricks = {tricks: next(r for r in rules if tuple(r.tricks) == tricks) for tricks in cfgs}
-    cfg_rows = np.stack([build_cfg(by_tricks[tricks]) for tricks in cfgs])
+    cfg_rows = np.stack([build_cfg(r) for r in tables])
     given = np.zeros((len(games), 0)) if dice is None else np.array(dice, dtype=np.float64)
     if given.shape[0] != len(games):
         raise ValueError(f"give uniforms for each of the {len(games)} games, not {given.shape[0]}")
     played = _play(cfg_rows, which, [seed for _, seed in games], given, seats, rules[0].players,
                    max(len(r.tricks) for r in rules))
     return [_row(played, i, g, seed, rules[i], seats[i]) for i, (g, seed) in enumerate(games)]
+
+
+def _rules_per_game(conf: Config, seeds: list[int]) -> tuple[list[Rules], np.ndarray]:
+    """The distinct rules of the games (as ``make_rules`` makes them, one per trick set: making
+    ``Rules`` reads the deck and would cost more than playing the game) and each game's index."""
+    tricks = conf.options.get("tricks", RULES_DEFAULT_TRICKS)
+    made: dict[tuple[str, ...], int] = {}
+    tables: list[Rules] = []
+    which = np.zeros(len(seeds), dtype=np.int64)
+    for g, seed in enumerate(seeds):
+        names = resolve_tricks(tricks, conf.options.get("tricks_seed", seed % 2**31))
+        if names not in made:
+            made[names] = len(tables)
+            tables.append(make_rules(conf, seed))
+        which[g] = made[names]
+    return tables, which
 
 
 def _play(cfgs: np.ndarray, which: np.ndarray, seeds: list[int], given: np.ndarray, seats: list[list[str]],
