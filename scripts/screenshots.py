@@ -25,7 +25,7 @@ from websockets.sync.client import connect
 
 import spots
 from spots import bots, double_spot
-from spots.double_spot import bots as double_spot_bots
+from spots.games.double_spot import bots as double_spot_bots
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 import spots
 from conftest import random_play
-from spots.engine import canonical
-from spots.engine.record import ReplayError
-from spots.engine.state import State
+from spots.games.spots import canonical
+from spots.games.spots.record import ReplayError
+from spots.games.spots.state import State
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

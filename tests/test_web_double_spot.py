@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from spots.double_spot import Rules, State
-from spots.double_spot.patterns import FLIP
+from spots.games.double_spot import Rules, State
+from spots.games.double_spot.patterns import FLIP
 from spots.web.store import Store
 from test_web_api import Msg, client, db_moves, is_state, opened, play, token, until
 
@@ -218,7 +218,7 @@ def test_double_spot_tables_survive_a_restart_and_replay_from_either_side(tmp_pa
         assert again["view"] == before["view"] and again["log"] == before["log"]
         record = c.get(f"/api/tables/{t['id']}/record").json()
         assert record["format"] == "double-spot-record" and record["moves"] == db_moves(db, t["id"])
-        from spots.double_spot import replay
+        from spots.games.double_spot import replay
 
         assert replay(record["moves"], Rules.from_dict(record["rules"])).returns() == again["view"]["returns"]
         total = again["moves"]

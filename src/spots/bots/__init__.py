@@ -14,19 +14,19 @@ from ..core.record import play_game
 
 
 def _greedy(seed: int = 0, **budget: Any) -> Bot:
-    from .greedy import GreedyBot
+    from ..games.spots.greedy import GreedyBot
 
     return GreedyBot(seed=seed, **budget)
 
 
 def _expectimax(seed: int = 0, **budget: Any) -> Bot:
-    from .expectimax import ExpectimaxBot
+    from ..games.spots.expectimax import ExpectimaxBot
 
     return ExpectimaxBot(seed=seed, **budget)
 
 
 def _mcts(seed: int = 0, **budget: Any) -> Bot:
-    from .mcts import MctsBot
+    from ..games.spots.mcts import MctsBot
 
     return MctsBot(seed=seed, **budget)
 

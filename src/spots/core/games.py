@@ -5,7 +5,7 @@ against ``GameSpec`` only, so adding a game is one new spec module and one line 
 ``BUILTIN``, and no front end names a game. ``get("double-spot")`` gives a spec;
 ``new_state("spots", players=3)`` a fresh game with checked options.
 
-The specs live beside their engines (``spots.engine.spec``, ``spots.double_spot.spec``)
+The specs live beside their engines (``spots.games.spots.spec``, ``spots.games.double_spot.spec``)
 and are imported only when first asked for, so ``spots.core`` stays free of any game.
 """
 
@@ -28,7 +28,7 @@ __all__ = ["BUILTIN", "GameSpec", "Outcome", "get", "load_position", "new_state"
            "spec_of_format", "spec_of_rules"]
 
 # The modules whose ``SPEC`` is registered on first use, in the order games are listed.
-BUILTIN = ("spots.engine.spec", "spots.double_spot.spec")
+BUILTIN = ("spots.games.spots.spec", "spots.games.double_spot.spec")
 
 Translations = gettext.NullTranslations
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import Rules
+from ..games.spots import Rules
 from . import layout as L
 from .agenda import init
 from .batch import ST_CHANCE, ST_TURNS, play_batch, stats_width

@@ -1,6 +1,6 @@
 """The Spots state machine in compiled code: the table's small helpers, turns, busts, scoring.
 
-Each function mirrors the method of the reference engine (``spots/engine/state.py`` and
+Each function mirrors the method of the reference engine (``spots/games/spots/state.py`` and
 ``turns.py``) with the same name, task for task, so that the two can be read side by side:
 the engine keeps an agenda of small tasks and ``advance`` (``agenda.py``) pops them until
 one needs a decision or a chance event; a trick's steps are in ``steps.py``. Everything

@@ -18,7 +18,7 @@ from rich.console import Console
 
 from .. import i18n
 from ..core.errors import IllegalMoveError
-from ..engine.tricks import N_
+from ..games.spots.tricks import N_
 from .view import moves_table
 
 HUMAN = "me"

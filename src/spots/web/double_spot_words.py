@@ -12,8 +12,8 @@ from __future__ import annotations
 import gettext
 from typing import Any
 
-from ..double_spot.state import State, face_colours
-from ..double_spot.words import N_, colour_word, describe_phase, game_over
+from ..games.double_spot.state import State, face_colours
+from ..games.double_spot.words import N_, colour_word, describe_phase, game_over
 
 ENGLISH = gettext.NullTranslations()
 

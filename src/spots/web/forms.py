@@ -10,9 +10,9 @@ import re
 from typing import Any
 
 from ..core.errors import RulesError
-from ..double_spot.rules import CLAIM_RULES
-from ..engine import Rules
-from ..engine.tricks import N_, SUGGESTED_SETS
+from ..games.double_spot.rules import CLAIM_RULES
+from ..games.spots import Rules
+from ..games.spots.tricks import N_, SUGGESTED_SETS
 from .games import DOUBLE_SPOT, GAMES, SPOTS, GameKind
 from .guard import check_text
 from .rooms import DICE

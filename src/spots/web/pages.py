@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ..engine.tricks import TILES
+from ..games.spots.tricks import TILES
 from .context import Context, tr_of
 from .forms import TRICK_SET_LABELS, TRICK_SETS
 from .games import GAMES

@@ -17,8 +17,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from .. import i18n
-from ..engine import Rules
-from ..engine.tricks import N_, TILES
+from ..games.spots import Rules
+from ..games.spots.tricks import N_, TILES
 from .context import request_lang
 from .games import SPOTS
 from .guard import client_of, read_body

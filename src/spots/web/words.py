@@ -10,11 +10,11 @@ from __future__ import annotations
 import gettext
 from typing import Any
 
-from ..engine.dice import faces_text as _dice
-from ..engine.render import describe_phase
-from ..engine.render import dog_title as title
-from ..engine.state import State
-from ..engine.tricks import N_, TILES
+from ..games.spots.dice import faces_text as _dice
+from ..games.spots.state import State
+from ..games.spots.tricks import N_, TILES
+from ..games.spots.words import describe_phase
+from ..games.spots.words import dog_title as title
 from . import double_spot_words
 
 ENGLISH = gettext.NullTranslations()

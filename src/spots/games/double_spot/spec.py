@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..core.advice import Advice
-from ..core.games import GameSpec, Outcome
-from ..core.options import Option
+from ...core.advice import Advice
+from ...core.games import GameSpec, Outcome
+from ...core.options import Option
 from .advice import advise
 from .bots import BOTS
 from .record import FORMAT

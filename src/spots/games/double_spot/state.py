@@ -1,6 +1,6 @@
 """The Double Spot state machine: one position, its legal moves and its transitions.
 
-Same shape as ``spots.engine.state`` (see ``spots.core.protocol``): every
+Same shape as ``spots.games.spots.state`` (see ``spots.core.protocol``): every
 decision and chance event is a move in the notation of section 6 of the rules
 (``roll blue``, ``drop 3 green``, ``reveal p07``; ``claim 0`` with the ``first``
 claim rule). The board is kept as seat 0 sees it; seat 1's moves are written from
@@ -13,9 +13,9 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from ..core.document import SavedState, whole
-from ..core.errors import IllegalMoveError, RulesError, StateFormatError
-from ..core.protocol import CHANCE, TERMINAL
+from ...core.document import SavedState, whole
+from ...core.errors import IllegalMoveError, RulesError, StateFormatError
+from ...core.protocol import CHANCE, TERMINAL
 from .patterns import COLOURS, FLIP, KIND, Board, Card, on_board, standard_deck, through
 from .rules import Rules
 

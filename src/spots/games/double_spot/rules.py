@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..core.errors import RulesError
-from ..core.options import whole
+from ...core.errors import RulesError
+from ...core.options import whole
 
 CLAIM_RULES = ("mover", "first")
 LIMITS = {"columns": (3, 20), "rows": (3, 20), "discs": (1, 400), "target": (1, 40), "lifts": (0, 99)}

@@ -7,16 +7,16 @@ players, a dog limit at least the target, ...).
 
 from __future__ import annotations
 
-from ..advisor import advise as spots_advise
-from ..bots import BOTS
-from ..core.advice import Advice
-from ..core.games import GameSpec, Outcome
-from ..core.options import Option
+from ...bots import BOTS
+from ...core.advice import Advice
+from ...core.games import GameSpec, Outcome
+from ...core.options import Option
+from .advice import advise as spots_advise
 from .record import FORMAT
-from .render import describe_move, render
 from .rules import Rules
 from .state import State
 from .tricks import N_, SUGGESTED_SETS
+from .words import describe_move, render
 
 OPTIONS = (
     Option("players", "int", 2, N_("Players"), "players at the table (1: solo)", 1, 4),

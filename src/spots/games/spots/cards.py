@@ -67,7 +67,7 @@ def parse_deck(doc: Any, source: str = "deck") -> tuple[DogCard, ...]:
 def load_deck(path: str | Path | None = None) -> tuple[DogCard, ...]:
     """The shipped 32-card deck, or a custom deck file a user supplies."""
     if path is None:
-        text = resources.files("spots.engine").joinpath("data/dogs.json").read_text("utf-8")
+        text = resources.files("spots.games.spots").joinpath("data/dogs.json").read_text("utf-8")
         source = "shipped deck"
     else:
         try:

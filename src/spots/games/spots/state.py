@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..core.document import SavedState
-from ..core.protocol import CHANCE, TERMINAL
+from ...core.document import SavedState
+from ...core.protocol import CHANCE, TERMINAL
 from . import load as loader
 from .dice import faces_text, roll_distribution, roll_outcomes, roll_text
 from .errors import IllegalMoveError, RulesError
@@ -436,7 +436,7 @@ class State(SavedState):
     __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
-        from .render import render
+        from .words import render
 
         return render(self)
 
