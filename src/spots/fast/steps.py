@@ -1,7 +1,7 @@
 """The steps of a trick in compiled code: rolls, treats, Trot, Dig, Retrieve, Bolt, Guard.
 
-Each function mirrors the engine's step task of the same name (``spots/engine/steps.py`` and
-``spots/engine/tricks.py``); the table changes they share (score, bust, ...) are in
+Each function mirrors the engine's step task of the same name (``spots/games/spots/steps.py`` and
+``spots/games/spots/tricks.py``); the table changes they share (score, bust, ...) are in
 ``machine.py``, the agenda that runs them in ``agenda.py``.
 """
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import Rules
-from ..engine.rules import resolve_tricks
+from ..games.spots import Rules
+from ..games.spots.rules import resolve_tricks
 from ..study.play import make_rules, parse_bot, seating
 from ..study.spec import Config
 from . import layout as L
