@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .api import FastState, Games, play_games, warm_up
+    from .study import study_rows
 
 INSTALL_HINT = 'the fast simulator needs Numba; install it with: pip install "spots[fast]"'
 __all__ = ["INSTALL_HINT", "FastState", "FastUnavailableError", "Games", "available", "play_games", "require",
-           "warm_up"]
+           "study_rows", "warm_up"]
 
 
 class FastUnavailableError(ImportError, ValueError):
@@ -53,4 +54,9 @@ def __getattr__(name: str) -> Any:
         from . import api
 
         return getattr(api, name)
+    if name == "study_rows":
+        require()
+        from .study import study_rows
+
+        return study_rows
     raise AttributeError(f"module 'spots.fast' has no attribute {name!r}")
