@@ -145,16 +145,9 @@ def test_a_database_of_a_newer_schema_is_refused_in_one_line(db: str) -> None:
     assert "\n" not in text and "newer" in text and "99" in text, text
 
 
-def serve(db: str) -> subprocess.CompletedProcess[str]:
-    """``spots serve`` on ``db``, expected to refuse to start."""
+def test_bad_postgresql_settings_are_one_line_at_start_up(postgres: Any, capsys: pytest.CaptureFixture[str]) -> None:
     from servers import free_port
-
-    return subprocess.run([sys.executable, "-m", "spots.web.server", "--db", db, "--port", str(free_port())],
-                          capture_output=True, text=True, timeout=60, env=CHILD_ENV)
-
-
-def test_bad_postgresql_settings_are_one_line_at_start_up(postgres: Any) -> None:
-    from servers import free_port
+    from spots.web.server import main
 
     cases = {
         postgres.url(password="wrong-password"): "user name or password is wrong",
@@ -165,7 +158,11 @@ def test_bad_postgresql_settings_are_one_line_at_start_up(postgres: Any) -> None
         with pytest.raises(StoreError) as err:
             open_store(url)
         assert "\n" not in str(err.value) and why in str(err.value), err.value
-        run = serve(url)
-        lines = run.stderr.strip().splitlines()
-        assert run.returncode == 2 and len(lines) == 1 and why in lines[0], run.stderr
-        assert "Traceback" not in run.stderr and "wrong-password" not in run.stderr and "***" in lines[0]
+        assert main(["--db", url, "--port", str(free_port())]) == 2
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert len(lines) == 1 and why in lines[0] and "wrong-password" not in lines[0] and "***" in lines[0], lines
+    # and the real program: exit code 2, that line, no traceback
+    run = subprocess.run([sys.executable, "-m", "spots.web.server", "--db", postgres.url(password="wrong-password"),
+                          "--port", str(free_port())], capture_output=True, text=True, timeout=60, env=CHILD_ENV)
+    assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1, run.stderr
+    assert "Traceback" not in run.stderr and "user name or password is wrong" in run.stderr
