@@ -260,3 +260,22 @@ def test_restarting_every_process_restores_every_table(two: list[Server], pg_url
         assert {t["id"]: table_log(s, t["id"]) for t in made} == logs
         lobby = httpx.get(s.url + "/api/tables", timeout=10).json()
         assert {r["id"] for r in lobby["tables"]} >= set(logs)
+
+
+def test_a_link_to_a_table_another_process_made_a_moment_ago_works(postgres: Any) -> None:
+    """The seat link reaches a process before the news of the table does: it finds the table in the database."""
+    from fastapi.testclient import TestClient
+
+    from spots.web.app import create_app
+
+    url = postgres.database()
+    with TestClient(create_app(url, bot_delay=30)) as maker:
+        deaf = TestClient(create_app(url, bot_delay=30))  # loaded before the table existed; never started listening
+        t = maker.post("/api/tables", json=TWO_HUMANS).json()
+        assert t["id"] not in deaf.app.state.hub.rooms  # type: ignore[attr-defined]
+        page = deaf.get(f"/play/{token(t['seats'][1]['link'])}")
+        assert page.status_code == 200 and "Bo" in page.text
+        assert deaf.get("/play/no-such-link").status_code == 404
+        seen = deaf.get(f"/api/tables/{t['id']}").json()
+        assert seen["log"] == maker.get(f"/api/tables/{t['id']}").json()["log"]
+        deaf.app.state.hub.store.close()  # type: ignore[attr-defined]
