@@ -163,32 +163,34 @@ class PgStore(TableStore):
                     "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open)"
                     " VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
                     [(row.id, s.seat, s.kind, s.bot, s.name, s.token, int(s.claimed), int(s.open)) for s in row.seats])
-                self._insert_moves(cur, row.id, 0, moves, now)
+                if moves:
+                    cur.execute(*self._moves_insert(row.id, 0, moves, now))
                 self._notify(conn, "n", row.id)
         row.moves = [m for m, _ in moves]
         return row
 
-    def _insert_moves(self, cur: psycopg.Cursor[Any], table_id: str, start: int, moves: list[tuple[str, int]],
-                      now: float) -> None:
-        """One INSERT for all the moves (not executemany: its pipeline logs a warning when the index is taken)."""
-        if not moves:
-            return
+    @staticmethod
+    def _moves_insert(table_id: str, start: int, moves: list[tuple[str, int]], now: float
+                      ) -> tuple[str, list[Any]]:
+        """One INSERT for all the moves and its arguments (not executemany: one round trip)."""
         values = ",".join(["(%s,%s,%s,%s,%s)"] * len(moves))
-        cur.execute(f"INSERT INTO moves (table_id, idx, move, seat, at) VALUES {values}",
-                    [v for i, (m, seat) in enumerate(moves) for v in (table_id, start + i, m, seat, now)])
+        args = [v for i, (m, seat) in enumerate(moves) for v in (table_id, start + i, m, seat, now)]
+        return f"INSERT INTO moves (table_id, idx, move, seat, at) VALUES {values}", args
 
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
                      winner: int | None, summary: dict[str, Any] | None = None) -> None:
+        """One statement (so one round trip, one implicit transaction): insert, update, notify."""
         now = time.time()
+        insert, args = self._moves_insert(table_id, start, moves, now)
+        insert = f"added AS ({insert})," if moves else ""
+        args += [start + len(moves), status, winner, now, None if summary is None else json.dumps(summary), table_id]
+        args += [CHANNEL, f"{self.origin} m {table_id} {start + len(moves)}"]
         with self.lock:
             conn = self._live()
             try:
-                with conn.transaction(), conn.cursor() as cur:
-                    self._insert_moves(cur, table_id, start, moves, now)
-                    cur.execute("UPDATE tables SET moves = %s, status = %s, winner = %s, updated = %s, summary = %s"
-                                " WHERE id = %s", (start + len(moves), status, winner, now,
-                                                   None if summary is None else json.dumps(summary), table_id))
-                    self._notify(conn, "m", table_id, str(start + len(moves)))
+                conn.execute(
+                    f"WITH {insert} changed AS (UPDATE tables SET moves = %s, status = %s, winner = %s,"
+                    " updated = %s, summary = %s WHERE id = %s) SELECT pg_notify(%s, %s)", args)
             except pg_errors.UniqueViolation:
                 raise Conflict(f"table {table_id}: a move is already stored at index {start}") from None
 
