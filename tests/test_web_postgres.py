@@ -3,7 +3,8 @@
 Two processes on two ports share every table: a player on one and a spectator on the other see every
 move; the same seat's move sent to both at once is accepted exactly once; killing (kill -9) the process
 that plays a bot table lets the other carry on with no move lost or repeated; restarting everything
-restores every table.
+restores every table. (psycopg is imported where it is used: without it the ``postgres`` fixture skips
+these tests, or fails them in CI.)
 """
 
 from __future__ import annotations
@@ -16,13 +17,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import psycopg
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from servers import Server
 from spots.web.games import GAMES
-from spots.web.pgstore import LOCKS, lock_key
 from spots.web.rooms import replay_with_log
 
 pytestmark = pytest.mark.timeout(120)
@@ -118,6 +117,8 @@ def table_log(server: Server, table: str) -> list[str]:
 
 
 def stored_moves(url: str, table: str) -> list[tuple[int, str]]:
+    import psycopg
+
     with psycopg.connect(url) as conn:
         return [(int(i), str(m)) for i, m in conn.execute(
             "SELECT idx, move FROM moves WHERE table_id = %s ORDER BY idx", (table,))]
@@ -196,6 +197,10 @@ def test_the_same_seats_move_sent_to_both_processes_at_once_is_accepted_once(two
 
 def bot_player(url: str, table: str, servers: list[Server]) -> Server | None:
     """The server process holding the table's bot lock (its connection is named after its pid)."""
+    import psycopg
+
+    from spots.web.pgstore import LOCKS, lock_key
+
     with psycopg.connect(url) as conn:
         row = conn.execute(
             "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
