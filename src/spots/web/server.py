@@ -47,7 +47,8 @@ def build_parser(prog: str = "spots serve") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="Play Spots in the browser: lobby, tables, bots, replays.")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
-    parser.add_argument("--db", default="spots.sqlite3", help="SQLite database file (created if missing), or a postgresql://user:password@host/dbname"
+    parser.add_argument("--db", default="spots.sqlite3",
+                        help="SQLite database file (created if missing), or a postgresql://user:password@host/dbname"
                              " URL that several server processes share")
     parser.add_argument("--bot-delay", type=float, default=1.0,
                         help="seconds a bot waits before each move, so people can follow (default 1.0)")
