@@ -62,8 +62,9 @@ class Follower:
 
     def _heard(self, change: str | None) -> None:
         """(The store's listening thread.) Hand the change to the event loop."""
-        if self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self._spawn, change)
+        if self.loop is not None and not self.hub.closing:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutting down)
+                self.loop.call_soon_threadsafe(self._spawn, change)
 
     def _spawn(self, change: str | None) -> None:
         if self.hub.closing:
