@@ -195,6 +195,35 @@ def test_the_same_seats_move_sent_to_both_processes_at_once_is_accepted_once(two
     assert table_log(a, t["id"]) == table_log(b, t["id"]) and len(table_log(a, t["id"])) == len(stored)
 
 
+def test_a_person_on_one_process_plays_a_bot_run_by_the_other(two: list[Server], pg_url: str) -> None:
+    a, b = two
+    t = httpx.post(a.url + "/api/tables", json={"seats": [{"kind": "human", "name": "Ada"},
+                                                          {"kind": "bot", "bot": "greedy"}], "target": 6}).json()
+    deadline = time.time() + 10
+    while (holder := bot_player(pg_url, t["id"], two)) is None and time.time() < deadline:
+        time.sleep(0.1)
+    person = b if holder is a else a  # the person sits at the process that does not play the bot
+    rng = random.Random(3)
+
+    async def play() -> int:
+        bot_turns = 0
+        async with Viewer(person, t["id"], token(t["seats"][0]["link"])) as ada:
+            while bot_turns < 3 and not ada.view["over"]:
+                if ada.view["to_move"] == 0:
+                    reply = await ada.send(rng.choice(ada.view["legal"])["move"], ada.view["moves"])
+                    assert reply["type"] == "ok", reply
+                    await ada.until(reply["moves"])
+                else:  # the other process's bot plays; this process hears each of its moves
+                    turn = ada.view["turn"]
+                    while ada.view["to_move"] != 0 and not ada.view["over"]:
+                        await ada.until(len(ada.log) + 1)
+                    bot_turns += ada.view["turn"] > turn
+        return bot_turns
+
+    assert asyncio.run(play()) >= 3
+    assert table_log(a, t["id"]) == table_log(b, t["id"])
+
+
 def bot_player(url: str, table: str, servers: list[Server]) -> Server | None:
     """The server process holding the table's bot lock (its connection is named after its pid)."""
     import psycopg
