@@ -11,13 +11,15 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest import CHILD_ENV
-from spots.web.store import SCHEMA, SCHEMA_VERSION, Conflict, StoreError, TableStore, open_store
+from spots.web.store import SCHEMA, SCHEMA_VERSION, Conflict, Store, StoreError, TableStore, open_store
 
 SEATS: list[dict[str, Any]] = [{"kind": "human", "name": "Ada", "claimed": True},
                                {"kind": "human", "name": "Bo", "open": True},
@@ -82,6 +84,43 @@ def test_a_second_move_at_the_same_index_is_refused_and_changes_nothing(db: str)
         assert (loaded.status, loaded.winner) == ("playing", None) and store.finished(0, 5) == ([], 0)
     finally:
         store.close()
+
+
+def test_two_stores_appending_at_one_index_at_once_store_one(db: str) -> None:
+    """Two processes' stores (SQLite: a second connection to the file) race for the same move number."""
+    first = opened(db)
+    second = opened(db) if db.startswith("postgresql://") else Store(db, lock=False)
+    try:
+        row = first.create_table("spots", RULES, SEATS, [("reveal wilbur", -1)])
+        start = threading.Barrier(2)
+        results: list[str] = []
+
+        def append(store: TableStore, move: str) -> None:
+            start.wait()
+            for _ in range(100):  # SQLite: a busy file is retried, as the app's writer thread does
+                try:
+                    store.append_moves(row.id, 1, [(move, -1)], "playing", None)
+                    results.append(move)
+                except Conflict:
+                    results.append("conflict")
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc):
+                        raise
+                    time.sleep(0.02)
+                    continue
+                return
+
+        threads = [threading.Thread(target=append, args=(st, m)) for st, m in
+                   [(first, "reveal doog"), (second, "reveal missy")]]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert sorted(results)[0] == "conflict" and sorted(results)[1] in ("reveal doog", "reveal missy"), results
+        assert first.moves_since(row.id, 0) == second.moves_since(row.id, 0) == ["reveal wilbur", sorted(results)[1]]
+    finally:
+        second.close()
+        first.close()
 
 
 def old_database(db: str) -> None:
