@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from typing import TYPE_CHECKING
 
@@ -74,17 +75,19 @@ class Follower:
         task.add_done_callback(self.tasks.discard)
 
     async def _apply(self, change: str | None) -> None:
-        """One change: ``m <table> <moves>``, ``n <table>`` (new), ``s <table>`` (seats), ``x <table>`` (status)."""
+        """One change: ``m <table> <moves> [the new moves as JSON]``, ``n <table>`` (new), ``s <table>`` (seats),
+        ``x <table>`` (status)."""
         try:
             if change is None:
                 await self.resync()
                 return
-            kind, table_id, *rest = change.split()
+            kind, table_id, *rest = change.split(" ", 3)
             room = self.hub.rooms.get(table_id)
             if kind in ("m", "n") and room is None:
                 await self.hub.table(table_id)  # loads a live table this process has not seen yet
             elif kind == "m" and room is not None and int(rest[0]) > len(room.log):
-                await room.catch_up()
+                moves = json.loads(rest[1]) if len(rest) > 1 else None
+                await room.catch_up(int(rest[0]), moves)
             elif kind == "s" and room is not None:
                 await self.reseat(room)
             elif kind == "x" and room is not None:

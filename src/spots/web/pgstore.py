@@ -184,7 +184,8 @@ class PgStore(TableStore):
         insert, args = self._moves_insert(table_id, start, moves, now)
         insert = f"added AS ({insert})," if moves else ""
         args += [start + len(moves), status, winner, now, None if summary is None else json.dumps(summary), table_id]
-        args += [CHANNEL, f"{self.origin} m {table_id} {start + len(moves)}"]
+        said = json.dumps([m for m, _ in moves])  # the others need not read them back (NOTIFY holds < 8000 bytes)
+        args += [CHANNEL, f"{self.origin} m {table_id} {start + len(moves)}" + (f" {said}" if len(said) < 4000 else "")]
         with self.lock:
             conn = self._live()
             try:

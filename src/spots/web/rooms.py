@@ -352,10 +352,17 @@ class Room:
 
     # -------------------------------------------------------------- other server processes
 
-    async def catch_up(self) -> None:
-        """Play the moves another server process stored since this copy of the table last changed."""
+    async def catch_up(self, end: int | None = None, moves: list[str] | None = None) -> None:
+        """Play the moves another server process stored since this copy of the table last changed.
+
+        ``moves``, when the notification carried them, are the moves that end at ``end``: when they
+        follow on from this copy they are played without reading them back from the database.
+        """
         async with self.lock:
-            await self._catch_up_locked()
+            if end is not None and moves is not None and end - len(moves) == len(self.log):
+                self._follow(moves)
+            elif end is None or end > len(self.log):
+                await self._catch_up_locked()
 
     async def _catch_up_locked(self) -> None:
         moves = await self.hub.writer.run(self.hub.store.moves_since, self.id, len(self.log))
