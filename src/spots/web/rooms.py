@@ -6,6 +6,9 @@ engine on a copy, plays the chance events that follow with an unpredictable
 generator, writes the moves to the database on the writer thread, and only
 then swaps the copy in and tells the viewers. A move refused anywhere on that
 path changes nothing, and a move meant for an earlier position is refused.
+With several server processes on one PostgreSQL database, a move another
+process stored first makes ours stale too, and the moves stored elsewhere are
+played here by ``catch_up`` (see ``cluster.py``).
 
 Viewers are told lazily: a change marks each viewer "state due" and its
 writer builds the message from the current position when it sends, so a slow
