@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 import spots
-from spots.engine.state import State
+from spots.games.spots.state import State
 
 
 def start(
@@ -149,3 +150,26 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def beginner() -> State:
     return start()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """One real PostgreSQL server for the whole session (Debian's package; skipped without it, except in CI)."""
+    from pgcluster import Cluster, binaries
+
+    found = binaries()
+    if found is None or importlib.util.find_spec("psycopg") is None:
+        why = ("PostgreSQL is not installed (apt-get install postgresql)" if found is None
+               else "the psycopg driver is not installed (pip install 'spots[postgres]')")
+        if os.environ.get("CI"):
+            pytest.fail(f"{why}: CI must run the PostgreSQL tests")
+        pytest.skip(why)
+    cluster = Cluster(found).start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def pg_url(postgres: Any) -> str:
+    """A fresh, empty PostgreSQL database for one test."""
+    return str(postgres.database())

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from spots.double_spot import State, new_game
-from spots.double_spot.bots import GreedyBot, make
-from spots.double_spot.expectimax import ExpectimaxBot
-from spots.double_spot.search import SearchBot
+from spots.games.double_spot import State, new_game
+from spots.games.double_spot.bots import GreedyBot, make
+from spots.games.double_spot.expectimax import ExpectimaxBot
+from spots.games.double_spot.search import SearchBot
 from test_double_spot import position
 
 

@@ -5,12 +5,15 @@ never on which worker plays it or what it played before: that is what makes a
 study give the same rows on one worker or fifty.
 
 The seam: ``runner_for`` picks how a chunk is played. The reference runner
-plays through the public engines (``spots.Game`` and ``spots.double_spot``)
-with bots from ``spots.bots.make`` / ``spots.double_spot.bots.make``. When the
+plays through the public engines (``spots.Game`` and ``spots.games.double_spot``)
+with bots from the game registry (``spots.core.games``); each game's summary row is its
+own (a study's questions are about one game: tiles and sets are Spots'). When the
 compiled batch simulator ``spots.fast`` is importable and offers
 ``study_rows(config: dict, games: list[tuple[int, int]]) -> list[dict]`` (game
 number, game seed -> rows with the fields of ``ROW_FIELDS``), Spots
-configurations whose seats are all ``random`` or ``greedy`` use it instead.
+configurations whose seats are all ``random`` or ``greedy`` (with at most a
+``risk``) use it instead: ``spots.fast.study_rows`` (``src/spots/fast/study.py``),
+checked against this runner by ``tests/test_fast_study.py``.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import Any
 
 from .spec import Config
 
-FAST_BOTS = {"random", "greedy"}
+FAST_BOTS = {"random": set(), "greedy": {"risk"}}  # the bots the simulator plays, and their options
 Row = dict[str, Any]
 ChunkRunner = Callable[[Config, int, list[tuple[int, int]]], list[Row]]
 
@@ -50,20 +53,19 @@ def _number(text: str) -> Any:
 
 
 def make_bot(game: str, spec: str, seed: int) -> Any:
+    """A bot of the registered game ``game`` from its spec text (``name`` or ``name:key=value,...``)."""
+    from ..core.games import get
+
     name, budget = parse_bot(spec)
-    if game == "spots":
-        from .. import bots
-        return bots.make(name, seed=seed, **budget)
-    from ..double_spot import bots as ds_bots
-    return ds_bots.make(name, seed=seed, **budget)
+    return get(game).make_bot(name, seed=seed, **budget)
 
 
 def make_rules(config: Config, game_seed: int) -> Any:
     """The configuration's rules; a random trick set is drawn from the game's own seed."""
     if config.game == "spots":
-        from ..engine import Rules
+        from ..games.spots import Rules
         return Rules(**{"tricks_seed": game_seed % (2**31), **config.options})
-    from ..double_spot import Rules as DsRules
+    from ..games.double_spot import Rules as DsRules
     return DsRules(**config.options)
 
 
@@ -95,7 +97,7 @@ def seating(bots: tuple[str, ...], players: int, game: int) -> list[str]:
 
 def play_spots(config: Config, game: int, seed: int) -> Row:
     """One Spots game played out, summarised (who used which tile, lead changes, ...)."""
-    from ..engine import Game
+    from ..games.spots import Game
 
     rules = make_rules(config, seed)
     seats = seating(config.bots, rules.players, game)
@@ -143,7 +145,7 @@ def _lead(state: Any, leader: int | None, changes: int) -> tuple[int | None, int
 
 def play_double_spot(config: Config, game: int, seed: int) -> Row:
     """One Double Spot game played out, summarised (seat 0 moves first)."""
-    from ..double_spot import Game as DsGame
+    from ..games.double_spot import Game as DsGame
 
     rules = make_rules(config, seed)
     seats = seating(config.bots, 2, game)
@@ -186,8 +188,9 @@ def _fast_chunk() -> ChunkRunner | None:
         fast = importlib.import_module("spots.fast")
     except ImportError:
         return None
-    study_rows = getattr(fast, "study_rows", None)
-    if study_rows is None:
+    try:
+        study_rows = fast.study_rows
+    except (ImportError, AttributeError):  # no Numba (spots.fast says how to install it), or no study_rows
         return None
 
     def run(config: Config, config_index: int, games: list[tuple[int, int]]) -> list[Row]:
@@ -200,11 +203,16 @@ def runner_for(config: Config, engine: str = "auto") -> ChunkRunner:
     """The fast simulator for all-random/greedy Spots seats when available (or demanded), else the reference."""
     if engine not in ("auto", "fast", "reference"):
         raise ValueError(f"engine must be auto, fast or reference, not {engine!r}")
-    eligible = config.game == "spots" and all(parse_bot(b)[0] in FAST_BOTS for b in config.bots)
+    eligible = config.game == "spots" and all(_fast_bot(b) for b in config.bots)
     fast = _fast_chunk() if engine != "reference" and eligible else None
     if engine == "fast" and fast is None:
         raise ValueError("engine fast needs spots.fast (with study_rows) and only random/greedy Spots seats")
     return fast or reference_chunk
+
+
+def _fast_bot(spec: str) -> bool:
+    name, budget = parse_bot(spec)
+    return name in FAST_BOTS and set(budget) <= FAST_BOTS[name]
 
 
 def play_chunk(config: Config, config_index: int, study_seed: int, start: int, stop: int,

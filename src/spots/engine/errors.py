@@ -1,7 +1,0 @@
-"""The Spots engine's exceptions: the ones every game shares (``spots.core.errors``), one DeckError included."""
-
-from __future__ import annotations
-
-from ..core.errors import DeckError, IllegalMoveError, ReplayError, RulesError, StateFormatError, describe_legal
-
-__all__ = ["DeckError", "IllegalMoveError", "ReplayError", "RulesError", "StateFormatError", "describe_legal"]

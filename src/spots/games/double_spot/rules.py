@@ -1,0 +1,90 @@
+"""Double Spot's rules options, validated once so the state never meets a bad value."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ...core.errors import RulesError
+from ...core.options import whole
+
+CLAIM_RULES = ("mover", "first")
+LIMITS = {"columns": (3, 20), "rows": (3, 20), "discs": (1, 400), "target": (1, 40), "lifts": (0, 99)}
+
+# One set of errors for every game: a bad Double Spot option is a ``RulesError`` (the old name stays).
+DoubleSpotRulesError = RulesError
+
+
+def _whole(name: str, value: Any) -> int:
+    return whole(name, value, *LIMITS[name])
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Options; the defaults are the game of ``rules/double-spot.md``.
+
+    columns, rows: the frame (8×5, one cell per disc).
+    discs: discs of each kind (blue/green and pink/yellow); ``None`` gives enough
+        for a full board (half the cells each, rounded up).
+    target: cards that win at once.
+    claim: who takes a replacement card already on the board: ``mover`` (the
+        player whose turn it is) or ``first`` (a chance event ``claim N`` that a
+        live front end sets to whoever claimed first).
+    lifts: how many times a full frame is lifted, its discs let fall, and play goes
+        on (a house rule; the seed only lifts the frame to clear it after the game).
+        0, the rules file's game, ends the game on a full frame; after the last lift
+        a full frame ends it as usual.
+    """
+
+    columns: int = 8
+    rows: int = 5
+    discs: int | None = None
+    target: int = 5
+    claim: str = "mover"
+    lifts: int = 0
+
+    def __post_init__(self) -> None:
+        _whole("columns", self.columns)
+        _whole("rows", self.rows)
+        cells = self.columns * self.rows
+        if self.discs is None:
+            object.__setattr__(self, "discs", (cells + 1) // 2)
+        discs = _whole("discs", self.discs)
+        if 2 * discs < cells:
+            raise RulesError(
+                f"discs: {discs} of each kind cannot fill a {self.columns}×{self.rows} board ({cells} cells)"
+            )
+        _whole("target", self.target)
+        _whole("lifts", self.lifts)
+        if self.claim not in CLAIM_RULES:
+            raise RulesError(f"claim must be one of {', '.join(CLAIM_RULES)}, not {self.claim!r}")
+
+    @property
+    def players(self) -> int:
+        """Always two (as ``spots.Rules.players`` says how many sit at a Spots table)."""
+        return 2
+
+    @property
+    def disc_supply(self) -> int:
+        """Discs of each kind: ``discs``, which ``__post_init__`` set when it was None (a full board's worth)."""
+        assert self.discs is not None
+        return self.discs
+
+    @property
+    def cells(self) -> int:
+        return self.columns * self.rows
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, doc: Any) -> Rules:
+        if doc is None:
+            return cls()
+        if not isinstance(doc, dict):
+            raise RulesError(f"rules must be an object of options, not {doc!r}")
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(doc) - known)
+        if unknown:
+            raise RulesError(f"unknown option(s) {', '.join(unknown)}; the options are {', '.join(known)}")
+        return cls(**doc)

@@ -1,0 +1,49 @@
+"""Spots' bots by name: ``random``, ``greedy``, ``expectimax``, ``mcts`` and the trained ``ppo``.
+
+Every bot has ``choose(state) -> move`` and is deterministic under its seed. The
+registry (``GameSpec.bots``), ``spots.bots.make`` and the front ends all get them here;
+each is imported only when first asked for (``ppo`` needs numpy, the rl extra).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...core.bots import Bot, RandomBot
+
+
+def _greedy(seed: int = 0, **budget: Any) -> Bot:
+    from .greedy import GreedyBot
+
+    return GreedyBot(seed=seed, **budget)
+
+
+def _expectimax(seed: int = 0, **budget: Any) -> Bot:
+    from .expectimax import ExpectimaxBot
+
+    return ExpectimaxBot(seed=seed, **budget)
+
+
+def _mcts(seed: int = 0, **budget: Any) -> Bot:
+    from .mcts import MctsBot
+
+    return MctsBot(seed=seed, **budget)
+
+
+def _ppo(seed: int = 0, **budget: Any) -> Bot:
+    from ...rl import ppo_bot  # the trained policy (docs/rl.md); says so if numpy (the rl extra) is missing
+
+    return ppo_bot(seed=seed, **budget)
+
+
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "greedy": _greedy,
+    "expectimax": _expectimax,
+    "mcts": _mcts,
+    "ppo": _ppo,
+}
+
+
+__all__ = ["BOTS", "Bot", "RandomBot"]  # spots.bots.make(name) makes them
