@@ -124,7 +124,7 @@ def mcts(
     c: float = 0.1,
     rollout: str = "claim",
     prior_weight: float = 20.0,
-    time_ms: float | None = 250.0,
+    time_ms: float | None = None,
 ) -> Mcts:
     """The search that beat greedy in the arena: 600 simulations cut off after two decisions (the reply
     included), greedy's scores as a 20-visit prior at the root. Deeper cut-offs with the cheap rollout were

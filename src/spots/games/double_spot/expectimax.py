@@ -109,7 +109,7 @@ class ExpectimaxBot:
 
     name = "expectimax"
 
-    def __init__(self, seed: int = 0, safety: float = 0.0, deep: int = 3, time_ms: float | None = 250.0) -> None:
+    def __init__(self, seed: int = 0, safety: float = 0.0, deep: int = 3, time_ms: float | None = None) -> None:
         if time_ms is not None and time_ms <= 0:
             raise ValueError(f"time_ms must be positive or None (no time limit), not {time_ms}")
         self.rng = random.Random(seed)

@@ -54,7 +54,7 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, seed: int = 0, nodes: int = 500, time_ms: float | None = 250.0, depth: int = 6,
+    def __init__(self, seed: int = 0, nodes: int = 500, time_ms: float | None = None, depth: int = 6,
                  width: int = 3, root_width: int = 3) -> None:
         if nodes < 1 or depth < 2 or width < 1 or root_width < 1:
             raise ValueError("nodes and width must be at least 1 and depth at least 2 "
