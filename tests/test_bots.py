@@ -13,7 +13,7 @@ from spots.engine.state import State
 from spots.engine.tricks import TILES
 
 ALL_BOTS = ["random", "greedy", "expectimax", "mcts"]
-CHEAP = {"expectimax": {"nodes": 300}, "mcts": {"iterations": 30}}
+CHEAP = {"expectimax": {"nodes": 300}, "expectimax-v1": {"nodes": 300}, "mcts": {"iterations": 30}}
 
 
 def play(rules: spots.Rules, names: list[str], seed: int, max_moves: int = 400) -> State:

@@ -25,6 +25,12 @@ def _expectimax(seed: int = 0, **budget: Any) -> Bot:
     return ExpectimaxBot(seed=seed, **budget)
 
 
+def _expectimax_v1(seed: int = 0, **budget: Any) -> Bot:
+    from .expectimax_v1 import ExpectimaxV1Bot
+
+    return ExpectimaxV1Bot(seed=seed, **budget)
+
+
 def _mcts(seed: int = 0, **budget: Any) -> Bot:
     from .mcts import MctsBot
 
@@ -41,6 +47,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": _greedy,
     "expectimax": _expectimax,
+    "expectimax-v1": _expectimax_v1,
     "mcts": _mcts,
     "ppo": _ppo,
 }

@@ -29,7 +29,8 @@ class Weights:
     scale: float = 120.0  # points of lead that make the win chance e times likelier than the loss
 
 
-DEFAULT = Weights()
+DEFAULT = Weights()  # the weights ``expectimax-v1`` and ``mcts`` play with
+TUNED = DEFAULT  # the weights of today's ``expectimax`` (how they were found: docs/bots.md)
 
 
 def standing(state: State, seat: int, w: Weights = DEFAULT) -> float:
@@ -64,9 +65,19 @@ def evaluate(state: State, seat: int, w: Weights = DEFAULT) -> float:
     """
     if state.is_terminal():
         return state.returns()[seat]
+    return win_chance(state, seat, rival(state, seat, w), w)
+
+
+def rival(state: State, seat: int, w: Weights = DEFAULT) -> float | None:
+    """The best opponent's standing (None in solo): what ``seat``'s lead is measured against."""
+    others = [min(standing(state, s, w), WIN) for s in range(state.rules.players) if s != seat]
+    return max(others) if others else None
+
+
+def win_chance(state: State, seat: int, best_other: float | None, w: Weights = DEFAULT) -> float:
+    """``evaluate`` of an unfinished game, given the best opponent's standing (a search may cache it)."""
     own = standing(state, seat, w)
     if own >= WIN:
         return 1.0
-    others = [min(standing(state, s, w), WIN) for s in range(state.rules.players) if s != seat]
-    lead = own - max(others) if others else own - w.scored * state.rules.target / 2
+    lead = own - best_other if best_other is not None else own - w.scored * state.rules.target / 2
     return 1.0 / (1.0 + math.exp(-lead / w.scale))

@@ -20,12 +20,18 @@ Spots turn.
 ``prior`` (optional) gives each root move a value for the mover in [0, 1]; it is
 counted as ``prior_weight`` visits, so with few simulations the search keeps to
 the prior's order and spends its budget checking the strongest candidates.
+
+Budget: ``iterations`` simulations (the same moves on any machine for a seed),
+and optionally ``time_ms``: the search stops early once that many milliseconds
+have passed and answers from the simulations done (at least one; a time budget
+depends on the machine and its load).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -77,7 +83,12 @@ class Mcts:
         prior_weight: float = 0.0,
         turn: Callable[[Any], int] | None = None,
         horizon: int = 1,
+        time_ms: float | None = None,
     ) -> None:
+        if iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if time_ms is not None and not time_ms > 0:
+            raise ValueError(f"time_ms must be a positive number of milliseconds or None (no limit), not {time_ms}")
         self.rng = random.Random(seed)
         self.policy = policy
         self.value = value
@@ -91,6 +102,7 @@ class Mcts:
         self.prior_weight = prior_weight
         self.turn = turn
         self.horizon = horizon
+        self.time_ms = time_ms
 
     def choose(self, state: GameState) -> str:
         return self.rank(state)[0][0]
@@ -112,7 +124,10 @@ class Mcts:
         root = Node(moves, self._seats)
         if self.prior is not None and self.prior_weight > 0:
             self._seed_root(state, root, moves)
-        for _ in range(self.iterations):
+        deadline = math.inf if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
+        for i in range(self.iterations):
+            if i and time.perf_counter() > deadline:
+                break  # the time budget is spent: the visits so far answer
             self._simulate(state.clone(), root)
         ranked = [(m, child.visits, child.totals[mover] / child.visits if child.visits else 0.5)
                   for m, child in root.children.items()]
