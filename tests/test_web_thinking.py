@@ -21,8 +21,9 @@ from typing import Any
 
 import httpx
 import pytest
-from test_web_security_server import Server
 from websockets.asyncio.client import ClientConnection, connect
+
+from test_web_security_server import Server
 
 pytestmark = pytest.mark.timeout(240)
 
