@@ -29,6 +29,7 @@ from typing import Any
 import spots
 from spots.arena import hash_seed, percentile, seating, wilson
 from spots.bots import make
+from spots.study.play import parse_bot
 
 
 def play(job: tuple[list[str], int, int, int, dict[str, Any]]) -> dict[str, Any]:
@@ -36,7 +37,10 @@ def play(job: tuple[list[str], int, int, int, dict[str, Any]]) -> dict[str, Any]
     names, players, seed, game, budget = job
     rules = spots.Rules(players=players, tricks="random", tricks_seed=game)
     seats = seating(names, players, game)
-    bots = [make(name, seed=hash_seed(seed, game, s), **budget.get(name, {})) for s, name in enumerate(seats)]
+    bots = []
+    for s, spec in enumerate(seats):  # a seat is a bot name, or name:key=value,... (as in studies)
+        name, options = parse_bot(spec)
+        bots.append(make(name, seed=hash_seed(seed, game, s), **{**budget.get(name, {}), **options}))
     rng = random.Random(f"{seed}:{game}")
     state = spots.Game(rules).new_initial_state()
     times: list[list[tuple[str, float]]] = [[] for _ in seats]
@@ -98,7 +102,9 @@ def report(log: Path) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bots", required=True, help="comma-separated bot names, one per seat (the last repeated)")
+    parser.add_argument("--bots", required=True,
+                        help="bot names, one per seat (the last repeated), separated by '/' when a bot has options "
+                             "(expectimax:weights=fitted/expectimax), else by commas")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
@@ -109,7 +115,7 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="only summarise the log")
     args = parser.parse_args()
     if not args.report:
-        run(args, args.bots.split(","), json.loads(args.budget))
+        run(args, args.bots.split("/" if "/" in args.bots else ","), json.loads(args.budget))
     print(report(Path(args.log)))
 
 

@@ -40,7 +40,7 @@ from typing import Any
 
 from ..engine.state import State
 from .greedy import GreedyBot
-from .value import TUNED, Weights, rival, win_chance
+from .value import DEFAULT, WEIGHT_SETS, Weights, rival, win_chance
 
 DEFAULT_NODES = 8000  # about 0.1 s of CPU at most on a 2020s laptop core: unnoticed in interactive play
 
@@ -62,15 +62,19 @@ class ExpectimaxBot:
         depth: int = 5,
         exact: int = 21,
         width: int = 6,
-        weights: Weights | dict[str, Any] = TUNED,
+        weights: Weights | dict[str, Any] | str = DEFAULT,
     ) -> None:
         if nodes < 1 or depth < 1 or exact < 1 or width < 1:
             raise ValueError("nodes, depth, exact and width must be at least 1 "
                              f"(got nodes={nodes}, depth={depth}, exact={exact}, width={width})")
         if time_ms is not None and not time_ms > 0:
             raise ValueError(f"time_ms must be a positive number of milliseconds or None (no limit), not {time_ms}")
-        if isinstance(weights, dict):
-            weights = replace(TUNED, **weights)
+        if isinstance(weights, str):
+            if weights not in WEIGHT_SETS:
+                raise ValueError(f"unknown weights {weights!r}; the named sets are: {', '.join(WEIGHT_SETS)}")
+            weights = WEIGHT_SETS[weights]
+        elif isinstance(weights, dict):
+            weights = replace(DEFAULT, **weights)
         self.rng = random.Random(seed)
         self.nodes = nodes
         self.time_ms = time_ms
