@@ -56,6 +56,20 @@ def in_view(page: Any, locator: Any) -> bool:
     return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"]
 
 
+def wait_for_the_move(page: Any, before: int, what: str) -> None:
+    """The table moves on; if it does not, say what the page showed (a failure here must be readable)."""
+    try:
+        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    except Exception as e:  # Playwright's TimeoutError
+        shown = page.evaluate("""() => ({
+            focus: document.activeElement && document.activeElement.outerHTML.slice(0, 300),
+            body: document.body.className, toast: document.getElementById('toast').innerText,
+            lit: [...document.querySelectorAll('.felt .lit')].map((e) => e.outerHTML.slice(0, 120)),
+            controls: document.getElementById('controls').innerText})""")
+        raise AssertionError(f"{what}: no move after 10 s; the page showed {shown}; log: "
+                             + page.inner_text("#log")[-600:]) from e
+
+
 def tap_once(page: Any, phone: bool = False) -> str:
     """One action by tapping the table's objects (never the move panel); returns which kind."""
     actions = page.locator(".felt .tray-actions button")
@@ -73,7 +87,8 @@ def tap_once(page: Any, phone: bool = False) -> str:
         if page.locator(".felt .lit").count() == 0:
             return "tap"  # a die with one move (Fetch keeps its number): the tap played it
         dog, yard = page.locator(".felt .dogcard.lit"), page.locator(".felt .yard-patch.lit")
-        target = dog.first if dog.count() else yard.first
+        placing = dog.count() > 0  # asked before the tap: once the move is sent, nothing is lit any more
+        target = dog.first if placing else yard.first
         if phone:
             box = target.bounding_box()
             assert in_view(page, target), "the place for the die is on screen"
@@ -81,7 +96,7 @@ def tap_once(page: Any, phone: bool = False) -> str:
             die_box = page.locator(".felt button.tray-die.selected").first.bounding_box()
             assert die_box["width"] >= 44 and die_box["height"] >= 44, die_box
         target.click()
-        return "place" if dog.count() else "bury"
+        return "place" if placing else "bury"
     held = page.locator(".felt .src:not(button)")  # a die on a dog or in the yard (Trot, Dogpile)
     if held.count() and not actions.count():
         held.first.click()
@@ -101,7 +116,7 @@ def play_by_tapping(page: Any, phone: bool = False, limit: int = 300) -> list[st
     while not wait_for_my_turn_or_end(page):
         before = moves_of(page)
         done.append(tap_once(page, phone))
-        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        wait_for_the_move(page, before, f"tap ({done[-1]})")
         assert len(done) < limit, "the game did not end"
     return done
 
@@ -214,7 +229,7 @@ def test_a_whole_game_with_the_keyboard_alone(server: Server, browser: Any) -> N
             target = ".felt .well.lit" if page.locator(".felt .well.lit").count() else ".felt .yard-patch.lit"
             assert press_tab_until(page, target), "Tab never reached a lit target"
             page.keyboard.press("Enter")
-        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        wait_for_the_move(page, before, f"Enter on {wanted}")
         presses += 1
         assert presses < 300
     assert "wins" in page.inner_text("#end")

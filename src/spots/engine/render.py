@@ -26,7 +26,7 @@ def describe_phase(state: State, tr: gettext.NullTranslations | None = None, nam
     if state.is_terminal():
         if state.winner is not None:
             target = state.rules.target
-            return ngettext("Game over: seat {seat} wins with {n} scored dogs.",
+            return ngettext("Game over: seat {seat} wins with {n} scored dog.",
                             "Game over: seat {seat} wins with {n} scored dogs.", target).format(seat=state.winner,
                                                                                                  n=target)
         return _("Game over: the turn limit was reached.")

@@ -131,7 +131,7 @@ def phase_text(state: State, names: list[str], tr: gettext.NullTranslations | No
     if state.is_terminal():
         if state.winner is not None:
             scored = state.players[state.winner].scored_count()
-            return tr.ngettext("Game over: {who} wins with {n} scored dogs.",
+            return tr.ngettext("Game over: {who} wins with {n} scored dog.",
                                "Game over: {who} wins with {n} scored dogs.", scored).format(
                 who=names[state.winner], n=scored)
         return text
@@ -218,7 +218,7 @@ def summary(state: State, names: list[str], tr: gettext.NullTranslations | None 
     tr = tr or ENGLISH
     if state.winner is not None:
         n = state.players[state.winner].scored_count()
-        headline = tr.ngettext("{who} wins with {n} scored dogs.", "{who} wins with {n} scored dogs.", n).format(
+        headline = tr.ngettext("{who} wins with {n} scored dog.", "{who} wins with {n} scored dogs.", n).format(
             who=names[state.winner], n=n)
     else:
         headline = tr.gettext("The turn limit ended the game; the leaders share the win.")
