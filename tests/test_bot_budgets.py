@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,12 @@ from conftest import adjust, play, start
 from spots import bots
 from spots.bots.expectimax import ExpectimaxBot
 from spots.engine.state import State
+
+
+def expectimax(**options: Any) -> ExpectimaxBot:
+    bot = bots.make("expectimax", **options)
+    assert isinstance(bot, ExpectimaxBot)
+    return bot
 
 
 def positions(seed: int, count: int, tricks: str = "all") -> list[State]:
@@ -42,29 +49,29 @@ def test_expectimax_v1_is_kept_for_the_arena() -> None:
     assert old.name == "expectimax-v1"
     state = dogpile_turn()
     assert old.choose(state) in state.legal_actions()
-    assert "expectimax-v1" in bots.BOTS and bots.make("expectimax").name == "expectimax"
+    assert "expectimax-v1" in bots.BOTS and expectimax().name == "expectimax"
 
 
 def test_a_node_budget_gives_the_same_move_every_time() -> None:
     for state in positions(seed=4, count=12):
-        one = bots.make("expectimax", seed=9, nodes=1500).rank(state.clone())
-        two = bots.make("expectimax", seed=9, nodes=1500).rank(state.clone())
+        one = expectimax(seed=9, nodes=1500).rank(state.clone())
+        two = expectimax(seed=9, nodes=1500).rank(state.clone())
         assert one == two
 
 
 def test_the_node_budget_bounds_the_work_and_deeper_budgets_search_deeper() -> None:
     state = dogpile_turn()
-    small, big = bots.make("expectimax", nodes=400), bots.make("expectimax", nodes=60_000)
+    small, big = expectimax(nodes=400), expectimax(nodes=60_000)
     small.choose(state.clone())
     big.choose(state.clone())
     first_pass = len(state.legal_actions()) * 60  # the always-finished pass: one play-out a move
-    assert small._used <= 400 + 1 + first_pass
+    assert small.used <= 400 + 1 + first_pass
     assert big.reached > small.reached >= 0
 
 
 def test_a_time_budget_answers_in_time_with_the_best_move_so_far() -> None:
     state = dogpile_turn()
-    bot = bots.make("expectimax", nodes=10**9, depth=30, time_ms=100)
+    bot = expectimax(nodes=10**9, depth=30, time_ms=100)
     began = time.process_time()
     move = bot.choose(state)
     spent = time.process_time() - began
@@ -86,9 +93,9 @@ def test_mcts_takes_a_time_budget_too() -> None:
 @pytest.mark.parametrize("options, words", [
     ({"nodes": 0}, "at least 1"), ({"time_ms": -5}, "positive"), ({"depth": 0}, "at least 1"),
 ])
-def test_bad_budgets_are_refused_with_what_is_allowed(options: dict[str, float], words: str) -> None:
+def test_bad_budgets_are_refused_with_what_is_allowed(options: dict[str, Any], words: str) -> None:
     with pytest.raises(ValueError, match=words):
-        bots.make("expectimax", **options)
+        expectimax(**options)
 
 
 def test_mcts_bad_budgets_are_refused() -> None:
@@ -112,7 +119,16 @@ def test_resolving_dice_lowest_face_first_loses_nothing() -> None:
     state = adjust(state, yard=[2], filled={"wilbur": [1]})
     play(state, "trick walk", "roll 3 6")  # two dice to place or bury, then an optional third die
     assert state.phase == "roll"
-    pruned = bots.make("expectimax", nodes=10**6, depth=3)
+    pruned = expectimax(nodes=10**6, depth=3)
     full = EveryOrder(nodes=10**6, depth=3)
     assert dict(pruned.rank(state.clone())) == pytest.approx(dict(full.rank(state.clone())))
-    assert pruned._used < full._used
+    assert pruned.used < full.used
+
+
+def test_named_weight_sets() -> None:
+    state = dogpile_turn()
+    fitted = expectimax(nodes=500, weights="fitted")
+    assert fitted.weights.treat > expectimax().weights.treat
+    assert fitted.choose(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="the named sets are: default, fitted"):
+        expectimax(weights="clever")

@@ -85,7 +85,7 @@ class ExpectimaxBot:
         self.greedy = GreedyBot(seed=seed, risk=0.0)
         self.reached = 0  # the depth of the last finished pass (for benchmarks and hints)
         self._memo: dict[tuple[object, ...], float] = {}
-        self._used = 0
+        self.used = 0  # positions created by the last search (its cost in nodes)
         self._limit = math.inf
         self._deadline = math.inf
         self._cut = False
@@ -104,7 +104,7 @@ class ExpectimaxBot:
         self._memo = {}
         self._rivals = {}
         self._me, self._turn = state.seat, state.turn
-        self._used = 0
+        self.used = 0
         self._deadline = math.inf if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         self._limit = math.inf
         best = self._pass(state, moves, 0)  # one play-out a move: always finished
@@ -127,7 +127,7 @@ class ExpectimaxBot:
         return scored
 
     def _tick(self, count: int = 1) -> None:
-        used = self._used = self._used + count
+        used = self.used = self.used + count
         if used > self._limit:
             raise OutOfBudget
         if used & 127 < count and time.perf_counter() > self._deadline and self._limit != math.inf:
