@@ -58,7 +58,8 @@ def main() -> None:
     player = state.players[state.seat]
     print(f"tile {state.trick or 'turn start'}, phase {state.phase}, yard {player.yard}, dogs "
           + ", ".join(f"{d.name} {d.spaces} filled {d.filled}" for d in player.dogs if not d.scored))
-    searches: list[tuple[str, ExpectimaxV1Bot | ExpectimaxBot]] = [("expectimax-v1 (nodes=2000)", ExpectimaxV1Bot(seed=args.game)),
+    searches: list[tuple[str, ExpectimaxV1Bot | ExpectimaxBot]] = [
+                ("expectimax-v1 (nodes=2000)", ExpectimaxV1Bot(seed=args.game)),
                 ("expectimax-v1, no node cap", ExpectimaxV1Bot(seed=args.game, nodes=10**9)),
                 ("depth 2, dice in every order", EveryOrder(nodes=10**9, depth=2)),
                 ("depth 2, lowest face first", ExpectimaxBot(nodes=10**9, depth=2)),
