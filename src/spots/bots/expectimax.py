@@ -42,7 +42,7 @@ from ..engine.state import State
 from .greedy import GreedyBot
 from .value import DEFAULT, WEIGHT_SETS, Weights, rival, win_chance
 
-DEFAULT_NODES = 8000  # about 0.1 s of CPU at most on a 2020s laptop core: unnoticed in interactive play
+DEFAULT_NODES = 8000  # at most about 0.2 s of CPU on the project's machine (docs/bots.md): no one waits at a table
 
 
 class OutOfBudget(Exception):
