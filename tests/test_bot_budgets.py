@@ -128,7 +128,8 @@ def test_resolving_dice_lowest_face_first_loses_nothing() -> None:
 def test_named_weight_sets() -> None:
     state = dogpile_turn()
     fitted = expectimax(nodes=500, weights="fitted")
-    assert fitted.weights.treat > expectimax().weights.treat
+    assert fitted.weights == expectimax().weights  # the default
+    assert fitted.weights.treat > expectimax(weights="default").weights.treat
     assert fitted.choose(state) in state.legal_actions()
     with pytest.raises(ValueError, match="the named sets are: default, fitted"):
         expectimax(weights="clever")

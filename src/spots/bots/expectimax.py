@@ -3,8 +3,9 @@
 Inside a turn every decision is the bot's own (only chance intervenes), so the
 rest of the turn is a single-agent expectimax tree: decision nodes take the best
 child, chance nodes the probability-weighted mean. The turn's end is scored by
-the value function (``value.py``); where the search stops early (its depth is
-spent), the greedy bot plays the turn out along one sampled line.
+the value function (``value.py``, with the weights fitted to who wins: ``FITTED``);
+where the search stops early (its depth is spent), the greedy bot plays the turn out
+along one sampled line.
 
 **Anytime, with a budget.** The search deepens one chance level at a time
 (iterative deepening: depth 1, 2, 3, ...) and stops when its budget is spent,
@@ -40,7 +41,7 @@ from typing import Any
 
 from ..engine.state import State
 from .greedy import GreedyBot
-from .value import DEFAULT, WEIGHT_SETS, Weights, rival, win_chance
+from .value import FITTED, WEIGHT_SETS, Weights, rival, win_chance
 
 DEFAULT_NODES = 8000  # at most about 0.2 s of CPU on the project's machine (docs/bots.md): no one waits at a table
 
@@ -50,7 +51,7 @@ class OutOfBudget(Exception):
 
 
 class ExpectimaxBot:
-    """``spots.bots.make("expectimax", nodes=8000, time_ms=None, depth=5)``."""
+    """``spots.bots.make("expectimax", nodes=8000, time_ms=None, depth=5, weights="fitted")``."""
 
     name = "expectimax"
 
@@ -62,7 +63,7 @@ class ExpectimaxBot:
         depth: int = 5,
         exact: int = 21,
         width: int = 6,
-        weights: Weights | dict[str, Any] | str = DEFAULT,
+        weights: Weights | dict[str, Any] | str = FITTED,
     ) -> None:
         if nodes < 1 or depth < 1 or exact < 1 or width < 1:
             raise ValueError("nodes, depth, exact and width must be at least 1 "
@@ -74,7 +75,7 @@ class ExpectimaxBot:
                 raise ValueError(f"unknown weights {weights!r}; the named sets are: {', '.join(WEIGHT_SETS)}")
             weights = WEIGHT_SETS[weights]
         elif isinstance(weights, dict):
-            weights = replace(DEFAULT, **weights)
+            weights = replace(FITTED, **weights)
         self.rng = random.Random(seed)
         self.nodes = nodes
         self.time_ms = time_ms

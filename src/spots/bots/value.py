@@ -29,11 +29,11 @@ class Weights:
     scale: float = 120.0  # points of lead that make the win chance e times likelier than the loss
 
 
-DEFAULT = Weights()  # hand-set; every bot plays with these unless told otherwise
+DEFAULT = Weights()  # hand-set: expectimax-v1 and mcts play with these
 # Fitted to who wins, from 4,000 seeded greedy games (167,840 positions):
-# ``python benchmarks/fit_value.py --games 4000 --seed 5``; the procedure is in docs/bots.md.
-# They predict the winner better than DEFAULT (log-loss 0.640 against 0.652), which does not by itself make
-# a search play better with them: ``spots.bots.make("expectimax", weights="fitted")`` to compare in the arena.
+# ``python benchmarks/fit_value.py --games 4000 --seed 5``; the procedure is in docs/bots.md. They predict
+# the winner better than DEFAULT (log-loss 0.640 against 0.652), and expectimax plays better with them
+# (head to head, docs/bots.md): expectimax's default; ``weights="default"`` gives the hand-set ones.
 FITTED = Weights(complete=82.5, by_empty=(32.6, 14.3, -2.8, -0.8), yard=3.32, yard_square=0.160, treat=21.4,
                  treat_extra=12.1, scale=184.5)
 WEIGHT_SETS = {"default": DEFAULT, "fitted": FITTED}
