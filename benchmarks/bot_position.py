@@ -17,9 +17,9 @@ import time
 
 import spots
 from spots.bots import make
-from spots.bots.expectimax import ExpectimaxBot
-from spots.bots.expectimax_v1 import ExpectimaxV1Bot
-from spots.engine.state import State
+from spots.games.spots.expectimax import ExpectimaxBot
+from spots.games.spots.expectimax_v1 import ExpectimaxV1Bot
+from spots.games.spots.state import State
 
 
 class EveryOrder(ExpectimaxBot):

@@ -26,7 +26,7 @@ from typing import Any
 import spots
 from spots.arena import percentile
 from spots.bots import make
-from spots.engine.state import State
+from spots.games.spots.state import State
 
 Slowest = list[tuple[float, str, int]]
 

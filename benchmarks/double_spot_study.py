@@ -20,11 +20,11 @@ from collections import Counter
 from typing import Any
 
 from spots.arena import wilson
-from spots.double_spot import Game, Rules, State, standard_deck
-from spots.double_spot.bots import finishing_drops, make
-from spots.double_spot.expectimax import ExpectimaxBot
-from spots.double_spot.patterns import through
-from spots.double_spot.state import face_colours, seen_by
+from spots.games.double_spot import Game, Rules, State, standard_deck
+from spots.games.double_spot.bots import finishing_drops, make
+from spots.games.double_spot.expectimax import ExpectimaxBot
+from spots.games.double_spot.patterns import through
+from spots.games.double_spot.state import face_colours, seen_by
 
 
 def drop_target(state: State, move: str) -> tuple[int, str]:

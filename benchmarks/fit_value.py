@@ -30,9 +30,9 @@ import random
 import numpy as np
 
 import spots
-from spots.bots.greedy import GreedyBot
-from spots.bots.value import DEFAULT, Weights
-from spots.engine.state import State
+from spots.games.spots.greedy import GreedyBot
+from spots.games.spots.state import State
+from spots.games.spots.value import DEFAULT, Weights
 
 NAMES = ["scored", "complete", "empty1", "empty2", "empty3", "empty4+", "yard", "yard_square", "treat", "treat_extra"]
 

@@ -15,8 +15,8 @@ import statistics
 import time
 
 import spots
-from spots.bots.greedy import GreedyBot
-from spots.bots.value import evaluate
+from spots.games.spots.greedy import GreedyBot
+from spots.games.spots.value import evaluate
 
 
 def whole_games(rules: spots.Rules, games: int, seed: int) -> float:

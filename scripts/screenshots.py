@@ -25,7 +25,7 @@ from websockets.sync.client import connect
 
 import spots
 from spots import bots, double_spot
-from spots.double_spot import bots as double_spot_bots
+from spots.games.double_spot import bots as double_spot_bots
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -76,7 +76,7 @@ class Driver:
     def move(self) -> None:
         record = httpx.get(f"{self.url}/api/tables/{self.id}/record").json()
         if self.game == "spots":
-            state = spots.replay(record["rules"], record["moves"])
+            state = spots.replay(record["moves"], record["rules"])
         else:
             state = double_spot.replay(record["moves"], double_spot.Rules.from_dict(record["rules"]))
         n = self.view["moves"]

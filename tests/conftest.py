@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import spots
-from spots.engine.state import State
+from spots.games.spots.state import State
 
 
 def start(

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 import spots
 from conftest import random_play
-from spots.engine import canonical
-from spots.engine.record import ReplayError
-from spots.engine.state import State
+from spots.games.spots import canonical
+from spots.games.spots.record import ReplayError
+from spots.games.spots.state import State
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -624,7 +624,7 @@ def test_replay_names_the_bad_move(bad: str) -> None:
     for k in [0, 1, 5, len(history) // 2, len(history) - 1]:
         moves = [*history[:k], bad, *history[k + 1 :]]
         with pytest.raises(ReplayError) as info:
-            spots.replay(rules, moves)
+            spots.replay(moves, rules)
         exc = info.value
         assert isinstance(exc, spots.IllegalMoveError)
         assert exc.index == k
@@ -637,14 +637,14 @@ def test_replay_of_a_move_legal_elsewhere_names_it() -> None:
     k = next(i for i in range(40, len(history)) if history[i].startswith("trick"))
     moves = [*history[:k], "stop", *history[k:]]  # "stop" is no answer at the start of a turn
     with pytest.raises(ReplayError, match=f"^move {k + 1} of the record"):
-        spots.replay(rules, moves)
+        spots.replay(moves, rules)
 
 
 def test_replay_takes_rules_as_a_dict_and_refuses_bad_rules() -> None:
     rules, history = game_history(steps=100)
-    assert spots.replay(rules.to_dict(), history) == spots.replay(rules, history)
+    assert spots.replay(history, rules.to_dict()) == spots.replay(history, rules)
     with pytest.raises(spots.RulesError):
-        spots.replay({"players": 9}, history)
+        spots.replay(history, {"players": 9})
 
 
 def test_load_record_of_a_missing_file(tmp_path: Path) -> None:
@@ -782,9 +782,9 @@ def test_a_loaded_state_stays_equal_to_the_original(seed: int, players: int) -> 
 def test_replay_of_the_history_rebuilds_the_state(seed: int, players: int) -> None:
     for i, state in enumerate(random_play(seed, players, max_steps=800)):
         if i % 97 == 0 or state.is_terminal():
-            assert spots.replay(state.rules, state.history()) == state
+            assert spots.replay(state.history(), state.rules) == state
     for state in terminal_positions():
-        assert spots.replay(state.rules, state.history()) == state
+        assert spots.replay(state.history(), state.rules) == state
 
 
 def test_clones_are_independent() -> None:

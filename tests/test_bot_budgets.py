@@ -12,8 +12,8 @@ import pytest
 import spots
 from conftest import adjust, play, start
 from spots import bots
-from spots.bots.expectimax import ExpectimaxBot
-from spots.engine.state import State
+from spots.games.spots.expectimax import ExpectimaxBot
+from spots.games.spots.state import State
 
 
 def expectimax(**options: Any) -> ExpectimaxBot:

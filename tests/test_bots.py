@@ -9,8 +9,8 @@ import pytest
 import spots
 from spots import bots
 from spots.arena import run_match, seating, summarise, wilson
-from spots.engine.state import State
-from spots.engine.tricks import TILES
+from spots.games.spots.state import State
+from spots.games.spots.tricks import TILES
 
 ALL_BOTS = ["random", "greedy", "expectimax", "mcts"]
 CHEAP = {"expectimax": {"nodes": 300}, "expectimax-v1": {"nodes": 300}, "mcts": {"iterations": 30}}

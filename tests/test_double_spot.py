@@ -10,9 +10,9 @@ from fractions import Fraction
 import pytest
 
 from spots.core import CHANCE, TERMINAL, GameState, IllegalMoveError, ReplayError, StateFormatError, play_game, replay
-from spots.double_spot import DoubleSpotRulesError, Game, Rules, State, standard_deck
-from spots.double_spot.bots import GreedyBot, finishing_drops, make
-from spots.double_spot.patterns import (
+from spots.games.double_spot import DoubleSpotRulesError, Game, Rules, State, standard_deck
+from spots.games.double_spot.bots import GreedyBot, finishing_drops, make
+from spots.games.double_spot.patterns import (
     FLIP,
     KIND,
     Card,
@@ -24,7 +24,7 @@ from spots.double_spot.patterns import (
     parse_deck,
     rotations,
 )
-from spots.double_spot.state import seen_by
+from spots.games.double_spot.state import seen_by
 
 DECK = standard_deck()
 BY_ID = {c.id: c for c in DECK}

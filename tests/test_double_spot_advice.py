@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from spots.double_spot import Game, Rules, State
-from spots.double_spot.advice import advise
-from spots.double_spot.bots import finish_chance, finishing_drops, make
-from spots.double_spot.expectimax import ExpectimaxBot
+from spots.games.double_spot import Game, Rules, State
+from spots.games.double_spot.advice import advise
+from spots.games.double_spot.bots import finish_chance, finishing_drops, make
+from spots.games.double_spot.expectimax import ExpectimaxBot
 from spots.play.double_spot_terminal import format_hints
 from test_double_spot import position
 

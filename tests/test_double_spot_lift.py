@@ -11,8 +11,8 @@ import pexpect
 import pytest
 
 from spots.core import StateFormatError, replay
-from spots.double_spot import DoubleSpotRulesError, Game, Rules, State
-from spots.double_spot.record import parse_record, record_dict
+from spots.games.double_spot import DoubleSpotRulesError, Game, Rules, State
+from spots.games.double_spot.record import parse_record, record_dict
 from test_double_spot import DECK, full_board_position, position
 from test_double_spot_terminal import spawn
 

@@ -19,9 +19,9 @@ from rich.console import Console
 from conftest import CHILD_ENV
 from spots import cli
 from spots.core.errors import ReplayError, StateFormatError
-from spots.double_spot import Rules, State, replay
-from spots.double_spot.bots import make
-from spots.double_spot.record import (
+from spots.games.double_spot import Rules, State, replay
+from spots.games.double_spot.bots import make
+from spots.games.double_spot.record import (
     RECORD_FORMAT,
     load_record,
     open_record,

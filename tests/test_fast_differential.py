@@ -22,8 +22,8 @@ pytest.importorskip("numba")
 
 import spots
 from spots.bots import make
-from spots.engine.tricks import TILES
 from spots.fast.api import FastState
+from spots.games.spots.tricks import TILES
 
 GAMES = int(os.environ.get("SPOTS_FAST_DIFF_GAMES", "300"))
 # The greedy bot can loop for ever in Dogpile when the supply is empty (take a die off a dog,

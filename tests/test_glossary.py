@@ -16,7 +16,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from spots import i18n
-from spots.engine.tricks import SUGGESTED_SETS, TILES
+from spots.games.spots.tricks import SUGGESTED_SETS, TILES
 
 I18N = Path(i18n.__file__).parent
 GLOSSARY: dict[str, Any] = tomllib.loads((I18N / "glossary.toml").read_text("utf-8"))["terms"]

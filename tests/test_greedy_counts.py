@@ -7,8 +7,8 @@ import random
 import spots
 import spots.bots
 from conftest import adjust, start
-from spots.bots.greedy import GreedyBot
-from spots.engine.tricks import TILES
+from spots.games.spots.greedy import GreedyBot
+from spots.games.spots.tricks import TILES
 
 
 def test_greedy_prices_rolls_capped_by_the_supply() -> None:

@@ -21,8 +21,8 @@ from babel.messages.pofile import read_po
 import spots
 from conftest import CHILD_ENV
 from spots import bots, i18n
-from spots.engine.render import describe_move, describe_phase
-from spots.engine.tricks import TILES
+from spots.games.spots.tricks import TILES
+from spots.games.spots.words import describe_move, describe_phase
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -46,7 +46,7 @@ def test_the_template_lists_every_message_in_the_code(tmp_path: Path) -> None:
     fresh = tmp_path / "fresh.pot"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F", str(I18N / "babel.cfg"),
                     "-k", "N_", "-k", "NP_:1,2", "--no-location", "-o", str(fresh),
-                    *[str(I18N.parent / p) for p in ("engine", "double_spot", "play", "web", "advisor.py", "i18n")]],
+                    *[str(I18N.parent / p) for p in ("games", "play", "web", "i18n")]],
                    check=True, capture_output=True)
     with open(fresh, "rb") as f:
         now = {m.id for m in read_po(f) if m.id}
@@ -212,7 +212,7 @@ def test_double_spot_terminal_hints_and_refused_moves_in_each_language(tmp_path:
 
 def test_spots_hint_counts_treats_in_english_plurals() -> None:
     """``spots hint`` and ``spots show`` print the position with render(): '1 treat', '3 treats'."""
-    from spots.engine.render import render
+    from spots.games.spots.words import render
 
     state = spots.Game(spots.Rules(players=2, treats=3, starting_treats=1)).new_initial_state()
     rng = random.Random(1)

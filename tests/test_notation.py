@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import spots
 from conftest import random_play
-from spots.engine import canonical
-from spots.engine.notation import FORMS
+from spots.games.spots import canonical
+from spots.games.spots.notation import FORMS
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -18,8 +18,8 @@ import pytest
 import spots
 from conftest import adjust, play, start
 from spots import advisor, bots, odds
-from spots.engine.dice import roll_distribution
-from spots.engine.state import State
+from spots.games.spots.dice import roll_distribution
+from spots.games.spots.state import State
 
 # z for a two-sided 99.9% interval.
 Z999 = 3.2905

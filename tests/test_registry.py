@@ -130,9 +130,9 @@ def test_one_set_of_errors_bots_and_advice() -> None:
     with pytest.raises(RulesError):
         double_spot.Rules(columns=99)
     from spots.bots import RandomBot
-    from spots.bots.mcts import MctsBot
     from spots.core.mcts import Mcts
-    from spots.double_spot.bots import BOTS
+    from spots.games.double_spot.bots import BOTS
+    from spots.games.spots.mcts import MctsBot
 
     assert BOTS["random"] is RandomBot and issubclass(MctsBot, Mcts)
     assert isinstance(spots.bots.make("mcts"), Mcts) and isinstance(double_spot.bots.make("mcts"), Mcts)

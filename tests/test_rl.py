@@ -292,7 +292,7 @@ def test_openspiel_mcts_bot_plays_to_the_end() -> None:
         else:
             state.apply_action(bots[state.current_player()].step(state))
     assert sorted(state.returns()) == [0.0, 1.0]
-    assert spots.replay(state.engine.rules, state.engine.history()) == state.engine
+    assert spots.replay(state.engine.history(), state.engine.rules) == state.engine
 
 
 def test_gymnasium_game_over_before_the_agents_first_decision() -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from spots.engine.record import load_record
-from spots.engine.state import State
+from spots.games.spots.record import load_record
+from spots.games.spots.state import State
 
 HERE = Path(__file__).parent / "fixtures" / "spots_v1"
 EXPECTED = json.loads((HERE / "states_expected.json").read_text())

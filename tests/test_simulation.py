@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 
 import spots
-from spots.engine.state import State
+from spots.games.spots.state import State
 
 TRICK_SETS = ["beginner", "dog-park", "agility-course", "hunting", "kennel-club", "puppy-pen", "all", "random:3"]
 
@@ -107,7 +107,7 @@ def test_replay_reproduces_every_step(seed: int) -> None:
     rules = spots.Rules(players=1 + seed % 4, tricks="all", target=1, turn_limit=40)
 
     def replayed(state: State) -> None:
-        assert spots.replay(rules, state.history()) == state
+        assert spots.replay(state.history(), rules) == state
 
     play_random(seed, rules, replayed)
 
@@ -149,7 +149,7 @@ def test_exact_roll_probabilities() -> None:
         state.sample_chance(random.Random(0))
     outcomes = dict(state.chance_outcomes(exact=True))
     assert outcomes == {f"roll {v}": Fraction(1, 6) for v in range(1, 7)}
-    from spots.engine.dice import roll_distribution
+    from spots.games.spots.dice import roll_distribution
 
     for k in range(0, 9):
         dist = roll_distribution(k)

@@ -41,7 +41,7 @@ def test_a_whole_game_against_a_bot_to_the_end(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 0
     record = json.loads((tmp_path / "spots-autosave.json").read_text())
-    state = spots.replay(record["rules"], record["moves"])  # the autosaved record is the whole game
+    state = spots.replay(record["moves"], record["rules"])  # the autosaved record is the whole game
     assert state.is_terminal() and record["seats"] == ["me", "greedy"]
 
 
@@ -112,7 +112,7 @@ def test_save_and_load_continue_the_game(tmp_path: Path) -> None:
     play_to_end(child)
     finished = json.loads((tmp_path / "saved.json").read_text())  # the loaded game autosaves to its file
     assert finished["moves"][: len(saved["moves"])] == saved["moves"]
-    assert spots.replay(finished["rules"], finished["moves"]).is_terminal()
+    assert spots.replay(finished["moves"], finished["rules"]).is_terminal()
 
 
 def test_closing_the_terminal_loses_nothing(tmp_path: Path) -> None:
@@ -123,7 +123,7 @@ def test_closing_the_terminal_loses_nothing(tmp_path: Path) -> None:
     child.expect(PROMPT)
     child.close(force=True)  # the window is closed mid-game
     record = json.loads((tmp_path / "spots-autosave.json").read_text())
-    state = spots.replay(record["rules"], record["moves"])
+    state = spots.replay(record["moves"], record["rules"])
     assert not state.is_terminal() and state.current_player() == 0
     child = spawn(tmp_path, "--load", "spots-autosave.json")
     child.expect(PROMPT)

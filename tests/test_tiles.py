@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import adjust, play, start
-from spots.engine.errors import IllegalMoveError
-from spots.engine.state import State
+from spots.games.spots.errors import IllegalMoveError
+from spots.games.spots.state import State
 
 
 def game(*tiles: str, **options) -> State:

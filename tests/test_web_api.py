@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 
 import spots
 from spots.web import create_app
-from spots.web.games import SPOTS
+from spots.web.games import hosted
 from spots.web.rooms import replay_with_log
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -373,13 +373,13 @@ def test_a_whole_game_against_a_bot_then_replay(tmp_path: Path) -> None:
             assert re.search(r"wins with \d scored dogs?\.$", view["summary"]["headline"]), view["summary"]
             assert view["winner"] in (0, 1) and view["legal"] == []
         record = c.get(f"/api/tables/{tid}/record").json()
-        final = spots.replay(record["rules"], record["moves"])
+        final = spots.replay(record["moves"], record["rules"])
         assert final.is_terminal() and record["moves"] == db_moves(db, tid)
         total = len(record["moves"])
         mid = c.get(f"/api/tables/{tid}/replay?at=12").json()
         assert mid["at"] == 12 and mid["total"] == total and len(mid["log"]) == 12
         assert mid["move"] == record["moves"][11] and mid["view"]["legal"] == []
-        expected = spots.replay(record["rules"], record["moves"][:12])
+        expected = spots.replay(record["moves"][:12], record["rules"])
         assert mid["view"]["turn"] == expected.turn
         assert c.get(f"/api/tables/{tid}/replay?at=0").json()["view"]["moves"] == 0
         assert c.get(f"/api/tables/{tid}/replay").json()["view"]["over"]
@@ -409,14 +409,14 @@ def test_restart_mid_game_puts_every_table_back_and_bots_carry_on(tmp_path: Path
         states = {tid: c.app.state.hub.rooms[tid].state.to_json() for tid in before}  # type: ignore[attr-defined]
     # the bot table may have moved on between the snapshot and the shutdown: compare against the file
     bot_moves = db_moves(db, bots["id"])
-    assert not spots.replay(json.loads(states[bots["id"]])["rules"], bot_moves).is_terminal()
+    assert not spots.replay(bot_moves, json.loads(states[bots["id"]])["rules"]).is_terminal()
     with client(db, bot_delay=30.0) as c:
         hub = c.app.state.hub  # type: ignore[attr-defined]
         again = c.get(f"/api/tables/{humans['id']}").json()
         assert again["view"] == before[humans["id"]]["view"] and again["log"] == before[humans["id"]]["log"]
         assert hub.rooms[humans["id"]].state.to_json() == states[humans["id"]]
         rules = spots.Rules.from_dict(json.loads(states[bots["id"]])["rules"])
-        expected, _ = replay_with_log(SPOTS, rules, bot_moves, ["a", "b"])
+        expected, _ = replay_with_log(hosted()["spots"], rules, bot_moves, ["a", "b"])
         assert hub.rooms[bots["id"]].state == expected
         assert len(bot_moves) >= before[bots["id"]]["moves"]
         # the same seat links still work after the restart

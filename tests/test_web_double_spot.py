@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from spots.double_spot import Rules, State
-from spots.double_spot.patterns import FLIP
+from spots.games.double_spot import Rules, State
+from spots.games.double_spot.patterns import FLIP
 from spots.web.store import Store
 from test_web_api import Msg, client, db_moves, is_state, opened, play, token, until
 
@@ -43,11 +43,11 @@ def my_drop(view: Msg) -> str:
     ({"seats": [*HUMANS, {"kind": "human"}]}, "2 seats for Double Spot"),
     ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "minimax"}]},
      "the bots are random, greedy, mcts, expectimax"),
-    ({"seats": HUMANS, "options": {"lifts": 10}}, "lifts must be a whole number from 0 to 9"),
-    ({"seats": HUMANS, "options": {"columns": 30}}, "columns must be a whole number from 4 to 12"),
+    ({"seats": HUMANS, "options": {"lifts": 10}}, "lifts must be from 0 to 9, not 10"),
+    ({"seats": HUMANS, "options": {"columns": 30}}, "columns must be from 4 to 12, not 30"),
     ({"seats": HUMANS, "options": {"claim": "loudest"}}, "claim must be one of mover, first"),
     ({"seats": HUMANS, "options": {"tricks": "all"}}, "unknown option 'tricks'"),
-    ({"seats": HUMANS, "target": 0}, "target must be a whole number from 1 to 10"),
+    ({"seats": HUMANS, "target": 0}, "target must be from 1 to 10, not 0"),
     ({"game": ["double-spot"], "seats": HUMANS}, "unknown game ['double-spot']"),
 ])
 def test_bad_double_spot_tables_are_refused_clearly(tmp_path: Path, body: Msg, needle: str) -> None:
@@ -218,7 +218,7 @@ def test_double_spot_tables_survive_a_restart_and_replay_from_either_side(tmp_pa
         assert again["view"] == before["view"] and again["log"] == before["log"]
         record = c.get(f"/api/tables/{t['id']}/record").json()
         assert record["format"] == "double-spot-record" and record["moves"] == db_moves(db, t["id"])
-        from spots.double_spot import replay
+        from spots.games.double_spot import replay
 
         assert replay(record["moves"], Rules.from_dict(record["rules"])).returns() == again["view"]["returns"]
         total = again["moves"]

@@ -126,10 +126,10 @@ def click_a_move(page: Any, turn: int) -> None:
 def new_game_against_a_bot(page: Any, server: Server) -> None:
     """Create a table in the lobby form (me against the random bot, first to 1 dog) and take my seat."""
     page.goto(server.url + "/")
-    page.select_option("#players", "2")
+    page.select_option("#opt-spots-players", "2")
     page.select_option("select[name=seat-1]", "bot:random")
     page.fill("input[name=name-0]", "Tester")
-    page.select_option("#target", "1")
+    page.select_option("#opt-spots-target", "1")
     page.click("#create")
     page.wait_for_url("**/host/**")
     assert page.locator(".seat-link").count() == 2
@@ -238,7 +238,7 @@ def test_kill_the_server_mid_game_and_start_it_again(tmp_path: Path) -> None:
     recorded = [m for (m,) in con.execute("SELECT move FROM moves WHERE table_id = ? ORDER BY idx", (bots["id"],))]
     con.close()
     assert len(recorded) >= 40
-    crashed_at = spots.replay(rules, recorded)  # the file holds a consistent game
+    crashed_at = spots.replay(recorded, rules)  # the file holds a consistent game
     srv = Server(db, bot_delay=0.01).start()
     try:
         again = srv.table(humans["id"])
@@ -260,10 +260,10 @@ def test_play_double_spot_to_the_end_against_a_bot(server: Server, browser: Any)
     page = context.new_page()
     page.goto(server.url + "/")
     page.select_option("#game", "double-spot")
-    assert page.locator("#players").is_hidden() and page.locator("#ds-target").is_visible()
+    assert page.locator("#opt-spots-players").is_hidden() and page.locator("#opt-double-spot-target").is_visible()
     page.select_option("select[name=seat-1]", "bot:greedy")
     page.fill("input[name=name-0]", "Tester")
-    page.select_option("#ds-target", "3")
+    page.select_option("#opt-double-spot-target", "3")
     page.click("#create")
     page.wait_for_url("**/host/**")
     page.click(".play-link")

@@ -4,7 +4,8 @@
 >>> state = spots.Game(spots.Rules(players=2)).new_initial_state()
 """
 
-from .engine import (
+from ._moved import install as _install_moved
+from .games.spots import (
     CHANCE,
     TERMINAL,
     TILES,
@@ -22,6 +23,8 @@ from .engine import (
     replay,
     save_record,
 )
+
+_install_moved()  # spots.odds, spots.advisor, spots.double_spot, ... still import
 
 __version__ = "0.1.0"
 

@@ -242,7 +242,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_tiles(args: argparse.Namespace) -> int:
-    from .engine import TILES
+    from .games.spots import TILES
 
     for tile in TILES.values():
         print(f"{tile.name:<10} {tile.colour:<7} {tile.text}")

@@ -1,61 +1,25 @@
-"""Bots that play Spots, and a factory by name.
+"""Bots by name, for any registered game: ``make("greedy")`` (Spots) or ``make("mcts", game="double-spot")``.
 
-Every bot has ``choose(state) -> move`` and is deterministic under its seed.
-The front ends, the arena and outside scripts all get bots from ``make``.
+Every bot has ``choose(state) -> move`` and is deterministic under its seed. Each game
+keeps its bots beside its engine (``spots.games.<game>.bots``) and lists them in its
+``GameSpec``; this is the one factory scripts, the arena and the front ends call.
+``BOTS`` stays Spots' table, as scripts written before Double Spot expect.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from ..core.bots import Bot, RandomBot, make_bot
+from ..core.bots import Bot, RandomBot
 from ..core.record import play_game
+from ..games.spots.bots import BOTS
 
 
-def _greedy(seed: int = 0, **budget: Any) -> Bot:
-    from .greedy import GreedyBot
+def make(name: str, seed: int = 0, game: str = "spots", **budget: Any) -> Bot:
+    """A bot of ``game`` by name (``spots games`` lists each game's); ``budget`` goes to bots that take one."""
+    from ..core.games import get
 
-    return GreedyBot(seed=seed, **budget)
-
-
-def _expectimax(seed: int = 0, **budget: Any) -> Bot:
-    from .expectimax import ExpectimaxBot
-
-    return ExpectimaxBot(seed=seed, **budget)
-
-
-def _expectimax_v1(seed: int = 0, **budget: Any) -> Bot:
-    from .expectimax_v1 import ExpectimaxV1Bot
-
-    return ExpectimaxV1Bot(seed=seed, **budget)
-
-
-def _mcts(seed: int = 0, **budget: Any) -> Bot:
-    from .mcts import MctsBot
-
-    return MctsBot(seed=seed, **budget)
-
-
-def _ppo(seed: int = 0, **budget: Any) -> Bot:
-    from ..rl import ppo_bot  # the trained policy (docs/rl.md); says so if numpy (the rl extra) is missing
-
-    return ppo_bot(seed=seed, **budget)
-
-
-BOTS: dict[str, Callable[..., Bot]] = {
-    "random": RandomBot,
-    "greedy": _greedy,
-    "expectimax": _expectimax,
-    "expectimax-v1": _expectimax_v1,
-    "mcts": _mcts,
-    "ppo": _ppo,
-}
-
-
-def make(name: str, seed: int = 0, **budget: Any) -> Bot:
-    """A bot by name (see ``BOTS``); ``budget`` is passed to bots that take one."""
-    return make_bot(BOTS, name, seed, **budget)
+    return get(game).make_bot(name, seed, **budget)
 
 
 __all__ = ["BOTS", "Bot", "RandomBot", "make", "play_game"]

@@ -1,7 +1,7 @@
 """What every game in this package shares: the game registry, the state interface, errors, options,
 records, advice, the random bot and the one MCTS.
 
-Game-specific code lives in ``spots.engine`` (Spots) and ``spots.double_spot``;
+Game-specific code lives in ``spots.games.spots`` (Spots) and ``spots.games.double_spot``;
 anything here must work for both. ``spots.core.games.get(name)`` gives a game's spec.
 """
 

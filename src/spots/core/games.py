@@ -5,7 +5,7 @@ against ``GameSpec`` only, so adding a game is one new spec module and one line 
 ``BUILTIN``, and no front end names a game. ``get("double-spot")`` gives a spec;
 ``new_state("spots", players=3)`` a fresh game with checked options.
 
-The specs live beside their engines (``spots.engine.spec``, ``spots.double_spot.spec``)
+The specs live beside their engines (``spots.games.spots.spec``, ``spots.games.double_spot.spec``)
 and are imported only when first asked for, so ``spots.core`` stays free of any game.
 """
 
@@ -15,6 +15,7 @@ import gettext
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from .advice import Advice
@@ -25,10 +26,10 @@ from .options import Option, validate_options
 from .record import Record, RecordFormat
 
 __all__ = ["BUILTIN", "GameSpec", "Outcome", "get", "load_position", "new_state", "register", "registry", "sniff",
-           "spec_of_format", "spec_of_rules"]
+           "spec_of_format", "spec_of_rules", "unregister"]
 
 # The modules whose ``SPEC`` is registered on first use, in the order games are listed.
-BUILTIN = ("spots.engine.spec", "spots.double_spot.spec")
+BUILTIN = ("spots.games.spots.spec", "spots.games.double_spot.spec")
 
 Translations = gettext.NullTranslations
 
@@ -57,27 +58,29 @@ class GameSpec:
     options: tuple[Option, ...]  # the rules options, in the order they are shown
     records: RecordFormat  # rules from/to plain data, record and state formats
     rules: Callable[..., Any]  # the game's Rules class: checked options -> rules (which check how they combine)
-    seats: Callable[[Any], int]  # rules -> the number of seats
     load_state: Callable[[Any], Any]  # a saved state document (a dict) -> the state
     bots: Mapping[str, Callable[..., Bot]]  # bot name -> factory(seed=..., **budget)
     describe_move: Callable[..., str]  # (before, move, after=None, names=None, tr=None) -> one log line
     advise: Callable[..., list[Advice]]  # (state, seed=0, bot=None) -> the legal moves, best first
     render: Callable[[Any], str]  # the position as plain text
     outcome: Callable[[Any], Outcome]  # a finished state -> how it ended
-    turn: Callable[[Any], int]  # the state's turn counter (the arena counts each seat's turns)
-    hint_bot: str = ""  # the bot the advisor ranks with, shown by ``spots hint``
+    seats: Callable[[Any], int] = attrgetter("players")  # rules -> the number of seats
+    turn: Callable[[Any], int] = attrgetter("turn")  # the state's turn counter (the arena counts each seat's turns)
+    hint_bot: str = "expectimax"  # the bot the advisor ranks with, shown by ``spots hint``
     terminal: str = ""  # "module:function" of the terminal front end, started as function(args, rules)
     web: str = ""  # "module:name" of the web app's view of the game (a ``spots.web.games.WebView``)
     summary: str = ""  # one line for ``spots games``
+    blurb: str = ""  # one line for the lobby (a message id, translated where shown)
+    seats_option: str = ""  # the option that is the number of seats, if any (the lobby sets it from the seats)
     # Option sets for short games, the first the game's defaults or close: the generic tests play each.
     quick: tuple[Mapping[str, Any], ...] = field(default=({},))
     aliases: tuple[str, ...] = field(default=())
 
     # ---------------------------------------------------------------- options and states
 
-    def check_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """``given`` checked against the options schema (see ``spots.core.options``)."""
-        return validate_options(self.options, given, self.title)
+    def check_options(self, given: Mapping[str, Any], public: bool = False) -> dict[str, Any]:
+        """``given`` checked against the options schema (see ``spots.core.options``; ``public``: a web lobby's)."""
+        return validate_options(self.options, given, self.title, public)
 
     def make_rules(self, **given: Any) -> Any:
         """The game's rules from options (checked by the schema, then by the rules themselves)."""
@@ -132,6 +135,12 @@ def register(spec: GameSpec) -> GameSpec:
         raise ValueError(f"a game named {spec.name!r} is already registered")
     _GAMES[spec.name] = spec
     return spec
+
+
+def unregister(name: str) -> None:
+    """Remove a game added with ``register`` (tests that plug in a game of their own)."""
+    registry()
+    _GAMES.pop(name, None)
 
 
 def registry() -> dict[str, GameSpec]:

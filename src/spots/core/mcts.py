@@ -1,8 +1,8 @@
 """Monte Carlo tree search for any ``GameState``, with explicit chance nodes: the one MCTS of the package.
 
 Each game supplies its rollout ``policy`` and its ``value`` function (Spots: the
-greedy bot and the win-chance estimate, ``spots.bots.mcts``; Double Spot: a
-claim-first rollout and the card lead, ``spots.double_spot.bots``). Decision
+greedy bot and the win-chance estimate, ``spots.games.spots.mcts``; Double Spot: a
+claim-first rollout and the card lead, ``spots.games.double_spot.bots``). Decision
 nodes pick children by UCT for the seat moving there; chance nodes sample the
 engine's distribution and keep one child per outcome seen. A simulation follows
 ``policy`` for at most ``depth`` decisions, then scores every seat with ``value``

@@ -7,12 +7,14 @@ Front ends, records, the arena and the generic bots are written against
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+
+from .errors import RulesError
 
 CHANCE = -1  # current_player() at a chance node (OpenSpiel's value)
 TERMINAL = -4  # current_player() once the game is over
 
-__all__ = ["CHANCE", "TERMINAL", "GameState"]
+__all__ = ["CHANCE", "TERMINAL", "Game", "GameState"]
 
 
 @runtime_checkable
@@ -48,3 +50,29 @@ class GameState(Protocol):
     def to_json(self, indent: int | None = None) -> str: ...
 
     def key(self) -> tuple[Any, ...]: ...
+
+
+class Game:
+    """A game definition, as in OpenSpiel: the rules, and a factory of initial states.
+
+    Each game subclasses it naming its ``RULES`` and ``STATE`` classes; ``Game(rules)`` or
+    ``Game(**options)`` (the rules check the options).
+    """
+
+    RULES: ClassVar[type[Any]]
+    STATE: ClassVar[type[Any]]
+    NAME: ClassVar[str] = "Game"
+
+    def __init__(self, rules: Any = None, **options: Any) -> None:
+        if rules is not None and options:
+            raise RulesError("give either a Rules object or keyword options, not both")
+        self.rules = rules if rules is not None else self.RULES(**options)
+
+    def num_players(self) -> int:
+        return int(self.rules.players)
+
+    def new_initial_state(self) -> Any:
+        return self.STATE(self.rules)
+
+    def __repr__(self) -> str:
+        return f"{self.NAME}({self.rules!r})"

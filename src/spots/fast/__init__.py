@@ -1,5 +1,8 @@
 """A compiled batch simulator for Spots (the optional extra ``spots[fast]``, with Numba).
 
+About one game by nature (it re-implements Spots' rules in arrays), so it imports
+``spots.games.spots`` directly rather than through the registry.
+
 It plays many games at once with the ``random`` and ``greedy`` policies, every trick tile
 and every rules option, in plain arrays, and is checked move for move against the
 reference engine by ``tests/test_fast_differential.py``. See ``docs/fast.md``.

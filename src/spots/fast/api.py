@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import Rules
+from ..games.spots import Rules
 from . import layout as L
 from .batch import play_batch
 from .machine import init

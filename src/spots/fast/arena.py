@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import Rules
+from ..games.spots import Rules
 from . import layout as L
 from . import require
 

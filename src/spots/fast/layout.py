@@ -4,7 +4,7 @@ A game is one ``int64`` array ``st`` of ``STATE_SIZE`` numbers; the rules, the d
 tile table are one ``int64`` array ``cfg``. Module-level integers are compile-time
 constants for Numba, so the offsets below cost nothing at run time.
 
-The state mirrors the reference engine's ``State`` (``spots/engine/state.py``) field by
+The state mirrors the reference engine's ``State`` (``spots/games/spots/state.py``) field by
 field, so that ``view.to_dict`` can rebuild its JSON and the differential test can compare
 the two after every move. Multisets of dice (a yard, a roll) are kept as counts per face:
 the engine's lists are always sorted or only ever read as multisets.

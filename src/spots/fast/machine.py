@@ -1,6 +1,6 @@
 """The Spots state machine in compiled code: setup, turns, tricks, rolls, busts, scoring.
 
-Each function mirrors the method of the reference engine (``spots/engine/state.py``) with
+Each function mirrors the method of the reference engine (``spots/games/spots/state.py``) with
 the same name, task for task, so that the two can be read side by side: the engine keeps an
 agenda of small tasks and ``advance`` pops them until one needs a decision or a chance
 event. Everything lives in the arrays described in ``layout.py``.

@@ -1,6 +1,6 @@
 """The 22 trick tiles as the simulator's numbers, and the ``cfg`` array for a set of rules.
 
-This table is written out again here on purpose, not read from ``spots.engine.tricks``:
+This table is written out again here on purpose, not read from ``spots.games.spots.tricks``:
 the differential test then checks two independent readings of the rules against each
 other, and a slip in either one makes it fail.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import Rules
+from ..games.spots import Rules
 from . import layout as L
 
 # Every tile by id; the ids are the simulator's, the names are the notation's.

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import Rules
+from ..games.spots import Rules
 from . import layout as L
 
 
@@ -21,7 +21,7 @@ def odds_tables() -> tuple[np.ndarray, np.ndarray]:
     """Every sorted outcome of 1 to 8 dice as counts by face and a float probability.
 
     The order (``combinations_with_replacement``) and the floats (ways / 6**k, correctly
-    rounded) are those of ``spots.engine.dice.float_distribution``, so the greedy port's
+    rounded) are those of ``spots.games.spots.dice.float_distribution``, so the greedy port's
     bust chances add the same numbers in the same order as the bot.
     """
     rows: list[list[float]] = []

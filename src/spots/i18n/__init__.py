@@ -32,6 +32,11 @@ FOLDERS = {"es": "es", "vi": "vi", "zh-Hant": "zh_Hant"}
 Translations = gettext.NullTranslations
 
 
+def N_(text: str) -> str:
+    """Marks a message for extraction (``pybabel extract -k N_``); it is translated where it is shown."""
+    return text
+
+
 def normalize(lang: str | None) -> str | None:
     """A language tag (``es-MX``, ``zh_HK.UTF-8``, ``zh-Hant``) as one of LANGUAGES, or None."""
     if not lang:

@@ -1,6 +1,6 @@
 """``spots play --game double-spot``: Double Spot in the terminal, humans and bots at one table.
 
-The engine (``spots.double_spot``) decides everything: the legal moves (in the
+The engine (``spots.games.double_spot``) decides everything: the legal moves (in the
 notation, from the mover's side), what a move does and when the game ends.
 This module only shows the board as the player to move sees it, reads moves and
 commands, draws the chance events (die rolls, card reveals) from a seeded
@@ -20,11 +20,11 @@ from typing import Any
 from rich.console import Console
 
 from .. import i18n
-from ..double_spot import Game, Rules, State
-from ..double_spot.advice import Advice, advise
-from ..double_spot.bots import BOTS, make
-from ..double_spot.record import open_record, save_record
-from ..double_spot.words import N_, describe_move
+from ..games.double_spot import Game, Rules, State
+from ..games.double_spot.advice import Advice, advise
+from ..games.double_spot.bots import BOTS, make
+from ..games.double_spot.record import open_record, save_record
+from ..games.double_spot.words import N_, describe_move
 from .double_spot_view import board
 from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen
 

@@ -16,10 +16,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..double_spot import Card, State
-from ..double_spot.patterns import LETTER_OF, LETTERS
-from ..double_spot.state import KINDS
-from ..double_spot.words import colour_word
+from ..games.double_spot import Card, State
+from ..games.double_spot.patterns import LETTER_OF, LETTERS
+from ..games.double_spot.state import KINDS
+from ..games.double_spot.words import colour_word
 
 DISC = "●"
 EMPTY = "·"

@@ -18,8 +18,7 @@ from rich.console import Console
 
 from .. import i18n
 from ..core.errors import IllegalMoveError
-from ..engine.tricks import N_
-from .view import moves_table
+from ..i18n import N_
 
 HUMAN = "me"
 HUMAN_ALIASES = {"me", "human", "you"}
@@ -168,3 +167,12 @@ class TableScreen:
                     self.say(i18n.refused_move(exc, line, moves, self.tr), "red")
                     continue
                 return True
+
+
+def moves_table(moves: list[str]) -> str:
+    """The legal moves, numbered, in columns."""
+    cells = [f"{i:>2}. {m}" for i, m in enumerate(moves, 1)]
+    width = max(len(c) for c in cells) + 2
+    per_row = max(1, 96 // width)
+    rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
+    return "\n".join("".join(c.ljust(width) for c in row).rstrip() for row in rows)

@@ -1,4 +1,4 @@
-"""``spots play``: a game in the terminal, humans and bots at one table.
+"""``spots play`` for Spots (its ``GameSpec.terminal``): a game in the terminal, humans and bots at one table.
 
 The program asks the engine for everything: which moves are legal, what a move
 does, when the game ends. It only reads what players type, shows the table,
@@ -17,10 +17,10 @@ from typing import Any
 from rich.console import Console
 
 from .. import bots, i18n
-from ..advisor import advise, format_advice
-from ..engine import Game, Rules, State, describe_move, replay
-from ..engine.record import open_record, record_dict, save_record
-from ..engine.tricks import N_, TILES
+from ..games.spots import Game, Rules, State, describe_move, replay
+from ..games.spots.advice import advise, format_advice
+from ..games.spots.record import open_record, record_dict, save_record
+from ..games.spots.tricks import N_, TILES
 from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen
 from .view import board
 

@@ -13,8 +13,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..engine import State, describe_phase
-from ..engine.tricks import TILES
+from ..games.spots import State, describe_phase
+from ..games.spots.tricks import TILES
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 COLOURS = {"red": "red", "yellow": "yellow", "purple": "magenta", "green": "green", "blue": "blue"}
@@ -88,12 +88,3 @@ def board(state: State, plain: bool = False, names: list[str] | None = None,
                           .format(n=state.set_aside)))
     parts.append(Text(describe_phase(state, tr), style="" if plain else "bold"))
     return Group(*parts)
-
-
-def moves_table(moves: list[str]) -> str:
-    """The legal moves, numbered, in columns."""
-    cells = [f"{i:>2}. {m}" for i, m in enumerate(moves, 1)]
-    width = max(len(c) for c in cells) + 2
-    per_row = max(1, 96 // width)
-    rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)]
-    return "\n".join("".join(c.ljust(width) for c in row).rstrip() for row in rows)

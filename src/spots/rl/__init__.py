@@ -1,5 +1,8 @@
 """Research adapters for Spots: Gymnasium, PettingZoo and OpenSpiel (the ``rl`` extra).
 
+About one game by nature (the action table and observation vector encode Spots), so it
+imports ``spots.games.spots`` directly rather than through the registry.
+
 Importing ``spots.rl`` registers ``Spots-v0`` with Gymnasium and ``python_spots`` with
 pyspiel (each only if that library is installed). The shared pieces are the fixed
 action encoding (``spots.rl.actions``) and the observation vector

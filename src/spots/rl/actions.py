@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
-from ..engine import TILES, Rules, State, load_deck
-from ..engine.errors import RulesError
+from ..games.spots import TILES, Rules, State, load_deck
+from ..games.spots.errors import RulesError
 
 ENCODING_VERSION = 1
 MAX_SEATS = 4
@@ -104,7 +104,7 @@ def encode(move: str) -> int:
         return MOVE_IDS[move]
     except KeyError:
         pass
-    from ..engine import canonical
+    from ..games.spots import canonical
 
     text = canonical(move)
     if text not in MOVE_IDS:

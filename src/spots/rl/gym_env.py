@@ -20,7 +20,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import bots as spots_bots
-from ..engine import Game, Rules, State, render
+from ..games.spots import Game, Rules, State, render
 from . import observation
 from .actions import NUM_ACTIONS, action_mask, check_rules, decode
 from .rewards import Counts, Shaping, counts

@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..engine import TILES, Rules, State
-from ..engine.keep import KEEP_RULES
-from ..engine.procedures import BoltRoll
+from ..games.spots import TILES, Rules, State
+from ..games.spots.keep import KEEP_RULES
+from ..games.spots.procedures import BoltRoll
 from .actions import MAX_SEATS, shipped_cards
 
 PHASES = (

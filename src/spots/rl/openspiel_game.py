@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..engine import Game, Rules, State, render
-from ..engine.dice import faces_text
+from ..games.spots import Game, Rules, State, render
+from ..games.spots.dice import faces_text
 from . import observation
 from .actions import (
     CHANCE_IDS,

@@ -19,7 +19,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
-from ..engine import Game, Rules, State, render
+from ..games.spots import Game, Rules, State, render
 from . import observation
 from .actions import NUM_ACTIONS, action_mask, check_rules, decode
 

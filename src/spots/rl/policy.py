@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import State
+from ..games.spots import State
 from . import observation
 from .actions import ENCODING_VERSION, MOVE_IDS, NUM_ACTIONS, action_mask, decode
 

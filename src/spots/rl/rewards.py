@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any, NamedTuple
 
-from ..engine import State
+from ..games.spots import State
 
 
 class Counts(NamedTuple):

@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import bots as spots_bots
 from ..arena import wilson
-from ..engine import Game, Rules
+from ..games.spots import Game, Rules
 from . import observation
 from .gym_env import SpotsEnv
 from .policy import HEAD_IDS, NumpyPolicy, PolicyBot

@@ -5,8 +5,9 @@ never on which worker plays it or what it played before: that is what makes a
 study give the same rows on one worker or fifty.
 
 The seam: ``runner_for`` picks how a chunk is played. The reference runner
-plays through the public engines (``spots.Game`` and ``spots.double_spot``)
-with bots from ``spots.bots.make`` / ``spots.double_spot.bots.make``. When the
+plays through the public engines (``spots.Game`` and ``spots.games.double_spot``)
+with bots from the game registry (``spots.core.games``); each game's summary row is its
+own (a study's questions are about one game: tiles and sets are Spots'). When the
 compiled batch simulator ``spots.fast`` is importable and offers
 ``study_rows(config: dict, games: list[tuple[int, int]]) -> list[dict]`` (game
 number, game seed -> rows with the fields of ``ROW_FIELDS``), Spots
@@ -50,20 +51,19 @@ def _number(text: str) -> Any:
 
 
 def make_bot(game: str, spec: str, seed: int) -> Any:
+    """A bot of the registered game ``game`` from its spec text (``name`` or ``name:key=value,...``)."""
+    from ..core.games import get
+
     name, budget = parse_bot(spec)
-    if game == "spots":
-        from .. import bots
-        return bots.make(name, seed=seed, **budget)
-    from ..double_spot import bots as ds_bots
-    return ds_bots.make(name, seed=seed, **budget)
+    return get(game).make_bot(name, seed=seed, **budget)
 
 
 def make_rules(config: Config, game_seed: int) -> Any:
     """The configuration's rules; a random trick set is drawn from the game's own seed."""
     if config.game == "spots":
-        from ..engine import Rules
+        from ..games.spots import Rules
         return Rules(**{"tricks_seed": game_seed % (2**31), **config.options})
-    from ..double_spot import Rules as DsRules
+    from ..games.double_spot import Rules as DsRules
     return DsRules(**config.options)
 
 
@@ -95,7 +95,7 @@ def seating(bots: tuple[str, ...], players: int, game: int) -> list[str]:
 
 def play_spots(config: Config, game: int, seed: int) -> Row:
     """One Spots game played out, summarised (who used which tile, lead changes, ...)."""
-    from ..engine import Game
+    from ..games.spots import Game
 
     rules = make_rules(config, seed)
     seats = seating(config.bots, rules.players, game)
@@ -143,7 +143,7 @@ def _lead(state: Any, leader: int | None, changes: int) -> tuple[int | None, int
 
 def play_double_spot(config: Config, game: int, seed: int) -> Row:
     """One Double Spot game played out, summarised (seat 0 moves first)."""
-    from ..double_spot import Game as DsGame
+    from ..games.double_spot import Game as DsGame
 
     rules = make_rules(config, seed)
     seats = seating(config.bots, 2, game)

@@ -123,7 +123,7 @@ def _length_section(study: Study, folder: Path, groups: dict[Any, list[Row]], wh
 
 
 def tiles(study: Study, rows: list[Row], folder: Path) -> list[str]:
-    from ..engine import TILES
+    from ..games.spots import TILES
 
     result = an.tile_strength(rows, list(TILES))
     figures.forest(study, folder, result)

@@ -12,8 +12,9 @@ from __future__ import annotations
 import gettext
 from typing import Any
 
-from ..double_spot.state import State, face_colours
-from ..double_spot.words import N_, colour_word, describe_phase, game_over
+from ..games.double_spot.state import State, face_colours
+from ..games.double_spot.words import N_, colour_word, describe_phase, game_over
+from .games import WebView
 
 ENGLISH = gettext.NullTranslations()
 
@@ -89,3 +90,15 @@ def summary(state: State, names: list[str], tr: gettext.NullTranslations | None 
             for s, r in enumerate(state.returns())]
     return {"headline": game_over(state, names, tr), "turns": state.turn, "moves": len(state.history()),
             "players": rows}
+
+
+# Double Spot in the web app (named by its GameSpec.web)
+WEB_VIEW = WebView(
+    view=view,
+    label=lambda state, move, names, tr: drop_label(move, tr),
+    scores=lambda state: list(state.scores()),
+    per_seat_view=True,
+    racers=lambda state: [0, 1] if state.phase == "claim" else [],  # the ``first`` claim rule
+    goal=("first to {n} card", "first to {n} cards"),
+    draws=True,
+)

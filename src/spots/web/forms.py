@@ -1,35 +1,25 @@
-"""Reading a create-table request: games, seats (who sits, which seats are open), tricks and variants.
+"""Reading a create-table request: games, seats (who sits, which seats are open) and the game's options.
 
 Why separate from the routes: this is all validation, and every refusal is a
-``ValueError`` whose message says what was wrong and what is allowed.
+``ValueError`` whose message says what was wrong and what is allowed. The options
+are read and checked from the game's options schema (``spots.core.options``, the
+same routine as the command line's flags), so no game is named here.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import RulesError
-from ..double_spot.rules import CLAIM_RULES
-from ..engine import Rules
-from ..engine.tricks import N_, SUGGESTED_SETS
-from .games import DOUBLE_SPOT, GAMES, SPOTS, GameKind
+from ..core.games import GameSpec
+from ..core.options import CUSTOM, Option
+from .games import GameKind, hosted
 from .guard import check_text
 from .rooms import DICE
 
 MAX_NAME = 24
-TRICK_SETS = ["beginner", *[s for s in SUGGESTED_SETS if s != "adoption-event"], "random", "all", "custom"]
-TRICK_SET_LABELS = {  # what the lobby's menu shows for each trick set
-    "beginner": N_("beginner (Adoption Event)"), "dog-park": N_("dog park"), "agility-course": N_("agility course"),
-    "hunting": N_("hunting"), "kennel-club": N_("kennel club"), "puppy-pen": N_("puppy pen"),
-    "random": N_("random"), "all": N_("all"), "custom": N_("custom"),
-}
-OPTION_LIMITS = {  # variant options a lobby form may set, with sane bounds for a public server
-    "bust_limit": (0, 60), "dog_limit": (1, 32), "dice": (1, 200), "treats": (0, 200),
-    "starting_treats": (0, 20), "starting_dogs": (0, 6), "turn_limit": (1, 5000),
-}
-# Double Spot's lobby options
-DOUBLE_SPOT_LIMITS = {"columns": (4, 12), "rows": (4, 10), "target": (1, 10), "lifts": (0, 9)}
 
 
 def clean_name(value: Any, default: str) -> str:
@@ -38,12 +28,6 @@ def clean_name(value: Any, default: str) -> str:
         return default
     text = re.sub(r"\s+", " ", check_text(value, "a name")).strip()[:MAX_NAME]
     return text or default
-
-
-def _whole(name: str, value: Any, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValueError(f"{name} must be a whole number from {low} to {high}")
-    return value
 
 
 def parse_seats(body: dict[str, Any], kind: GameKind) -> list[dict[str, Any]]:
@@ -88,73 +72,83 @@ def parse_new_table(body: Any) -> tuple[GameKind, Any, list[dict[str, Any]]]:
     """Read the lobby's create-table request; raise ValueError with a message people understand."""
     if not isinstance(body, dict):
         raise ValueError("expected a JSON object")
-    game = body.get("game", "spots")
-    if not isinstance(game, str) or game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
-    if game == DOUBLE_SPOT.name:
-        return DOUBLE_SPOT, *parse_double_spot(body)
-    return SPOTS, *parse_spots(body)
+    games = hosted()
+    game = body.get("game", next(iter(games)))
+    if not isinstance(game, str) or game not in games:
+        raise ValueError(f"unknown game {game!r}; the games are {', '.join(games)}")
+    kind = games[game]
+    seats = parse_seats(body, kind)
+    try:
+        rules = kind.spec.rules(**lobby_options(kind.spec, body, len(seats)))  # checked by the schema there
+    except RulesError as exc:
+        raise ValueError(str(exc)) from None
+    return kind, rules, seats
 
 
-def parse_double_spot(body: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
-    """Double Spot's options: board size, cards to win and the claim rule."""
-    seats = parse_seats(body, DOUBLE_SPOT)
-    options: dict[str, Any] = {"target": _whole("target", body.get("target", 5), *DOUBLE_SPOT_LIMITS["target"])}
+def lobby_options(spec: GameSpec, body: dict[str, Any], seats: int) -> dict[str, Any]:
+    """The game's options in a request, checked as a public lobby takes them (``validate_options``).
+
+    They come under ``"options"``, or (as the first API clients sent them) at the top level under
+    their own names; an option with picks set to ``custom`` takes its list from its ``custom_field``.
+    The seat count fills the game's seats option, and a seed option is drawn here (SystemRandom).
+    """
     extra = body.get("options") or {}
     if not isinstance(extra, dict):
         raise ValueError("'options' must be an object")
-    for key, value in extra.items():
-        if value is None or value == "":
-            continue
-        if key == "claim":
-            if value not in CLAIM_RULES:
-                raise ValueError(f"option claim must be one of {', '.join(CLAIM_RULES)}")
-            options[key] = value
-        elif key in DOUBLE_SPOT_LIMITS:
-            options[key] = _whole(f"option {key}", value, *DOUBLE_SPOT_LIMITS[key])
-        else:
-            raise ValueError(f"unknown option {key!r}; options are {', '.join([*DOUBLE_SPOT_LIMITS, 'claim'])}")
-    try:
-        rules = DOUBLE_SPOT.rules_from_dict(options)
-    except RulesError as exc:
-        raise ValueError(str(exc)) from None
-    return rules, seats
+    given: dict[str, Any] = {}
+    for option in spec.options:
+        lobby = option.lobby
+        value = extra.get(option.name, body.get(option.name)) if lobby else extra.get(option.name)
+        if lobby and lobby.picks and value == CUSTOM:
+            value = body.get(lobby.custom_field) if lobby.custom_field else None
+            if not isinstance(value, list):
+                raise ValueError(f"a {CUSTOM} {option.name} list is a list of names")
+        if value is not None and value != "":
+            given[option.name] = value
+    given.update({k: v for k, v in extra.items() if k not in given and v is not None and v != ""})
+    if spec.seats_option:
+        if given.get(spec.seats_option, seats) != seats:
+            raise ValueError(f"{spec.seats_option} is the number of seats here ({seats})")
+        given[spec.seats_option] = seats
+    checked = spec.check_options(given, public=True)
+    for option in spec.options:
+        if option.drawn and checked.get(option.name) is None:
+            checked[option.name] = DICE.randrange(2**31)
+    return checked
 
 
-def parse_spots(body: dict[str, Any]) -> tuple[Rules, list[dict[str, Any]]]:
-    """Spots' options: trick set, dogs to win and the variants."""
-    seats = parse_seats(body, SPOTS)
-    options: dict[str, Any] = {"players": len(seats)}
-    tricks = body.get("tricks", "beginner")
-    if tricks == "custom" or isinstance(tricks, list):
-        tiles = body.get("tiles") if tricks == "custom" else tricks
-        if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
-            raise ValueError("a custom trick set is a list of tile names")
-        options["tricks"] = tiles
-    elif isinstance(tricks, str) and tricks in TRICK_SETS:
-        options["tricks"] = tricks
-    else:
-        raise ValueError(f"'tricks' must be one of {', '.join(TRICK_SETS)} or a list of tiles")
-    if options["tricks"] == "random":
-        options["tricks_seed"] = DICE.randrange(2**31)
-    target = body.get("target", 6)
-    if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 20:
-        raise ValueError("'target' must be a whole number from 1 to 20")
-    options["target"] = target
-    extra = body.get("options") or {}
-    if not isinstance(extra, dict):
-        raise ValueError("'options' must be an object")
-    for key, value in extra.items():
-        if key not in OPTION_LIMITS:
-            raise ValueError(f"unknown option {key!r}; options are {', '.join(OPTION_LIMITS)}")
-        if value is None or value == "":
-            continue
-        low, high = OPTION_LIMITS[key]
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise ValueError(f"option {key} must be a whole number from {low} to {high}")
-        options[key] = value
-    try:
-        rules = Rules(**options)
-    except RulesError as exc:
-        raise ValueError(str(exc)) from None
-    return rules, seats
+def lobby_form(_: Callable[[str], str]) -> list[dict[str, Any]]:
+    """The lobby's create-table form, generated from each hosted game's options schema and translated.
+
+    One entry per game (name, title, blurb, seats and the fields in order); a field is a menu
+    (``menu``: value, label, selected) or a number box (``min``/``max``: the public caps), with
+    the ``picks`` to tick when its menu says ``custom``. ``lobby.html`` draws it and
+    ``lobby.js`` reads it back into ``{"game", "seats", "options"}``.
+    """
+    out = []
+    for kind in hosted().values():
+        spec = kind.spec
+        fields = [lobby_field(spec, option, _) for option in spec.options if option.lobby is not None]
+        out.append({"name": spec.name, "title": _(spec.title), "blurb": _(spec.blurb) if spec.blurb else spec.summary,
+                    "goal": list(kind.web.goal), "draws": kind.web.draws,
+                    "bots": list(spec.bots), "seats": spec.players[0], "seats_option": spec.seats_option,
+                    "main": [f for f in fields if f["place"] == "main"],
+                    "variants": [f for f in fields if f["place"] != "main"]})
+    return out
+
+
+def lobby_field(spec: GameSpec, option: Option, _: Callable[[str], str]) -> dict[str, Any]:
+    """One field of the lobby form (see ``lobby_form``)."""
+    lobby = option.lobby
+    assert lobby is not None
+    presets = list(lobby.presets) or [(c, c) for c in option.choices]
+    low, high = lobby.cap or (option.low, option.high)
+    return {
+        "id": f"opt-{spec.name}-{option.name}", "name": option.name, "kind": option.kind, "label": _(option.label),
+        "place": lobby.place, "min": low, "max": high,
+        "placeholder": "" if option.default is None else option.default,
+        "menu": [{"value": v, "label": _(label), "selected": v == option.default} for v, label in presets],
+        "picks": [{"value": v, "label": _(label), "look": look, "checked": v in lobby.picked}
+                  for v, label, look in lobby.picks],
+        "picks_label": _(lobby.picks_label) if lobby.picks_label else "",
+    }

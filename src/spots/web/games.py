@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.games import GameSpec, registry
-from . import double_spot_words, words
 
 Translations = gettext.NullTranslations
 Seats = list[dict[str, Any]]
@@ -37,6 +36,9 @@ class WebView:
     per_seat_view: bool = False  # does each player see their own side of the table?
     # seats that may claim the pending chance event live, first come first served (none: the server draws it)
     racers: Callable[[Any], list[int]] = field(default=lambda state: [])
+    # the lobby's words for a table's goal: a plural pair of message ids ({n}: the target), one when both are the same
+    goal: tuple[str, str] = ("first to {n}", "first to {n}")
+    draws: bool = False  # may a game end in a draw (the lobby says "a draw" for a finished game without a winner)?
 
 
 @dataclass(frozen=True)
@@ -109,54 +111,33 @@ class GameKind:
         ]
 
 
-# ---------------------------------------------------------------- Spots
-
-
-def _spots_view(state: Any, seats: Seats, moves: int, tr: Translations, seat: int | None, live: bool
-                ) -> dict[str, Any]:
-    data = words.view(state, seats, moves, tr)
-    if not live:  # a replay offers nothing to click
-        data["legal"] = []
-        for tile in data["tiles"]:
-            tile.pop("move", None)
-        for p in data["players"]:
-            for d in p["dogs"]:
-                for s in d["spaces"]:
-                    s.pop("move", None)
-    data["game"] = "spots"
-    data["live"] = live  # False in a replay: no moves to offer, and who is online now does not matter
-    return data
-
-
-SPOTS_VIEW = WebView(
-    view=_spots_view,
-    label=lambda state, move, names, tr: str(words.label(state, move, names, tr)[0]),
-    scores=lambda state: [p.scored_count() for p in state.players],
-)
-
-DOUBLE_SPOT_VIEW = WebView(
-    view=double_spot_words.view,
-    label=lambda state, move, names, tr: double_spot_words.drop_label(move, tr),
-    scores=lambda state: list(state.scores()),
-    per_seat_view=True,
-    racers=lambda state: [0, 1] if state.phase == "claim" else [],  # the ``first`` claim rule
-)
-
-
 def web_view(spec: GameSpec) -> WebView | None:
     """The web view a game's spec names (``GameSpec.web``); None when it has none (the server does not host it)."""
     if not spec.web:
         return None
     module, _, name = spec.web.partition(":")
-    view = getattr(importlib.import_module(module), name)  # this module too: its views are defined above
+    view = getattr(importlib.import_module(module), name)
     return view if isinstance(view, WebView) else None
 
 
-GAMES: dict[str, GameKind] = {
-    name: GameKind(spec, view) for name, spec in registry().items() if (view := web_view(spec)) is not None
-}
-SPOTS = GAMES["spots"]
-DOUBLE_SPOT = GAMES["double-spot"]
+_hosted: dict[str, GameKind] = {}
+_seen: list[tuple[str, ...]] = [()]  # the registry's names when ``_hosted`` was filled
+
+
+def hosted() -> dict[str, GameKind]:
+    """The games the server hosts: every registered game whose spec names a web view, in registry order.
+
+    Filled again whenever the registry has changed, so a game registered after start-up is hosted too.
+    """
+    games = registry()
+    if tuple(games) != _seen[0]:
+        _hosted.clear()
+        for name, spec in games.items():
+            view = web_view(spec)
+            if view is not None:
+                _hosted[name] = GameKind(spec, view)
+        _seen[0] = tuple(games)
+    return dict(_hosted)
 
 
 def games_json(gettext: Callable[[str], str] | None = None) -> list[dict[str, Any]]:
@@ -165,7 +146,7 @@ def games_json(gettext: Callable[[str], str] | None = None) -> list[dict[str, An
     ``gettext`` translates the options' labels into the page's language (the help texts stay English).
     """
     out = []
-    for kind in GAMES.values():
+    for kind in hosted().values():
         doc = kind.spec.to_json()
         if gettext is not None:
             for option in doc["options"]:

@@ -21,7 +21,7 @@ from collections import OrderedDict, deque
 from typing import Any
 
 from .config import Limits
-from .games import GAMES, GameKind
+from .games import GameKind, hosted
 from .guard import Buckets, Refused
 from .rooms import DICE, Room, replay_with_log
 from .store import Store, TableRow
@@ -77,11 +77,11 @@ class Hub:
 
     def rebuild(self, row: TableRow) -> Room:
         """A table from its record (raises when the stored rules or a stored move are not valid)."""
-        if row.game not in GAMES:
+        if row.game not in hosted():
             raise ValueError(f"unknown game {row.game!r}")
         if not isinstance(row.rules, dict):
             raise ValueError("the stored rules are not a JSON object")
-        kind = GAMES[row.game]
+        kind = hosted()[row.game]
         state, lines = replay_with_log(kind, kind.rules_from_dict(row.rules), row.moves, [s.name for s in row.seats])
         return Room(self, row, state, lines)
 

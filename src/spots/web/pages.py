@@ -5,10 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ..engine.tricks import TILES
 from .context import Context, tr_of
-from .forms import TRICK_SET_LABELS, TRICK_SETS
-from .games import GAMES
+from .forms import lobby_form
 from .writer import Unavailable
 
 
@@ -25,11 +23,9 @@ def routes(ctx: Context) -> APIRouter:
 
     @router.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:
-        tiles = [{"name": t.name, "title": t.title, "colour": t.colour} for t in TILES.values()]
-        _ = tr_of(request)
-        labels = {s: _(TRICK_SET_LABELS.get(s, s)) for s in TRICK_SETS}
-        bots = {kind.name: list(kind.bots) for kind in GAMES.values()}
-        return ctx.page(request, "lobby.html", tiles=tiles, bots=bots, sets=TRICK_SETS, set_labels=labels)
+        games = lobby_form(tr_of(request))  # every hosted game's form, from its options schema
+        return ctx.page(request, "lobby.html", games=games, bots={g["name"]: g["bots"] for g in games},
+                        about={g["name"]: {k: g[k] for k in ("title", "goal", "draws")} for g in games})
 
     @router.get("/host/{host_token}", response_class=HTMLResponse)
     async def host_page(request: Request, host_token: str) -> HTMLResponse:

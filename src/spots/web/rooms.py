@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import i18n
 from ..core.errors import IllegalMoveError
-from .games import GAMES, GameKind
+from .games import GameKind, hosted
 from .guard import Bucket
 from .store import TableRow
 from .writer import Unavailable
@@ -111,7 +111,7 @@ class Room:
         self.hub = hub
         self.id = row.id
         self.row = row
-        self.kind: GameKind = GAMES[row.game]
+        self.kind: GameKind = hosted()[row.game]
         self.state = state
         self.log = log_lines  # English; other languages are narrated on first need (self.logs)
         self.logs: dict[str, list[str]] = {}

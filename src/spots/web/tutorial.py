@@ -17,10 +17,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from .. import i18n
-from ..engine import Rules
-from ..engine.tricks import N_, TILES
+from ..games.spots import Rules
+from ..games.spots.tricks import N_, TILES
 from .context import request_lang
-from .games import SPOTS
+from .games import hosted
 from .guard import client_of, read_body
 
 router = APIRouter()
@@ -40,7 +40,7 @@ async def new_tutorial(hub: Any, lang: str, name: str | None = None, client: str
     rules = Rules(players=2, tricks="beginner", target=TARGET)
     learner = " ".join((name or "").split())[:MAX_NAME] or _(LEARNER)
     seats = [{"kind": "human", "bot": None, "name": learner}, {"kind": "bot", "bot": BOT, "name": _(TEACHER)}]
-    room = await hub.create(SPOTS, rules, seats, client=client, dice=random.Random(SEED))
+    room = await hub.create(hosted()["spots"], rules, seats, client=client, dice=random.Random(SEED))
     return room, str(room.row.seats[0].token)
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import gettext
 from typing import Any
 
-from ..engine.dice import faces_text as _dice
-from ..engine.render import describe_phase
-from ..engine.render import dog_title as title
-from ..engine.state import State
-from ..engine.tricks import N_, TILES
+from ..games.spots.dice import faces_text as _dice
+from ..games.spots.state import State
+from ..games.spots.tricks import N_, TILES
+from ..games.spots.words import describe_phase
+from ..games.spots.words import dog_title as title
 from . import double_spot_words
+from .games import WebView
 
 ENGLISH = gettext.NullTranslations()
 
@@ -228,3 +229,28 @@ def summary(state: State, names: list[str], tr: gettext.NullTranslations | None 
         for s, (p, r) in enumerate(zip(state.players, state.returns(), strict=True))
     ]
     return {"headline": headline, "turns": state.turn, "moves": len(state.history()), "players": rows}
+
+
+def web_view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.NullTranslations, seat: int | None,
+             live: bool) -> dict[str, Any]:
+    """``view`` for a table or (``live`` False) a replay, which offers nothing to click."""
+    data = view(state, seats, moves, tr)
+    if not live:
+        data["legal"] = []
+        for tile in data["tiles"]:
+            tile.pop("move", None)
+        for p in data["players"]:
+            for d in p["dogs"]:
+                for s in d["spaces"]:
+                    s.pop("move", None)
+    data["game"] = "spots"
+    data["live"] = live  # False in a replay: no moves to offer, and who is online now does not matter
+    return data
+
+
+# Spots in the web app (named by its GameSpec.web)
+WEB_VIEW = WebView(
+    view=web_view,
+    label=lambda state, move, names, tr: str(label(state, move, names, tr)[0]),
+    scores=lambda state: [p.scored_count() for p in state.players],
+)

@@ -18,19 +18,19 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from .. import i18n
-from .games import GAMES
+from .games import hosted
 
 NICE = 10  # searches run at a lower priority than the server, so moves stay quick while bots think
 
 
 def think(game: str, bot: str, seed: int, state: Any) -> str:
     """One bot move (runs in a worker): a fresh bot of that kind, seeded by the server's dice."""
-    return str(GAMES[game].make_bot(bot, seed).choose(state))
+    return str(hosted()[game].make_bot(bot, seed).choose(state))
 
 
 def advise(game: str, state: Any, names: list[str], lang: str) -> list[dict[str, Any]]:
     """A hint's ranked moves in one language (runs in a worker)."""
-    return GAMES[game].advice(state, names, i18n.translator(lang))
+    return hosted()[game].advice(state, names, i18n.translator(lang))
 
 
 class Workers:

@@ -1,5 +1,5 @@
 // How each of the 32 dog cards is drawn: presentation data only (the rules' deck is
-// src/spots/engine/data/dogs.json). Keyed by the printed name. Original art, made from these numbers by art.js.
+// src/spots/games/spots/data/dogs.json). Keyed by the printed name. Original art, made from these numbers by art.js.
 "use strict";
 window.SPOTS_DOG_LOOKS = {
   "Burt": {"shape":"round","coat":"#f6ead2","spot":"#2b2a33","pattern":"spots","ears":"flop","tail":"up","collar":"#e24b4b"},

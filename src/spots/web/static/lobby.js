@@ -7,20 +7,30 @@
     "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
   })[c]);
   const botsOf = window.SPOTS_BOTS || { spots: ["random", "greedy"] };
+  const about = window.SPOTS_GAMES || {};  // each game's title, goal words and whether it can end in a draw
   const game = () => $("game").value;
+  // The chosen game's options (generated from its options schema on the server: lobby.html).
+  const block = () => document.querySelector(`.game-options[data-game="${game()}"]`);
+
+  function seatCount() {
+    const b = block();
+    const by = b.dataset.seatsOption && b.querySelector(`[name="${b.dataset.seatsOption}"]`);
+    return by ? Number(by.value) : Number(b.dataset.seats);
+  }
 
   function seatRows() {
     const bots = botsOf[game()] || [];
-    const n = game() === "double-spot" ? 2 : Number($("players").value);
+    const n = seatCount();
     const box = $("seats");
     const old = [...box.querySelectorAll(".seat-row")].map((row) => ({
       kind: row.querySelector("select").value, name: row.querySelector("input").value,
       open: row.querySelector("input.open").checked,
     }));
+    const fallback = bots.includes("greedy") ? "bot:greedy" : `bot:${bots[0]}`;
     let html = "";
     for (let i = 0; i < n; i++) {
-      const prev = old[i] || { kind: i === 0 ? "human" : "bot:greedy", name: "" };
-      if (prev.kind !== "human" && !bots.includes(prev.kind.slice(4))) prev.kind = "bot:greedy";  // not in this game
+      const prev = old[i] || { kind: i === 0 ? "human" : fallback, name: "" };
+      if (prev.kind !== "human" && !bots.includes(prev.kind.slice(4))) prev.kind = fallback;  // not in this game
       const options = [["human", T("Human")], ...bots.map((b) => [`bot:${b}`, T("Bot: {bot}", { bot: b })])]
         .map(([v, t]) => `<option value="${v}"${prev.kind === v ? " selected" : ""}>${t}</option>`).join("");
       html += `<div class="seat-row"><span class="seat-no">${esc(T("Seat {n}", { n: i + 1 }))}</span>
@@ -33,18 +43,34 @@
     box.innerHTML = html;
   }
 
+  function showPicks() {  // a menu set to "custom" shows the items to tick
+    for (const box of document.querySelectorAll(".custom-picks")) box.hidden = $(box.dataset.for).value !== "custom";
+  }
+
   function showGame() {
     const g = game();
-    for (const el of document.querySelectorAll(".spots-only")) el.hidden = g !== "spots";
-    for (const el of document.querySelectorAll(".double-spot-only")) el.hidden = g !== "double-spot";
+    for (const el of document.querySelectorAll(".game-options")) el.hidden = el.dataset.game !== g;
     for (const el of document.querySelectorAll(".game-blurb")) el.hidden = el.id !== `blurb-${g}`;
     seatRows();
   }
 
   $("game").addEventListener("change", showGame);
-  $("players").addEventListener("change", seatRows);
-  $("tricks").addEventListener("change", () => { $("custom-tiles").hidden = $("tricks").value !== "custom"; });
+  for (const el of document.querySelectorAll(".game-options select")) {
+    el.addEventListener("change", () => { showPicks(); if (el.name === block().dataset.seatsOption) seatRows(); });
+  }
+  showPicks();
   showGame();
+
+  function options() {  // the chosen game's fields, by option name (empty boxes keep the game's default)
+    const out = {};
+    for (const el of block().querySelectorAll("select[name], input[type=number][name]")) {
+      if (el.value === "") continue;
+      out[el.name] = el.dataset.kind === "int" ? Number(el.value) : el.value;
+      const picks = document.querySelector(`.custom-picks[data-for="${el.id}"]`);
+      if (picks && el.value === "custom") out[el.name] = [...picks.querySelectorAll("input:checked")].map((c) => c.value);
+    }
+    return out;
+  }
 
   $("create-form").addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -57,25 +83,7 @@
     });
     // your own seat: the first human seat you did not open to anyone (none: you only host)
     const mine = seats.findIndex((s) => s.kind === "human" && !s.open);
-    const options = {};
-    let body;
-    if (game() === "double-spot") {
-      for (const input of form.querySelectorAll(".ds-variants input")) {
-        if (input.value !== "") options[input.name] = Number(input.value);
-      }
-      options.claim = $("ds-claim").value;
-      body = { game: "double-spot", seats, target: Number($("ds-target").value), options };
-      body.creator_seat = mine < 0 ? null : mine;
-    } else {
-      for (const input of form.querySelectorAll(".spots-only .variants input")) {
-        if (input.value !== "") options[input.name] = Number(input.value);
-      }
-      body = {
-        game: "spots", seats, tricks: $("tricks").value, target: Number($("target").value), options,
-        tiles: [...form.querySelectorAll("input[name=tile]:checked")].map((c) => c.value),
-        creator_seat: mine < 0 ? null : mine,
-      };
-    }
+    const body = { game: game(), seats, options: options(), creator_seat: mine < 0 ? null : mine };
     $("create").disabled = true;
     try {
       const r = await fetch("/api/tables", {
@@ -92,19 +100,19 @@
   });
 
   function row(t) {
-    const ds = t.game === "double-spot";
+    const g = about[t.game] || { title: t.game, goal: ["first to {n}", "first to {n}"], draws: false };
     const players = t.players.map((p) => {
       const who = p.kind === "bot" ? `${esc(p.name)} <span class="muted">(${esc(p.bot)})</span>` : esc(p.name);
       const join = p.free ? ` <button type="button" class="join" data-table="${t.id}" data-seat="${p.seat}">${esc(T("Join"))}</button>` : "";
       return `<span class="lp">${who} ★${p.scored}${join}</span>`;
     }).join(" · ");
-    const state = t.status === "over" ? esc(ds && !t.winner ? T("a draw") : T("won by {who}", { who: t.winner || T("nobody") }))
+    const state = t.status === "over" ? esc(g.draws && !t.winner ? T("a draw") : T("won by {who}", { who: t.winner || T("nobody") }))
       : esc(T("turn {turn}, {who} to move", { turn: t.turn, who: t.to_move || "" }));
     const links = t.status === "over"
       ? `<a class="button" href="/t/${t.id}/replay">${esc(T("Replay"))}</a> <a class="button" href="/t/${t.id}">${esc(T("Final table"))}</a>`
       : `<a class="button" href="/t/${t.id}">${esc(T("Watch"))}</a>`;
-    const goal = ds ? P("first to {n} card", "first to {n} cards", t.target) : T("first to {n}", { n: t.target });
-    const title = ds ? T("Double Spot") : "Spots";
+    const goal = g.goal[0] === g.goal[1] ? T(g.goal[0], { n: t.target }) : P(g.goal[0], g.goal[1], t.target);
+    const title = g.title;
     return `<li class="table-row" data-table="${t.id}" data-game="${esc(t.game)}"><div><b>${esc(T("Table {id}", { id: t.id }))}</b>
       <span class="game-name">${esc(title)}</span>
       <span class="muted">${esc(goal)} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}</span></div>

@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..core.document import SavedState
-from ..core.protocol import CHANCE, TERMINAL
+from ...core.document import SavedState
+from ...core.protocol import CHANCE, TERMINAL
+from ...core.protocol import Game as BaseGame
 from . import load as loader
 from .dice import faces_text, roll_distribution, roll_outcomes, roll_text
-from .errors import IllegalMoveError, RulesError
+from .errors import IllegalMoveError
 from .fields import Schema, slot
 from .notation import Move, canonical, parse
 from .pieces import Dog, Player, Roll, Tile, Trick, remove_dice, sub_multisets
@@ -59,24 +60,6 @@ def read_move(text: str) -> Move:
             _MOVES.clear()
         move = _MOVES[text] = parse(text)
     return move
-
-
-class Game:
-    """A game definition: the rules, and a factory of initial states."""
-
-    def __init__(self, rules: Rules | None = None, **options: Any) -> None:
-        if rules is not None and options:
-            raise RulesError("give either a Rules object or keyword options, not both")
-        self.rules = rules if rules is not None else Rules(**options)
-
-    def num_players(self) -> int:
-        return self.rules.players
-
-    def new_initial_state(self) -> State:
-        return State(self.rules)
-
-    def __repr__(self) -> str:
-        return f"Game({self.rules!r})"
 
 
 # How the fields below are copied, keyed and saved.
@@ -436,7 +419,7 @@ class State(SavedState):
     __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
-        from .render import render
+        from .words import render
 
         return render(self)
 
@@ -445,3 +428,9 @@ class State(SavedState):
 
 
 SCHEMA = Schema(State)
+
+
+class Game(BaseGame):
+    """Spots: the rules and a factory of initial states (``spots.Game(spots.Rules(players=3))``)."""
+
+    RULES, STATE = Rules, State

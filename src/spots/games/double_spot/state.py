@@ -1,6 +1,6 @@
 """The Double Spot state machine: one position, its legal moves and its transitions.
 
-Same shape as ``spots.engine.state`` (see ``spots.core.protocol``): every
+Same shape as ``spots.games.spots.state`` (see ``spots.core.protocol``): every
 decision and chance event is a move in the notation of section 6 of the rules
 (``roll blue``, ``drop 3 green``, ``reveal p07``; ``claim 0`` with the ``first``
 claim rule). The board is kept as seat 0 sees it; seat 1's moves are written from
@@ -13,9 +13,10 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from ..core.document import SavedState, whole
-from ..core.errors import IllegalMoveError, RulesError, StateFormatError
-from ..core.protocol import CHANCE, TERMINAL
+from ...core.document import SavedState, whole
+from ...core.errors import IllegalMoveError, StateFormatError
+from ...core.protocol import CHANCE, TERMINAL
+from ...core.protocol import Game as BaseGame
 from .patterns import COLOURS, FLIP, KIND, Board, Card, on_board, standard_deck, through
 from .rules import Rules
 
@@ -43,24 +44,6 @@ def face_colours(face: str) -> tuple[str, ...]:
     if face == "pink-yellow":
         return ("pink", "yellow")
     return (face,)
-
-
-class Game:
-    """A game definition: the rules, the deck, and a factory of initial states."""
-
-    def __init__(self, rules: Rules | None = None, **options: Any) -> None:
-        if rules is not None and options:
-            raise RulesError("give either a Rules object or keyword options, not both")
-        self.rules = rules if rules is not None else Rules(**options)
-
-    def num_players(self) -> int:
-        return 2
-
-    def new_initial_state(self) -> State:
-        return State(self.rules)
-
-    def __repr__(self) -> str:
-        return f"double_spot.Game({self.rules!r})"
 
 
 class State(SavedState):
@@ -410,3 +393,9 @@ def render(state: State, seat: int = 0) -> str:
         lines.append(f"holder {h + 1}: " + ("(empty)" if card is None else f"{card.id} " + "/".join(card.rows(seat))))
     lines.append(f"cards: you {len(state.won[seat])}, opponent {len(state.won[1 - seat])}")
     return "\n".join(lines)
+
+
+class Game(BaseGame):
+    """Double Spot: the rules and a factory of initial states."""
+
+    RULES, STATE, NAME = Rules, State, "double_spot.Game"

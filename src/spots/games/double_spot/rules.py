@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..core.errors import RulesError
-from ..core.options import whole
+from ...core.errors import RulesError
+from ...core.options import whole
 
 CLAIM_RULES = ("mover", "first")
 LIMITS = {"columns": (3, 20), "rows": (3, 20), "discs": (1, 400), "target": (1, 40), "lifts": (0, 99)}
@@ -58,6 +58,11 @@ class Rules:
         _whole("lifts", self.lifts)
         if self.claim not in CLAIM_RULES:
             raise RulesError(f"claim must be one of {', '.join(CLAIM_RULES)}, not {self.claim!r}")
+
+    @property
+    def players(self) -> int:
+        """Always two (as ``spots.Rules.players`` says how many sit at a Spots table)."""
+        return 2
 
     @property
     def disc_supply(self) -> int:

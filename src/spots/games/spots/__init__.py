@@ -4,10 +4,10 @@ from .cards import DogCard, load_deck, slug
 from .errors import DeckError, IllegalMoveError, RulesError, StateFormatError
 from .notation import Move, canonical, parse
 from .record import load_record, replay, save_record
-from .render import describe_move, describe_phase, render
 from .rules import Rules
 from .state import CHANCE, TERMINAL, Game, State
 from .tricks import SUGGESTED_SETS, TILES
+from .words import describe_move, describe_phase, render
 
 __all__ = [
     "CHANCE",

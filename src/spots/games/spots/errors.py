@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from ..core.errors import DeckError, IllegalMoveError, ReplayError, RulesError, StateFormatError, describe_legal
+from ...core.errors import DeckError, IllegalMoveError, ReplayError, RulesError, StateFormatError, describe_legal
 
 __all__ = ["DeckError", "IllegalMoveError", "ReplayError", "RulesError", "StateFormatError", "describe_legal"]

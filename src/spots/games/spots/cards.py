@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ...core.options import whole
 from .errors import DeckError
 
 
@@ -57,8 +58,7 @@ def parse_deck(doc: Any, source: str = "deck") -> tuple[DogCard, ...]:
             or len(set(spaces)) != len(spaces)
         ):
             raise DeckError(f"{where} ({title}): 'spaces' must be distinct numbers from 1 to 6")
-        if not isinstance(paws, int) or isinstance(paws, bool) or paws < 0:
-            raise DeckError(f"{where} ({title}): 'paws' must be a whole number of at least 0")
+        whole(f"{where} ({title}): 'paws'", paws, 0, error=DeckError)
         seen.add(name)
         cards.append(DogCard(name, title, tuple(sorted(spaces)), paws))
     return tuple(cards)
@@ -67,7 +67,7 @@ def parse_deck(doc: Any, source: str = "deck") -> tuple[DogCard, ...]:
 def load_deck(path: str | Path | None = None) -> tuple[DogCard, ...]:
     """The shipped 32-card deck, or a custom deck file a user supplies."""
     if path is None:
-        text = resources.files("spots.engine").joinpath("data/dogs.json").read_text("utf-8")
+        text = resources.files("spots.games.spots").joinpath("data/dogs.json").read_text("utf-8")
         source = "shipped deck"
     else:
         try:

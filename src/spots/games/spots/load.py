@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..core.document import whole
+from ...core.document import whole
 from .errors import StateFormatError
 from .pieces import Player, Roll, Tile, Trick
 from .rules import Rules

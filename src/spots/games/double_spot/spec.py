@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..core.advice import Advice
-from ..core.games import GameSpec, Outcome
-from ..core.options import Option
+from ...core.advice import Advice
+from ...core.games import GameSpec, Outcome
+from ...core.options import Lobby, Option
 from .advice import advise
 from .bots import BOTS
 from .record import FORMAT
@@ -12,18 +12,22 @@ from .rules import CLAIM_RULES, LIMITS, Rules
 from .state import State, render
 from .words import N_, describe_move
 
-OPTIONS = (
-    Option("columns", "int", 8, N_("Columns"), "columns of the frame", *LIMITS["columns"]),
-    Option("rows", "int", 5, N_("Rows"), "rows of the frame", *LIMITS["rows"]),
+TARGETS = Lobby("main", cap=(1, 10), presets=((3, N_("3 (quick)")), (5, N_("5 (standard)")), (7, N_("7 (long)"))))
+CLAIMS = Lobby(presets=(("mover", N_("the player to move")), ("first", N_("whoever claims it first"))))
+
+OPTIONS = (  # lobby: the bounds and menus of the web lobby (a public server offers no 20-column frames)
+    Option("columns", "int", 8, N_("Columns"), "columns of the frame", *LIMITS["columns"], lobby=Lobby(cap=(4, 12))),
+    Option("rows", "int", 5, N_("Rows"), "rows of the frame", *LIMITS["rows"], lobby=Lobby(cap=(4, 10))),
     Option("discs", "int", None, N_("Discs of each kind"), "discs of each kind (default: half the cells, rounded up)",
-           *LIMITS["discs"]),
-    Option("target", "int", 5, N_("Cards to win"), "pattern cards that win at once", *LIMITS["target"]),
+           *LIMITS["discs"], lobby=None),
+    Option("target", "int", 5, N_("Cards to win"), "pattern cards that win at once", *LIMITS["target"],
+           lobby=TARGETS),
     Option("claim", "choice", "mover", N_("A card already on the board goes to"),
            "who takes a new card whose pattern is already on the board: mover (the player to move) or first "
-           "(whoever claims it first)", choices=CLAIM_RULES),
+           "(whoever claims it first)", choices=CLAIM_RULES, lobby=CLAIMS),
     Option("lifts", "int", 0, N_("When the frame fills, lift it and play on (times)"),
            "house rule: times a full frame is lifted, its discs let fall, and play goes on (0: a full frame ends "
-           "the game)", *LIMITS["lifts"]),
+           "the game)", *LIMITS["lifts"], lobby=Lobby(cap=(0, 9))),
 )
 
 ENDINGS = {"target": "target reached", "full-board": "board full"}
@@ -51,17 +55,16 @@ SPEC = GameSpec(
     options=OPTIONS,
     records=FORMAT,
     rules=Rules,
-    seats=lambda rules: 2,
     load_state=State.from_dict,
     bots=BOTS,
     describe_move=describe_move,
     advise=hint,
     render=render,
     outcome=outcome,
-    turn=lambda state: state.turn,
-    hint_bot="expectimax",
     terminal="spots.play.double_spot_terminal:start",
-    web="spots.web.games:DOUBLE_SPOT_VIEW",
+    web="spots.web.double_spot_words:WEB_VIEW",
+    blurb=N_("Drop two-sided discs and race to make the patterns on the cards. 2 players, each on their own side "
+             "of the frame."),
     summary="drop double-sided discs to make the patterns on the face-up cards (2 players)",
     quick=({}, {"columns": 4, "rows": 4, "target": 2, "claim": "first"}),
 )

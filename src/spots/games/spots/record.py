@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..core.document import read_text
-from ..core.record import Record, RecordFormat
-from ..core.record import replay as replay_moves
+from ...core.document import read_text
+from ...core.record import Record, RecordFormat
+from ...core.record import replay as replay_moves
 from .errors import ReplayError
 from .rules import Rules
 from .state import Game, State

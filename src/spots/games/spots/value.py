@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..engine.state import State
+from .state import State
 
 WIN = 10_000.0
 

@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ..core.bots import Bot, RandomBot, make_bot
-from ..core.mcts import Mcts, random_policy
+from ...core.bots import Bot, RandomBot, make_bot
+from ...core.mcts import Mcts, random_policy
 from .expectimax import ExpectimaxBot
 from .patterns import KIND, finishes, through
 from .state import FACE_KIND, FACES, State, face_colours, seen_by

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import bots, i18n
-from .engine.dice import roll_distribution
-from .engine.keep import GUARD, KEEP_RULES
-from .engine.pieces import remove_dice
-from .engine.state import State
+from ... import bots, i18n
+from .dice import roll_distribution
+from .keep import GUARD, KEEP_RULES
 from .odds import Position
+from .pieces import remove_dice
+from .state import State
 
 STRONGEST = "expectimax"
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from ..core.options import whole as _whole
+from ...core.options import whole as _whole
 from .cards import DogCard, load_deck, parse_deck, slug
 from .errors import RulesError
 from .tricks import COLOURS, CORE, TILES, suggested_set

@@ -7,8 +7,8 @@ holds only what is Double Spot's own: options, the deck, the state and bots.
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.errors import DeckError, IllegalMoveError, RulesError, StateFormatError
-from ..core.record import replay as core_replay
+from ...core.errors import DeckError, IllegalMoveError, RulesError, StateFormatError
+from ...core.record import replay as core_replay
 from .patterns import Card, standard_deck
 from .rules import DoubleSpotRulesError, Rules
 from .state import Game, State, render

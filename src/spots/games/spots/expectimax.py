@@ -39,8 +39,8 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from ..engine.state import State
 from .greedy import GreedyBot
+from .state import State
 from .value import FITTED, WEIGHT_SETS, Weights, rival, win_chance
 
 DEFAULT_NODES = 8000  # at most about 0.2 s of CPU on the project's machine (docs/bots.md): no one waits at a table

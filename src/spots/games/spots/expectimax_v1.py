@@ -24,8 +24,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from ..engine.state import State
 from .greedy import GreedyBot
+from .state import State
 from .value import DEFAULT, Weights, evaluate
 
 

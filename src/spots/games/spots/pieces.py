@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import product
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..core.document import whole
+from ...core.document import whole
 from .errors import StateFormatError
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..core.record import Record, RecordFormat
+from ...core.record import Record, RecordFormat
 from .rules import Rules
 from .state import STATE_FORMAT, State
 

@@ -5,14 +5,14 @@ or bad by what it hands over. For each drop the hint says what a player can
 check on the board: the cards it takes now, the opponent's chance to finish a
 card on their roll, and the mover's chance to finish one on the roll after
 (the opponent replying as carefully as they can). The ranking is the bot's
-(``spots.double_spot.expectimax``): exact over the die, no sampling, so drops
+(``spots.games.double_spot.expectimax``): exact over the die, no sampling, so drops
 of equal value get the same rank and the same score, and a hint is the same
 every time it is asked for.
 """
 
 from __future__ import annotations
 
-from ..core.advice import Advice
+from ...core.advice import Advice
 from .expectimax import WIN, ExpectimaxBot
 from .state import State
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 from operator import attrgetter
 
-from ..core.mcts import Mcts
-from ..engine.state import State
+from ...core.mcts import Mcts
 from .greedy import GreedyBot
+from .state import State
 from .value import evaluate
 
 

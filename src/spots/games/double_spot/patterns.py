@@ -16,7 +16,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ..core.errors import DeckError
+from ...core.errors import DeckError
 
 COLOURS = ("blue", "green", "pink", "yellow")
 LETTERS = {"B": "blue", "G": "green", "P": "pink", "Y": "yellow"}
@@ -164,7 +164,7 @@ def parse_deck(doc: object, source: str = "deck") -> tuple[Card, ...]:
 @cache
 def standard_deck() -> tuple[Card, ...]:
     """The shipped 40-card deck (``data/patterns.json``)."""
-    text = resources.files("spots.double_spot").joinpath("data/patterns.json").read_text("utf-8")
+    text = resources.files("spots.games.double_spot").joinpath("data/patterns.json").read_text("utf-8")
     return parse_deck(json.loads(text), "data/patterns.json")
 
 

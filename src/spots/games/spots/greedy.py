@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..engine.keep import KEEP_RULES
-from ..engine.state import State
-from ..engine.steps import RollTask
-from ..engine.tricks import TILES
-from ..odds import Position
+from .keep import KEEP_RULES
+from .odds import Position
+from .state import State
+from .steps import RollTask
+from .tricks import TILES
 
 TREAT_TILES = {"beg", "chew", "gobble", "stay", "play-dead"}
 

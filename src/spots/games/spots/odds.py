@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from .engine.dice import float_distribution, roll_distribution
-from .engine.state import State
-from .engine.tricks import TILES
+from .dice import float_distribution, roll_distribution
+from .state import State
+from .tricks import TILES
 
 EXACT_LIMIT = 12
 SAMPLES = 20_000

@@ -1,0 +1,68 @@
+"""The old module paths, kept working after the games moved under ``spots.games``.
+
+People's scripts import ``spots.odds``, ``spots.advisor``, ``spots.double_spot``,
+``spots.engine`` and ``spots.bots.greedy`` (and their submodules). A finder on
+``sys.meta_path`` answers those names with the module at its new place: the very
+same module object, so classes, constants and ``isinstance`` checks are shared.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+# Old name (and everything under it) -> new name, longest first.
+MOVED = {
+    "spots.engine.render": "spots.games.spots.words",
+    "spots.engine": "spots.games.spots",
+    "spots.double_spot": "spots.games.double_spot",
+    "spots.bots.greedy": "spots.games.spots.greedy",
+    "spots.bots.expectimax": "spots.games.spots.expectimax",
+    "spots.bots.value": "spots.games.spots.value",
+    "spots.bots.mcts": "spots.games.spots.mcts",
+    "spots.advisor": "spots.games.spots.advice",
+    "spots.odds": "spots.games.spots.odds",
+}
+
+
+def new_name(name: str) -> str | None:
+    """Where the module once called ``name`` lives now (None: it did not move)."""
+    for old, new in MOVED.items():
+        if name == old or name.startswith(old + "."):
+            return new + name[len(old):]
+    return None
+
+
+class _Alias(importlib.abc.Loader):
+    """Loads an old name as the module at its new place."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        module = importlib.import_module(self.target)
+        self.spec = module.__spec__  # the import system overwrites it with the alias's; put back below
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        """Nothing to run (the module ran once, under its new name); keep its own spec (package data needs it)."""
+        module.__spec__ = self.spec
+
+
+class MovedFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        new = new_name(fullname)
+        if new is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, _Alias(new))
+
+
+def install() -> None:
+    if not any(isinstance(f, MovedFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, MovedFinder())

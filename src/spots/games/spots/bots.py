@@ -1,0 +1,57 @@
+"""Spots' bots by name: ``random``, ``greedy``, ``expectimax`` (and its frozen first version ``expectimax-v1``),
+``mcts`` and the trained ``ppo``.
+
+Every bot has ``choose(state) -> move`` and is deterministic under its seed. The
+registry (``GameSpec.bots``), ``spots.bots.make`` and the front ends all get them here;
+each is imported only when first asked for (``ppo`` needs numpy, the rl extra).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...core.bots import Bot, RandomBot
+
+
+def _greedy(seed: int = 0, **budget: Any) -> Bot:
+    from .greedy import GreedyBot
+
+    return GreedyBot(seed=seed, **budget)
+
+
+def _expectimax(seed: int = 0, **budget: Any) -> Bot:
+    from .expectimax import ExpectimaxBot
+
+    return ExpectimaxBot(seed=seed, **budget)
+
+
+def _expectimax_v1(seed: int = 0, **budget: Any) -> Bot:
+    from .expectimax_v1 import ExpectimaxV1Bot
+
+    return ExpectimaxV1Bot(seed=seed, **budget)
+
+
+def _mcts(seed: int = 0, **budget: Any) -> Bot:
+    from .mcts import MctsBot
+
+    return MctsBot(seed=seed, **budget)
+
+
+def _ppo(seed: int = 0, **budget: Any) -> Bot:
+    from ...rl import ppo_bot  # the trained policy (docs/rl.md); says so if numpy (the rl extra) is missing
+
+    return ppo_bot(seed=seed, **budget)
+
+
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "greedy": _greedy,
+    "expectimax": _expectimax,
+    "expectimax-v1": _expectimax_v1,
+    "mcts": _mcts,
+    "ppo": _ppo,
+}
+
+
+__all__ = ["BOTS", "Bot", "RandomBot"]  # spots.bots.make(name) makes them

@@ -1,0 +1,36 @@
+"""The import paths from before the layout move keep working: people's scripts use them.
+
+``spots.odds``, ``spots.advisor``, ``spots.double_spot``, ``spots.engine`` and the
+Spots bots' modules moved under ``spots.games``; the old names give the very same
+modules (so classes and ``isinstance`` checks are shared), checked in a fresh process.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+CODE = """
+import importlib.resources, spots
+import spots.odds, spots.advisor, spots.engine.errors
+from spots import double_spot
+from spots.double_spot.bots import make
+from spots.bots.greedy import GreedyBot
+import spots.games.spots.advice as advice, spots.games.spots.odds as odds, spots.games.double_spot as ds
+assert spots.odds is odds and spots.advisor is advice and double_spot is ds
+assert spots.engine.errors.IllegalMoveError is spots.IllegalMoveError
+assert type(spots.bots.make("greedy")) is GreedyBot and make("greedy").name == "greedy"
+assert spots.double_spot.__spec__.name == "spots.games.double_spot"  # the real spec, so package data is found
+assert importlib.resources.files("spots.double_spot").joinpath("data/patterns.json").is_file()
+import random
+state, rng = spots.Game(spots.Rules(players=2)).new_initial_state(), random.Random(1)
+while state.is_chance_node():
+    state.sample_chance(rng)
+print(spots.advisor.advise(state)[0].move in state.legal_actions(), double_spot.replay([]).is_chance_node())
+"""
+
+
+def test_the_old_module_paths_give_the_moved_modules() -> None:
+    out = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True"]

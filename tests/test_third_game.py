@@ -1,0 +1,164 @@
+"""A third game plugs in through the registry alone: no front end names it.
+
+``Take`` (take one or two stones; who takes the last one wins) is registered here, in
+the test, with a spec, a record format and a bare web view. ``spots games``, the command
+line's ``--game`` choices and rules flags, ``GET /api/games`` and the lobby's form then
+list it, and ``spots selfplay --game take`` plays it, with no front-end code changed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spots import cli
+from spots.core import games
+from spots.core.bots import RandomBot
+from spots.core.errors import IllegalMoveError, RulesError
+from spots.core.games import GameSpec, Outcome
+from spots.core.options import Lobby, Option
+from spots.core.protocol import TERMINAL
+from spots.core.record import RecordFormat
+from spots.web.games import WebView
+from test_web_api import client
+
+
+@dataclass(frozen=True)
+class Rules:
+    pile: int = 7
+
+    def __post_init__(self) -> None:
+        if self.pile < 1:
+            raise RulesError(f"pile must be at least 1, not {self.pile}")
+
+    @classmethod
+    def from_dict(cls, doc: Any) -> Rules:
+        return cls(**doc)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class State:
+    """Two players take 1 or 2 stones in turn; no chance."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules, self.left, self.seat, self.turn, self._history = rules, rules.pile, 0, 0, []
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else self.seat
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def is_terminal(self) -> bool:
+        return self.left == 0
+
+    def legal_actions(self) -> list[str]:
+        return [] if self.is_terminal() else [f"take {n}" for n in (1, 2) if n <= self.left]
+
+    def chance_outcomes(self, exact: bool = False) -> list[tuple[str, Any]]:
+        return []
+
+    def apply_action(self, action: object, player: int | None = None) -> None:
+        if str(action) not in self.legal_actions() or player not in (None, self.seat):
+            raise IllegalMoveError(f"illegal move {action!r}; legal: {', '.join(self.legal_actions())}")
+        self.left -= int(str(action).split()[1])
+        self._history.append(str(action))
+        self.turn += 1
+        if self.left:
+            self.seat = 1 - self.seat
+
+    def sample_chance(self, rng: random.Random) -> str:
+        raise ValueError("Take has no chance")
+
+    def clone(self) -> State:
+        other = State(self.rules)
+        for move in self._history:
+            other.apply_action(move)
+        return other
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.is_terminal() and s == self.seat else 0.0 for s in (0, 1)]
+
+    def history(self) -> list[str]:
+        return list(self._history)
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.left, self.seat)
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps({"format": "take-state", "rules": self.rules.to_dict(), "history": self._history})
+
+
+def load_state(doc: dict[str, Any]) -> State:
+    state = State(Rules.from_dict(doc["rules"]))
+    for move in doc["history"]:
+        state.apply_action(move)
+    return state
+
+
+VIEW = WebView(view=lambda state, seats, moves, tr, seat, live: {"game": "take", "left": state.left},
+               label=lambda state, move, names, tr: move, scores=lambda state: [0, 0])
+
+SPEC = GameSpec(
+    name="take", title="Take", players=(2, 2),
+    options=(Option("pile", "int", 7, "Stones", "stones in the pile", 1, 99, lobby=Lobby("main", cap=(1, 30))),),
+    records=RecordFormat("Take", "take-record", "take-state", Rules.from_dict, State),
+    rules=Rules, seats=lambda rules: 2, load_state=load_state, bots={"random": RandomBot},
+    describe_move=lambda before, move, after=None, names=None, tr=None: move,
+    advise=lambda state, seed=0, bot=None: [], render=lambda state: f"{state.left} stones left",
+    outcome=lambda state: Outcome("last stone taken", state.turn, state.seat), turn=lambda state: state.turn,
+    web="test_third_game:VIEW", summary="take one or two stones; the last one wins",
+)
+
+
+@pytest.fixture
+def take() -> Iterator[GameSpec]:
+    games.register(SPEC)
+    try:
+        yield SPEC
+    finally:
+        games.unregister(SPEC.name)
+
+
+def test_spots_games_lists_a_registered_game(take: GameSpec, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "take         Take: take one or two stones" in out and "--pile" in out
+    assert cli.main(["games", "--json"]) == 0
+    assert "take" in [g["name"] for g in json.loads(capsys.readouterr().out)]
+
+
+def test_the_command_line_offers_it_and_its_flags(take: GameSpec, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    game_flag = next(a for a in cli.build_parser()._subparsers._group_actions[0].choices["selfplay"]._actions
+                     if a.dest == "game")
+    assert "take" in game_flag.choices
+    out = tmp_path / "t.json"
+    assert cli.main(["selfplay", "--game", "take", "--pile", "5", "--bots", "random", "--out", str(out)]) == 0
+    assert "0 stones left" in capsys.readouterr().out
+    assert cli.main(["replay", str(out)]) == 0  # the file says which game it is
+    assert cli.main(["selfplay", "--game", "take", "--pile", "0"]) == 2  # the schema's check, as for every game
+    assert "pile must be from 1 to 99, not 0" in capsys.readouterr().err
+
+
+def test_the_web_app_lists_it_and_its_lobby_form(take: GameSpec, tmp_path: Path) -> None:
+    with client(tmp_path / "s.db") as c:
+        listed = {g["name"]: g for g in c.get("/api/games").json()}
+        assert list(listed) == ["spots", "double-spot", "take"]
+        assert listed["take"]["options"][0]["lobby"]["cap"] == [1, 30]
+        lobby = c.get("/").text
+        assert '<option value="take">Take</option>' in lobby
+        assert 'id="opt-take-pile"' in lobby and 'max="30"' in lobby
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        r = c.post("/api/tables", json={"game": "take", "seats": seats, "options": {"pile": 31}})
+        assert r.status_code == 400 and "pile must be from 1 to 30" in r.json()["message"]
+        r = c.post("/api/tables", json={"game": "take", "seats": seats, "options": {"pile": 4}})
+        assert r.status_code == 201, r.text
