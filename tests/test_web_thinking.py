@@ -48,10 +48,13 @@ class Seat:
                 self.view = msg["view"]
             await self.inbox.put(msg)
 
-    async def until(self, kind: str, moves: int = 0) -> dict[str, Any]:
+    async def until(self, kind: str, moves: int = 0, allowed: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The next message of this kind (a state: with ``moves`` moves or more); errors not ``allowed`` fail."""
         while True:
             msg = await asyncio.wait_for(self.inbox.get(), 30)
             if msg["type"] == "error":
+                if msg["code"] in allowed:
+                    return msg
                 raise AssertionError(msg)
             if msg["type"] == kind and (kind != "state" or msg["view"]["moves"] >= moves):
                 return msg
@@ -88,7 +91,10 @@ async def ask_hints(seats: list[Seat], stop: asyncio.Event, hints: list[tuple[fl
         seat = seats[view["to_move"]]
         began = time.perf_counter()
         await seat.ws.send(json.dumps({"type": "hint"}))
-        await seat.until("hint")
+        reply = await seat.until("hint", allowed=("hint-limit",))
+        if reply["type"] == "error":  # the server's hint limit: wait as it says, as the page does
+            await asyncio.sleep(reply["retry_after"])
+            continue
         hints.append((began, time.perf_counter()))
         await move(seats, rng)
 
