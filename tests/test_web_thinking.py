@@ -23,7 +23,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from test_web_security_server import Server
+from servers import Server
 
 pytestmark = pytest.mark.timeout(240)
 
