@@ -13,7 +13,7 @@ from spots.games.spots.state import State
 from spots.games.spots.tricks import TILES
 
 ALL_BOTS = ["random", "greedy", "expectimax", "mcts"]
-CHEAP = {"expectimax": {"nodes": 300}, "mcts": {"iterations": 30}}
+CHEAP = {"expectimax": {"nodes": 300}, "expectimax-v1": {"nodes": 300}, "mcts": {"iterations": 30}}
 
 
 def play(rules: spots.Rules, names: list[str], seed: int, max_moves: int = 400) -> State:
@@ -94,7 +94,8 @@ def test_greedy_beats_random_clearly() -> None:
 
 
 def test_expectimax_beats_greedy() -> None:
-    results = run_match(spots.Rules(players=2), ["expectimax", "greedy"], games=40, seed=4, jobs=2)
+    results = run_match(spots.Rules(players=2), ["expectimax", "greedy"], games=40, seed=4, jobs=2,
+                        budget={"expectimax": {"nodes": 3000}})
     rows = {r["bot"]: r for r in summarise(results)}
     assert rows["expectimax"]["win_rate"] > 0.6
 

@@ -203,19 +203,21 @@ def summarise(results: list[GameResult]) -> list[dict[str, Any]]:
             "decisions": len(times),
             "median_ms": 1000 * percentile(times, 0.5),
             "p99_ms": 1000 * percentile(times, 0.99),
+            "max_ms": 1000 * times[-1] if times else 0.0,
         })
     return out
 
 
 def format_table(rows: list[dict[str, Any]], results: list[GameResult]) -> str:
     header = (f"{'bot':<12} {'seats':>6} {'wins':>8} {'win rate':>9} {'95% CI (Wilson)':>17} {'turns/game':>11} "
-              f"{'bust rate':>10} {'median ms':>10} {'p99 ms':>9}")
+              f"{'bust rate':>10} {'median ms':>10} {'p99 ms':>9} {'max ms':>9}")
     lines = [header, "-" * len(header)]
     for r in sorted(rows, key=lambda r: -r["win_rate"]):
         lines.append(
             f"{r['bot']:<12} {r['seats']:>6} {r['wins']:>8.1f} {r['win_rate']:>8.1%} "
             f"{'[' + format(r['ci_low'], '.1%') + ', ' + format(r['ci_high'], '.1%') + ']':>17} "
-            f"{r['mean_game_turns']:>11.1f} {bust_rate(r['bust_rate']):>10} {r['median_ms']:>10.2f} {r['p99_ms']:>9.1f}"
+            f"{r['mean_game_turns']:>11.1f} {bust_rate(r['bust_rate']):>10} {r['median_ms']:>10.2f} "
+            f"{r['p99_ms']:>9.1f} {r['max_ms']:>9.1f}"
         )
     lines.append(endings(results))
     lines.append("bust rate: busts per turn taken; times: per decision of that bot.")

@@ -1,4 +1,5 @@
-"""Spots' bots by name: ``random``, ``greedy``, ``expectimax``, ``mcts`` and the trained ``ppo``.
+"""Spots' bots by name: ``random``, ``greedy``, ``expectimax`` (and its frozen first version ``expectimax-v1``),
+``mcts`` and the trained ``ppo``.
 
 Every bot has ``choose(state) -> move`` and is deterministic under its seed. The
 registry (``GameSpec.bots``), ``spots.bots.make`` and the front ends all get them here;
@@ -25,6 +26,12 @@ def _expectimax(seed: int = 0, **budget: Any) -> Bot:
     return ExpectimaxBot(seed=seed, **budget)
 
 
+def _expectimax_v1(seed: int = 0, **budget: Any) -> Bot:
+    from .expectimax_v1 import ExpectimaxV1Bot
+
+    return ExpectimaxV1Bot(seed=seed, **budget)
+
+
 def _mcts(seed: int = 0, **budget: Any) -> Bot:
     from .mcts import MctsBot
 
@@ -41,6 +48,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": _greedy,
     "expectimax": _expectimax,
+    "expectimax-v1": _expectimax_v1,
     "mcts": _mcts,
     "ppo": _ppo,
 }

@@ -28,16 +28,18 @@ UNLIMITED = 1 << 62  # decisions: a Spots simulation ends with the turn, not a c
 
 
 class MctsBot(Mcts):
-    """``spots.bots.make("mcts", iterations=150, horizon=1, c=0.7)``."""
+    """``spots.bots.make("mcts", iterations=150, horizon=1, c=0.7, time_ms=None)``: ``iterations`` is the node
+    budget (the same moves on any machine), ``time_ms`` an optional time limit (see ``spots.core.mcts``)."""
 
     name = "mcts"
 
-    def __init__(self, seed: int = 0, iterations: int = 150, horizon: int = 1, c: float = 0.7) -> None:
+    def __init__(self, seed: int = 0, iterations: int = 150, horizon: int = 1, c: float = 0.7,
+                 time_ms: float | None = None) -> None:
         greedy = GreedyBot(seed=seed)
 
         def policy(state: State, rng: random.Random) -> str:
             return greedy.choose(state)
 
         super().__init__(policy, win_chances, seed=seed, iterations=iterations, depth=UNLIMITED, c=c, widen=None,
-                         turn=attrgetter("turn"), horizon=horizon)
+                         turn=attrgetter("turn"), horizon=horizon, time_ms=time_ms)
         self.policy_bot = greedy

@@ -1,0 +1,123 @@
+"""A long Spots arena with a fresh random trick set every game, logged game by game (resumable).
+
+    python benchmarks/spots_arena.py --bots expectimax,greedy --games 2000 --log arena.jsonl --jobs 2
+    python benchmarks/spots_arena.py --bots expectimax,greedy --games 2000 --log arena.jsonl --report
+
+``spots arena`` plays one trick set per match; this plays game ``g`` with the
+random set drawn from ``tricks_seed = g`` (Howl, Roll Over and one tile per
+colour), seats rotated by ``g`` and the bots seeded as ``spots arena`` seeds them,
+so every tile is met and a game is the same on any machine (with node budgets).
+Each finished game is appended to ``--log`` as one JSON line (its seats, returns
+and every decision's tile and time), so a run under load can be stopped and
+resumed, and ``--report`` summarises whatever is done: per bot the win rate with
+its Wilson interval and the decision-time median, p99 and maximum, then the
+maximum per tile (the tile whose trick is in progress; ``turn start`` for the
+choice of trick). Times are wall-clock milliseconds on the machine that ran it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import spots
+from spots.arena import hash_seed, percentile, seating, wilson
+from spots.bots import make
+from spots.study.play import parse_bot
+
+
+def play(job: tuple[list[str], int, int, int, dict[str, Any]]) -> dict[str, Any]:
+    """One game: its seats, returns, and per seat the (tile, ms) of every decision with a choice."""
+    names, players, seed, game, budget = job
+    rules = spots.Rules(players=players, tricks="random", tricks_seed=game)
+    seats = seating(names, players, game)
+    bots = []
+    for s, spec in enumerate(seats):  # a seat is a bot name, or name:key=value,... (as in studies)
+        name, options = parse_bot(spec)
+        bots.append(make(name, seed=hash_seed(seed, game, s), **{**budget.get(name, {}), **options}))
+    rng = random.Random(f"{seed}:{game}")
+    state = spots.Game(rules).new_initial_state()
+    times: list[list[tuple[str, float]]] = [[] for _ in seats]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.sample_chance(rng)
+            continue
+        seat = state.current_player()
+        tile = state.trick or "turn start"
+        choice = len(state.legal_actions()) > 1
+        start = time.process_time()
+        move = bots[seat].choose(state)
+        if choice:
+            times[seat].append((tile, round(1000 * (time.process_time() - start), 3)))
+        state.apply_action(move)
+    return {"game": game, "seats": seats, "returns": state.returns(), "turns": state.turn, "times": times}
+
+
+def run(args: argparse.Namespace, names: list[str], budget: dict[str, Any]) -> None:
+    log = Path(args.log)
+    done = {json.loads(line)["game"] for line in log.read_text().splitlines()} if log.exists() else set()
+    jobs = [(names, args.players, args.seed, g, budget) for g in range(args.games) if g not in done]
+    with log.open("a") as out, ProcessPoolExecutor(args.jobs) as pool:
+        for result in pool.map(play, jobs, chunksize=1):
+            out.write(json.dumps(result) + "\n")
+            out.flush()
+
+
+def report(log: Path) -> str:
+    games = [json.loads(line) for line in log.read_text().splitlines()]
+    wins: dict[str, float] = defaultdict(float)
+    seats: dict[str, int] = defaultdict(int)
+    times: dict[str, list[float]] = defaultdict(list)
+    tiles: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for g in games:
+        for s, name in enumerate(g["seats"]):
+            seats[name] += 1
+            wins[name] += g["returns"][s]
+            for tile, ms in g["times"][s]:
+                times[name].append(ms)
+                tiles[name][tile] = max(tiles[name][tile], ms)
+    lines = [f"{len(games)} games, {max(len(g['seats']) for g in games)} players, a random trick set each", "",
+             "| bot | seats | wins | win rate | 95% CI (Wilson) | decisions | median ms | p99 ms | max ms |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name in sorted(seats, key=lambda n: -wins[n] / seats[n]):
+        low, high = wilson(wins[name], seats[name])
+        t = sorted(times[name])
+        lines.append(f"| {name} | {seats[name]} | {wins[name]:.1f} | {wins[name] / seats[name]:.1%} | "
+                     f"[{low:.1%}, {high:.1%}] | {len(t)} | {percentile(t, 0.5):.1f} | {percentile(t, 0.99):.1f} | "
+                     f"{t[-1] if t else 0:.1f} |")
+    lines += ["", "Slowest decision per tile (ms):", ""]
+    every = sorted({tile for per in tiles.values() for tile in per})
+    lines.append("| bot | " + " | ".join(every) + " |")
+    lines.append("|---|" + "---:|" * len(every))
+    for name in seats:
+        lines.append(f"| {name} | " + " | ".join(f"{tiles[name].get(t, 0):.0f}" for t in every) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bots", required=True,
+                        help="bot names, one per seat (the last repeated), separated by '/' when a bot has options "
+                             "(expectimax:weights=fitted/expectimax), else by commas")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--budget", default="{}",
+                        help='per-bot options as JSON, e.g. \'{"expectimax": {"nodes": 3000}}\'')
+    parser.add_argument("--log", required=True, help="the JSON-lines file the games are appended to")
+    parser.add_argument("--report", action="store_true", help="only summarise the log")
+    args = parser.parse_args()
+    if not args.report:
+        run(args, args.bots.split("/" if "/" in args.bots else ","), json.loads(args.budget))
+    print(report(Path(args.log)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""Thinking never holds up a table (issue 21): the real server, bots and hints busy, a person's move still quick.
+
+Four bot-only tables of the strongest bot play as fast as the server lets them
+(``--bot-delay 0``) while another table keeps asking for hints, and a person
+plays on a third table. Bot moves and hints run in the server's worker processes
+(at a lower priority), so the person's move round trip (the move sent, the new
+state back on the same socket, which the server sends once the move is stored)
+stays short. The median of many moves is asserted, with a generous bound, and the
+test checks that the bots and the advisor really were busy during the moves it timed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from servers import Server
+
+pytestmark = pytest.mark.timeout(240)
+
+BOTS = [{"kind": "bot", "bot": "expectimax"}] * 4
+PEOPLE = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bao"}]
+TIMED_MOVES = 40
+
+
+class Seat:
+    """One person's socket: every message it receives is queued, so nothing is lost while we wait."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.view: dict[str, Any] = {}
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for text in self.ws:
+            msg = json.loads(text)
+            if msg["type"] == "state":
+                self.view = msg["view"]
+            await self.inbox.put(msg)
+
+    async def until(self, kind: str, moves: int = 0, allowed: tuple[str, ...] = ()) -> dict[str, Any]:
+        """The next message of this kind (a state: with ``moves`` moves or more); errors not ``allowed`` fail."""
+        while True:
+            msg = await asyncio.wait_for(self.inbox.get(), 30)
+            if msg["type"] == "error":
+                if msg["code"] in allowed:
+                    return msg
+                raise AssertionError(msg)
+            if msg["type"] == kind and (kind != "state" or msg["view"]["moves"] >= moves):
+                return msg
+
+
+async def seats_of(base: str, table: dict[str, Any]) -> list[Seat]:
+    seats = []
+    for seat in table["seats"]:
+        token = seat["link"].rsplit("/", 1)[1]
+        seats.append(Seat(await connect(f"{base}/ws/{table['id']}?token={token}", max_size=2**22)))
+    for s in seats:
+        await s.until("state")
+    return seats
+
+
+async def move(seats: list[Seat], rng: random.Random) -> float:
+    """The player to move sends a random legal move; seconds until its new state is back."""
+    view = max((s.view for s in seats), key=lambda v: v["moves"])
+    seat = seats[view["to_move"]]
+    n = view["moves"]
+    began = time.perf_counter()
+    await seat.ws.send(json.dumps({"type": "move", "move": rng.choice(view["legal"])["move"], "at": n}))
+    await seat.until("state", n + 1)
+    return time.perf_counter() - began
+
+
+async def ask_hints(seats: list[Seat], stop: asyncio.Event, hints: list[tuple[float, float]]) -> None:
+    """Ask for a hint on every new position of this table, then move on: the advisor is always thinking."""
+    rng = random.Random(3)
+    while not stop.is_set():
+        view = max((s.view for s in seats), key=lambda v: v["moves"])
+        if view["over"]:
+            return
+        seat = seats[view["to_move"]]
+        began = time.perf_counter()
+        await seat.ws.send(json.dumps({"type": "hint"}))
+        reply = await seat.until("hint", allowed=("hint-limit",))
+        if reply["type"] == "error":  # the server's hint limit: wait as it says, as the page does
+            await asyncio.sleep(reply["retry_after"])
+            continue
+        hints.append((began, time.perf_counter()))
+        await move(seats, rng)
+
+
+async def scenario(server: Server) -> tuple[list[float], list[tuple[float, float]], float, float, int]:
+    base = server.url.replace("http", "ws", 1)
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        async def create(seats: list[dict[str, Any]]) -> dict[str, Any]:
+            r = await http.post("/api/tables", json={"seats": seats, "tricks": "random", "target": 6})
+            assert r.status_code == 201, r.text
+            return dict(r.json())
+
+        async def bot_moves() -> int:
+            views = [(await http.get(f"/api/tables/{t['id']}")).json() for t in bot_tables]
+            return sum(v["view"]["moves"] for v in views)
+
+        bot_tables = [await create(BOTS) for _ in range(4)]
+        person, advised = await seats_of(base, await create(PEOPLE)), await seats_of(base, await create(PEOPLE))
+        stop = asyncio.Event()
+        hints: list[tuple[float, float]] = []
+        hinting = asyncio.create_task(ask_hints(advised, stop, hints))
+        deadline = time.perf_counter() + 120  # the worker processes start (slowly on a busy machine)
+        while (not hints or await bot_moves() == 0) and time.perf_counter() < deadline:
+            await asyncio.sleep(0.5)
+        before = await bot_moves()
+        rng = random.Random(7)
+        began = time.perf_counter()
+        rtts = []
+        for _ in range(TIMED_MOVES):
+            rtts.append(await move(person, rng))
+            await asyncio.sleep(0.05)  # a person's pace, and room for the bots' moves in between
+        ended = time.perf_counter()
+        after = await bot_moves()
+        stop.set()
+        await asyncio.wait_for(hinting, 60)
+        for s in person + advised:
+            await s.ws.close()
+        return rtts, hints, began, ended, after - before
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux")
+def test_a_move_round_trips_quickly_while_bots_and_hints_think(tmp_path: Path) -> None:
+    server = Server(tmp_path / "busy.db", "--private", "--bot-delay", "0", "--workers", "2").start()
+    try:
+        rtts, hints, began, ended, bot_moves = asyncio.run(scenario(server))
+    finally:
+        server.stop()
+    busy = [h for h in hints if h[0] < ended and h[1] > began]
+    assert busy, "no hint was being computed while the moves were timed"
+    assert bot_moves >= 1, "the bot tables did not play while the moves were timed"
+    median = statistics.median(rtts)
+    print(f"median {median * 1000:.1f} ms, max {max(rtts) * 1000:.1f} ms over {len(rtts)} moves; "
+          f"{bot_moves} bot moves and {len(busy)} hints during them")
+    assert median < 0.050, f"median round trip {median * 1000:.0f} ms over {len(rtts)} moves: {sorted(rtts)}"
