@@ -7,6 +7,7 @@ client; a "restart" is a new app on the same database file.
 from __future__ import annotations
 
 import json
+import random
 import re
 import sqlite3
 import time
@@ -429,3 +430,20 @@ def test_restart_mid_game_puts_every_table_back_and_bots_carry_on(tmp_path: Path
             time.sleep(0.05)
             row = c.get(f"/api/tables/{bots['id']}").json()
         assert row["moves"] > len(bot_moves), (row["view"]["status"], row["view"]["over"])
+
+
+def test_online_search_bots_have_a_clock_and_simple_bots_play_as_ever() -> None:
+    """On the server a search bot answers within BOT_CLOCK_MS however busy the machine; offline it has no clock."""
+    from spots.web.games import BOT_CLOCK_MS, hosted
+
+    games = hosted()
+    for game, bot in [("spots", "expectimax"), ("spots", "mcts"), ("double-spot", "search"),
+                      ("double-spot", "expectimax"), ("double-spot", "mcts")]:
+        assert games[game].make_bot(bot, 1).time_ms == BOT_CLOCK_MS, (game, bot)
+        assert spots.bots.make(bot, 1, game=game).time_ms is None, (game, bot)
+    state = spots.Game(spots.Rules(players=2)).new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.sample_chance(rng)
+    for bot in ("random", "greedy"):
+        assert games["spots"].make_bot(bot, 1).choose(state) in state.legal_actions()

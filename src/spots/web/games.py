@@ -22,6 +22,7 @@ from typing import Any
 from ..core.games import GameSpec, registry
 
 Translations = gettext.NullTranslations
+BOT_CLOCK_MS = 250.0  # the longest a search bot thinks on the server (its node budget usually stops it sooner)
 Seats = list[dict[str, Any]]
 
 
@@ -79,7 +80,13 @@ class GameKind:
         return self.spec.new_state(rules)
 
     def make_bot(self, name: str, seed: int) -> Any:
-        return self.spec.make_bot(name, seed=seed)
+        """Online, a search bot also gets a clock: on a busy server it answers with its best move so far
+        rather than keep a person waiting. (Elsewhere bots stop by their node budgets alone, so a seeded
+        game is the same on any machine.) Bots that never search long take no clock."""
+        try:
+            return self.spec.make_bot(name, seed=seed, time_ms=BOT_CLOCK_MS)
+        except ValueError:  # random, greedy, ppo: no time_ms option
+            return self.spec.make_bot(name, seed=seed)
 
     def narrate(self, before: Any, move: str, after: Any, names: list[str], tr: Translations | None) -> str:
         return self.spec.describe_move(before, move, after, names, tr)
