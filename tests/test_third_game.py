@@ -179,3 +179,4 @@ def test_its_table_pages_come_from_its_web_view(take: GameSpec, tmp_path: Path) 
             assert "double_spot" not in page and "roll dice, fill dogs" not in page  # no other game's look
         assert f"<title>Table {table['id']} · Take</title>" in pages[0]
         assert f'<h1 class="who" id="who">Table {table["id"]} · you are Ann</h1>' in pages[0]
+        assert '<button type="button" id="flip" class="icon-button" hidden>' in pages[2]  # one view for every seat

@@ -84,7 +84,8 @@ class GameKind:
         web = self.web
         return {"name": self.name, "brand": gettext(web.brand or self.title),
                 "tagline": gettext(web.tagline) if web.tagline else "",
-                "styles": list(web.styles), "scripts": list(web.scripts)}
+                "styles": list(web.styles), "scripts": list(web.scripts),
+                "sides": web.per_seat_view}  # the replay offers "Other side" when each seat sees its own
 
     def rules_from_dict(self, doc: Any) -> Any:
         return self.spec.records.rules_from_dict(doc)
