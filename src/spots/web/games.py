@@ -41,7 +41,8 @@ class WebView:
     draws: bool = False  # may a game end in a draw (the lobby says "a draw" for a finished game without a winner)?
     # The table page's look: the header's brand and tagline (message ids, translated where shown; the brand is
     # the spec's title when empty), the stylesheets and the scripts (names under /static/) that draw this game's
-    # table, added after the ones every table page loads, so the templates name no game.
+    # table, added after the ones every table page loads, so the templates name no game. A game's script adds its
+    # renderer (board, controls, end; optional before/after hooks around a redraw) to ``Renderers[name]`` (render.js).
     brand: str = ""
     tagline: str = ""
     styles: tuple[str, ...] = ()
