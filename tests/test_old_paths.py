@@ -34,3 +34,15 @@ def test_the_old_module_paths_give_the_moved_modules() -> None:
     out = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "True"]
+
+
+def test_the_old_terminal_module_names_give_the_renamed_ones() -> None:
+    """``spots.play.terminal`` and ``.view`` became ``spots_terminal`` and ``spots_view`` (like Double Spot's)."""
+    code = ("import spots, spots.play.terminal as old, spots.play.spots_terminal as new\n"
+            "from spots.play.view import board\n"
+            "import spots.play.spots_view as view\n"
+            "from spots.core import games\n"
+            "print(old is new, board is view.board, games.get('spots').terminal)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "spots.play.spots_terminal:start"]

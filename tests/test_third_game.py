@@ -26,7 +26,7 @@ from spots.core.options import Lobby, Option
 from spots.core.protocol import TERMINAL
 from spots.core.record import RecordFormat
 from spots.web.games import WebView
-from test_web_api import client
+from test_web_api import client, token
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,8 @@ def load_state(doc: dict[str, Any]) -> State:
 
 
 VIEW = WebView(view=lambda state, seats, moves, tr, seat, live: {"game": "take", "left": state.left},
-               label=lambda state, move, names, tr: move, scores=lambda state: [0, 0])
+               label=lambda state, move, names, tr: move, scores=lambda state: [0, 0],
+               tagline="the last stone wins", styles=("take.css",), scripts=("take.js",))
 
 SPEC = GameSpec(
     name="take", title="Take", players=(2, 2),
@@ -162,3 +163,20 @@ def test_the_web_app_lists_it_and_its_lobby_form(take: GameSpec, tmp_path: Path)
         assert r.status_code == 400 and "pile must be from 1 to 30" in r.json()["message"]
         r = c.post("/api/tables", json={"game": "take", "seats": seats, "options": {"pile": 4}})
         assert r.status_code == 201, r.text
+
+
+def test_its_table_pages_come_from_its_web_view(take: GameSpec, tmp_path: Path) -> None:
+    """The header, the stylesheets and the scripts of a table are the game's own, with no front-end change."""
+    with client(tmp_path / "s.db") as c:
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}]
+        table = c.post("/api/tables", json={"game": "take", "seats": seats, "options": {"pile": 4}}).json()
+        pages = [c.get(f"/play/{token(table['seats'][0]['link'])}").text, c.get(f"/t/{table['id']}").text,
+                 c.get(f"/t/{table['id']}/replay").text]
+        for page in pages:
+            assert '<a class="brand" href="/">Take</a>' in page and "the last stone wins" in page
+            assert '<link rel="stylesheet" href="/static/take.css">' in page
+            assert '<script src="/static/take.js"></script>' in page
+            assert "double_spot" not in page and "roll dice, fill dogs" not in page  # no other game's look
+        assert f"<title>Table {table['id']} · Take</title>" in pages[0]
+        assert f'<h1 class="who" id="who">Table {table["id"]} · you are Ann</h1>' in pages[0]
+        assert '<button type="button" id="flip" class="icon-button" hidden>' in pages[2]  # one view for every seat

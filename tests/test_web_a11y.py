@@ -65,10 +65,12 @@ def test_a_double_spot_table(server: Server, browser: Any, axe: Any, symbols: bo
         page.wait_for_selector(".ds-column button.drop", timeout=20_000)
         drop_once(page, turn)
     assert problems(axe, page) == []
+    assert page.locator("h1").all_inner_texts() == [f"Table {t['id']} · you are Tester"]  # the page's one heading
     watcher = context.new_page()  # a spectator sees the table without controls
     watcher.goto(t["watch"])
     watcher.wait_for_selector(".frame")
     assert problems(axe, watcher) == []
+    assert watcher.locator("h1").all_inner_texts() == [f"Watching table {t['id']}"]
     context.close()
 
 

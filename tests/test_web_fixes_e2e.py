@@ -74,6 +74,12 @@ def test_a_double_spot_game_in_colour_blind_mode(server: Server, browser: Any) -
     assert "Double Spot" in page.title() and "Double Spot" in page.inner_text("header.top")
     assert not page.is_checked("#ds-symbols") and not symbols_shown(page)
     assert page.locator(".ds-legend").is_hidden()
+    drops = page.evaluate("""() => [...document.querySelectorAll('.ds-column button.drop')].map((b) => {
+      const r = b.getBoundingClientRect(); return [r.width, r.height]; })""")
+    assert drops and all(w >= 44 and h >= 44 for w, h in drops), drops  # touch targets on a phone
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # and the frame still fits
+    assert page.evaluate("(() => { const f = document.querySelector('.frame'); "
+                         "return f.scrollWidth <= f.clientWidth; })()")
     page.check("#ds-symbols")
     assert symbols_shown(page) and page.locator(".ds-legend").is_visible()
     assert page.locator(".ds-column button.drop .sym").first.is_visible()

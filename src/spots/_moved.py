@@ -1,7 +1,7 @@
 """The old module paths, kept working after the games moved under ``spots.games``.
 
 People's scripts import ``spots.odds``, ``spots.advisor``, ``spots.double_spot``,
-``spots.engine`` and ``spots.bots.greedy`` (and their submodules). A finder on
+``spots.engine``, ``spots.bots.greedy`` and ``spots.play.terminal`` (and their submodules). A finder on
 ``sys.meta_path`` answers those names with the module at its new place: the very
 same module object, so classes, constants and ``isinstance`` checks are shared.
 """
@@ -27,6 +27,8 @@ MOVED = {
     "spots.bots.mcts": "spots.games.spots.mcts",
     "spots.advisor": "spots.games.spots.advice",
     "spots.odds": "spots.games.spots.odds",
+    "spots.play.terminal": "spots.play.spots_terminal",
+    "spots.play.view": "spots.play.spots_view",
 }
 
 

@@ -1,6 +1,7 @@
 """The terminal front ends (rich): the table every game shares (``table.py``) and each game's screen.
 
 ``spots play`` starts a game's screen through its ``GameSpec.terminal`` ("module:function"),
-so this package names no game: ``terminal.py`` and ``view.py`` are Spots' screen and board,
-``double_spot_terminal.py`` and ``double_spot_view.py`` Double Spot's. The web app is ``spots.web``.
+so this package names no game: each game has ``<game>_terminal.py`` (its screen, started by
+``spots play``) and ``<game>_view.py`` (its board): ``spots_*`` and ``double_spot_*``.
+The web app is ``spots.web``.
 """

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..games.spots import TILES, Rules, State
 from ..games.spots.keep import KEEP_RULES
+from ..games.spots.pieces import Roll
 from ..games.spots.procedures import BoltRoll
 from .actions import MAX_SEATS, shipped_cards
 
@@ -150,21 +151,34 @@ def as_dict(vector: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def encode(state: State, seat: int, chance_faces: list[int] | None = None, out: np.ndarray | None = None) -> np.ndarray:
-    """The observation of ``state`` for ``seat`` as a float32 vector of length SIZE."""
+    """The observation of ``state`` for ``seat`` as a float32 vector of length SIZE.
+
+    Flat writes with precomputed offsets (``_START``): building named views costs more than the rest.
+    Seats are written relative to ``seat`` (the observer is always 0).
+    """
     vec = np.zeros(SIZE, dtype=np.float32) if out is None else out
     if out is not None:
         vec.fill(0.0)
-    o = _START  # flat writes with precomputed offsets: building named views costs more than the rest
-    rules = state.rules
+    _encode_game(vec, state, seat)
+    _encode_seats(vec, state, seat)
+    _encode_table(vec, state, seat)
+    if state.roll is not None:
+        _encode_roll(vec, state.roll)
+    if state.is_chance_node():
+        _encode_chance(vec, state, seat)
+    for face in chance_faces or ():
+        vec[_START["chance_faces"] + face - 1] += 1
+    return vec
+
+
+def _encode_game(vec: np.ndarray, state: State, seat: int) -> None:
+    """Who is playing and to move, the phase, the turn, the rules' numbers and the supplies."""
+    o, rules = _START, state.rules
     n = rules.players
-
-    def rel(s: int) -> int:
-        return (s - seat) % n
-
     vec[o["players"] + n - 1] = 1
     vec[o["observer_seat"] + seat] = 1
     player = state.current_player()
-    vec[o["to_move"] + (rel(player) if player >= 0 else (S if state.is_chance_node() else S + 1))] = 1
+    vec[o["to_move"] + ((player - seat) % n if player >= 0 else (S if state.is_chance_node() else S + 1))] = 1
     assert state.phase is not None, "an observed position always has a phase"
     vec[o["phase"] + _PHASE[state.phase]] = 1
     vec[o["turn"]] = state.turn
@@ -174,9 +188,13 @@ def encode(state: State, seat: int, chance_faces: list[int] | None = None, out: 
     vec[o["bust_limit"]] = rules.bust_limit
     vec[o["supply_dice"]] = state.dice_supply
     vec[o["supply_treats"]] = state.treat_supply
-    cards = rules.cards
+
+
+def _encode_seats(vec: np.ndarray, state: State, seat: int) -> None:
+    """Each seat's treats, yard and dogs (which dog is whose, scored, the faces filled), and seats tied to start."""
+    o, cards, n = _START, state.rules.cards, state.rules.players
     for s, p in enumerate(state.players):
-        r = rel(s)
+        r = (s - seat) % n
         vec[o["seat_present"] + r] = 1
         vec[o["seat_treats"] + r] = p.treats
         for face in p.yard:
@@ -198,14 +216,19 @@ def encode(state: State, seat: int, chance_faces: list[int] | None = None, out: 
         vec[o["seat_paws"] + r] = paws
     if state.first_player is None:
         for s in state.tied:
-            vec[o["seat_tied"] + rel(s)] = 1
+            vec[o["seat_tied"] + (s - seat) % n] = 1
+
+
+def _encode_table(vec: np.ndarray, state: State, seat: int) -> None:
+    """The deck, the tiles, and the trick being played with its working values."""
+    o = _START
     if state.deck_top is not None:
         vec[o["deck_top"] + _DOG[state.deck_top]] = 1
     rest = o["deck_rest"]
     for name in state.deck_rest:
         vec[rest + _DOG[name]] = 1
     vec[o["deck_rest_count"]] = len(state.deck_rest)
-    for name, up, treats in zip(rules.tricks, state.face_up, state.tile_treats, strict=True):
+    for name, up, treats in zip(state.rules.tricks, state.face_up, state.tile_treats, strict=True):
         i = _TILE[name]
         vec[o["tile_in_play"] + i] = 1
         vec[o["tile_face_up"] + i] = up
@@ -220,28 +243,32 @@ def encode(state: State, seat: int, chance_faces: list[int] | None = None, out: 
         vec[o["guard"] + state.guard - 1] = 1
     vec[o["digs_left"]] = state.digs_left
     vec[o["offer_bolt"]] = isinstance(state.offer, BoltRoll)
-    roll = state.roll
-    if roll is not None:
-        vec[o["roll_active"]] = 1
-        for face in roll.dice:
-            vec[o["roll_dice"] + face - 1] += 1
-        for face in roll.held:
-            vec[o["roll_held"] + face - 1] += 1
-        vec[o["roll_size"]] = roll.size
-        if roll.mode in _KEEP:
-            vec[o["roll_mode"] + _KEEP[roll.mode]] = 1
-        if roll.choosing is not None:
-            vec[o["roll_choosing"] + _KEEP.get(roll.choosing, len(KEEP_MODES))] = 1
-        vec[o["roll_fresh"]] = roll.fresh
-        vec[o["roll_partial"]] = roll.partial
-        vec[o["roll_play_dead"]] = roll.bonus == "play-dead"
-    if state.is_chance_node():
-        kind = state.chance_for[0]
-        vec[o["chance_kind"] + _KIND[kind]] = 1
-        if kind in ("deal", "first-die"):
-            vec[o["chance_seat"] + rel(state.chance_for[1])] = 1
-        if state.phase == "chance-roll":
-            vec[o["chance_dice"]] = state.pending_dice
-    for face in chance_faces or ():
-        vec[o["chance_faces"] + face - 1] += 1
-    return vec
+
+
+def _encode_roll(vec: np.ndarray, roll: Roll) -> None:
+    """The dice in hand: faces rolled and held, the keep rule and what is being chosen."""
+    o = _START
+    vec[o["roll_active"]] = 1
+    for face in roll.dice:
+        vec[o["roll_dice"] + face - 1] += 1
+    for face in roll.held:
+        vec[o["roll_held"] + face - 1] += 1
+    vec[o["roll_size"]] = roll.size
+    if roll.mode in _KEEP:
+        vec[o["roll_mode"] + _KEEP[roll.mode]] = 1
+    if roll.choosing is not None:
+        vec[o["roll_choosing"] + _KEEP.get(roll.choosing, len(KEEP_MODES))] = 1
+    vec[o["roll_fresh"]] = roll.fresh
+    vec[o["roll_partial"]] = roll.partial
+    vec[o["roll_play_dead"]] = roll.bonus == "play-dead"
+
+
+def _encode_chance(vec: np.ndarray, state: State, seat: int) -> None:
+    """What chance event is pending, for whom, and how many dice it rolls."""
+    o = _START
+    kind = state.chance_for[0]
+    vec[o["chance_kind"] + _KIND[kind]] = 1
+    if kind in ("deal", "first-die"):
+        vec[o["chance_seat"] + (state.chance_for[1] - seat) % state.rules.players] = 1
+    if state.phase == "chance-roll":
+        vec[o["chance_dice"]] = state.pending_dice

@@ -105,4 +105,7 @@ WEB_VIEW = WebView(
     racers=lambda state: [0, 1] if state.phase == "claim" else [],  # the ``first`` claim rule
     goal=("first to {n} card", "first to {n} cards"),
     draws=True,
+    tagline=N_("drop discs, make the patterns"),
+    styles=("double_spot.css",),
+    scripts=("double_spot.js",),
 )

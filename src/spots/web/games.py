@@ -40,6 +40,14 @@ class WebView:
     # the lobby's words for a table's goal: a plural pair of message ids ({n}: the target), one when both are the same
     goal: tuple[str, str] = ("first to {n}", "first to {n}")
     draws: bool = False  # may a game end in a draw (the lobby says "a draw" for a finished game without a winner)?
+    # The table page's look: the header's brand and tagline (message ids, translated where shown; the brand is
+    # the spec's title when empty), the stylesheets and the scripts (names under /static/) that draw this game's
+    # table, added after the ones every table page loads, so the templates name no game. A game's script adds its
+    # renderer (board, controls, end; optional before/after hooks around a redraw) to ``Renderers[name]`` (render.js).
+    brand: str = ""
+    tagline: str = ""
+    styles: tuple[str, ...] = ()
+    scripts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,14 @@ class GameKind:
     @property
     def per_seat_view(self) -> bool:
         return self.web.per_seat_view
+
+    def look(self, gettext: Callable[[str], str]) -> dict[str, Any]:
+        """The table pages' header and assets for this game (``base.html``, ``table.html``), translated."""
+        web = self.web
+        return {"name": self.name, "brand": gettext(web.brand or self.title),
+                "tagline": gettext(web.tagline) if web.tagline else "",
+                "styles": list(web.styles), "scripts": list(web.scripts),
+                "sides": web.per_seat_view}  # the replay offers "Other side" when each seat sees its own
 
     def rules_from_dict(self, doc: Any) -> Any:
         return self.spec.records.rules_from_dict(doc)

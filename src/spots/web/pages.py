@@ -39,7 +39,7 @@ def routes(ctx: Context) -> APIRouter:
             for s in room.row.seats
         ]
         return ctx.page(request, "host.html", table=room.id, seats=seats, watch=ctx.link(f"/t/{room.id}"),
-                        game=room.kind.name)
+                        look=room.kind.look(tr_of(request)))
 
     @router.get("/play/{token}", response_class=HTMLResponse)
     async def play_page(request: Request, token: str) -> HTMLResponse:
@@ -53,20 +53,22 @@ def routes(ctx: Context) -> APIRouter:
             return not_found(request, _("This seat link is not valid (the seat may have been taken from the lobby)."))
         room, seat = found
         return ctx.page(request, "table.html", table=room.id, seat=seat, token=token, name=room.names[seat],
-                        game=room.kind.name)
+                        look=room.kind.look(tr_of(request)))
 
     @router.get("/t/{table_id}", response_class=HTMLResponse)
     async def watch_page(request: Request, table_id: str) -> HTMLResponse:
         room = await hub.table(table_id)
         if room is None:
             return no_table(request, table_id)
-        return ctx.page(request, "table.html", table=table_id, seat=None, token="", name="", game=room.kind.name)
+        return ctx.page(request, "table.html", table=table_id, seat=None, token="", name="",
+                        look=room.kind.look(tr_of(request)))
 
     @router.get("/t/{table_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, table_id: str) -> HTMLResponse:
         room = await hub.table(table_id)
         if room is None:
             return no_table(request, table_id)
-        return ctx.page(request, "replay.html", table=table_id, moves=len(room.log), game=room.kind.name)
+        return ctx.page(request, "replay.html", table=table_id, moves=len(room.log),
+                        look=room.kind.look(tr_of(request)))
 
     return router

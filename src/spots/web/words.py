@@ -8,6 +8,7 @@ here from the engine's state and legal moves, and sent ready to draw.
 from __future__ import annotations
 
 import gettext
+from collections.abc import Callable
 from typing import Any
 
 from ..games.spots.dice import faces_text as _dice
@@ -148,8 +149,29 @@ def view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.Null
     over = state.is_terminal()
     to_move = None if over or state.is_chance_node() else state.seat
     legal = state.legal_actions() if to_move is not None else []
-    legal_set = set(legal)
-    cards = rules.cards
+    buttons = []
+    for move in legal:
+        text, group = label(state, move, names, tr)
+        buttons.append({"move": move, "label": text, "group": group})
+    out: dict[str, Any] = {
+        "moves": moves, "turn": state.turn, "over": over, "to_move": to_move, "phase": state.phase,
+        "status": phase_text(state, names, tr),
+        "rules": {"players": rules.players, "target": rules.target, "bust_limit": rules.bust_limit,
+                  "dog_limit": rules.dog_limit, "tricks": list(rules.tricks)},
+        "supply": {"dice": state.dice_supply, "treats": state.treat_supply},
+        "tiles": _tiles(state, set(legal), _), "deck": {"top": _deck_top(state), "left": len(state.deck_rest)},
+        "players": _players(state, seats, to_move, set(legal)), "trick": _trick(state, _), "hand": _hand(state),
+        "legal": buttons, "winner": state.winner, "returns": state.returns() if over else None,
+    }
+    if over:
+        out["summary"] = summary(state, names, tr)
+    return out
+
+
+def _players(state: State, seats: list[dict[str, Any]], to_move: int | None, legal: set[str]
+             ) -> list[dict[str, Any]]:
+    """Each seat's mat: yard, treats, scores and dogs (the spaces the mover may fill carry their move)."""
+    cards = state.rules.cards
     players = []
     for seat, p in enumerate(state.players):
         dogs = []
@@ -158,7 +180,7 @@ def view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.Null
             for v in d.spaces:
                 space: dict[str, Any] = {"v": v, "filled": v in d.filled}
                 move = f"place {v} {d.name}"
-                if seat == to_move and move in legal_set:
+                if seat == to_move and move in legal:
                     space["move"] = move
                 spaces.append(space)
             dogs.append({
@@ -171,47 +193,44 @@ def view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.Null
             "scored": p.scored_count(), "paws": state.paws(seat), "busts": state.busts[seat], "dogs": dogs,
             "dog_count": len(p.dogs),
         })
+    return players
+
+
+def _tiles(state: State, legal: set[str], _: Callable[[str], str]) -> list[dict[str, Any]]:
+    """The trick tiles in play (a tile that may be played now carries its move)."""
     tiles = []
-    for name, up, treats in zip(rules.tricks, state.face_up, state.tile_treats, strict=True):
+    for name, up, treats in zip(state.rules.tricks, state.face_up, state.tile_treats, strict=True):
         tile = TILES[name]
         entry: dict[str, Any] = {
             "name": name, "title": _(tile.title), "colour": tile.colour, "text": _(tile.text), "face_up": up,
             "treats": treats, "active": state.trick == name,
         }
-        if f"trick {name}" in legal_set:
+        if f"trick {name}" in legal:
             entry["move"] = f"trick {name}"
         tiles.append(entry)
-    top = None
-    if state.deck_top is not None:
-        card = cards[state.deck_top]
-        top = {"name": card.name, "title": card.title, "spaces": list(card.spaces), "paws": card.paws}
-    trick = None
-    if state.trick is not None:
-        tile = TILES[state.trick]
-        trick = {"name": tile.name, "title": _(tile.title), "text": _(tile.text), "step": state.step + 1,
-                 "steps": len(tile.steps)}
+    return tiles
+
+
+def _deck_top(state: State) -> dict[str, Any] | None:
+    if state.deck_top is None:
+        return None
+    card = state.rules.cards[state.deck_top]
+    return {"name": card.name, "title": card.title, "spaces": list(card.spaces), "paws": card.paws}
+
+
+def _trick(state: State, _: Callable[[str], str]) -> dict[str, Any] | None:
+    """The trick being played, at which step."""
+    if state.trick is None:
+        return None
+    tile = TILES[state.trick]
+    return {"name": tile.name, "title": _(tile.title), "text": _(tile.text), "step": state.step + 1,
+            "steps": len(tile.steps)}
+
+
+def _hand(state: State) -> dict[str, Any]:
     roll = state.roll
-    hand = {
-        "dice": list(roll.dice) if roll else [], "held": list(roll.held) if roll else [],
-        "set_aside": state.set_aside,
-    }
-    buttons = []
-    for move in legal:
-        text, group = label(state, move, names, tr)
-        buttons.append({"move": move, "label": text, "group": group})
-    out: dict[str, Any] = {
-        "moves": moves, "turn": state.turn, "over": over, "to_move": to_move, "phase": state.phase,
-        "status": phase_text(state, names, tr),
-        "rules": {"players": rules.players, "target": rules.target, "bust_limit": rules.bust_limit,
-                  "dog_limit": rules.dog_limit, "tricks": list(rules.tricks)},
-        "supply": {"dice": state.dice_supply, "treats": state.treat_supply},
-        "tiles": tiles, "deck": {"top": top, "left": len(state.deck_rest)},
-        "players": players, "trick": trick, "hand": hand, "legal": buttons,
-        "winner": state.winner, "returns": state.returns() if over else None,
-    }
-    if over:
-        out["summary"] = summary(state, names, tr)
-    return out
+    return {"dice": list(roll.dice) if roll else [], "held": list(roll.held) if roll else [],
+            "set_aside": state.set_aside}
 
 
 def summary(state: State, names: list[str], tr: gettext.NullTranslations | None = None) -> dict[str, Any]:
@@ -253,4 +272,5 @@ WEB_VIEW = WebView(
     view=web_view,
     label=lambda state, move, names, tr: str(label(state, move, names, tr)[0]),
     scores=lambda state: [p.scored_count() for p in state.players],
+    tagline="roll dice, fill dogs, don't bust",  # extracted from base.html, where it is the site's default
 )

@@ -188,7 +188,4 @@ const DoubleSpot = (() => {
   return { board, controls, end, logLines: Spots.logLines, esc };
 })();
 
-// The renderer for a view: each game draws its own table; the page scripts only pick.
-function rendererFor(view) {
-  return view && view.game === "double-spot" ? DoubleSpot : Spots;
-}
+Renderers["double-spot"] = DoubleSpot;

@@ -190,5 +190,19 @@ const Spots = (() => {
     return lines.map((l, i) => `<li value="${start + i + 1}">${esc(l)}</li>`).join("");
   }
 
-  return { esc, die, tile, dog, board, controls, end, logLines };
+  // The table page's hand play and motion (play.js, motion.js): before a redraw, and after it.
+  function before(boardEl) { return Motion.before(boardEl); }
+  function after(prev, view, snap, boardEl, me, busy) {
+    Play.arm(boardEl, view, me, busy);
+    Motion.after(prev, view, snap, boardEl);
+  }
+
+  return { esc, die, tile, dog, board, controls, end, logLines, before, after };
 })();
+
+// Each game's renderer by its name (the view's "game"): a game's page script (its WebView's scripts) adds its
+// own, and the table and replay pages only pick, so they name no game.
+const Renderers = { spots: Spots };
+function rendererFor(view) {
+  return (view && Renderers[view.game]) || Spots;
+}

@@ -29,7 +29,6 @@
     $("status").textContent = v.status;
     const R = rendererFor(v);
     document.body.dataset.game = v.game;
-    $("flip").hidden = v.game !== "double-spot";
     $("board").innerHTML = R.board(v, null);
     $("end").hidden = !v.over;
     $("end").innerHTML = R.end(v, table, false);

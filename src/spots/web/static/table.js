@@ -37,13 +37,10 @@
     $("status").textContent = view.status;
     const R = rendererFor(view);
     document.body.dataset.game = view.game;
-    const snap = prev && view.game === "spots" ? Motion.before($("board")) : null;
+    const snap = prev && R.before ? R.before($("board")) : null;  // a game's own motion, if it has any
     $("board").innerHTML = R.board(view, me);
     $("controls").innerHTML = R.controls(view, me, busy);
-    if (view.game === "spots") {
-      Play.arm($("board"), view, me, busy);
-      Motion.after(prev, view, snap, $("board"));
-    }
+    if (R.after) R.after(prev, view, snap, $("board"), me, busy);
     const end = $("end");
     end.hidden = !view.over;
     end.innerHTML = R.end(view, table, true);
