@@ -185,7 +185,23 @@ const DoubleSpot = (() => {
       <a class="button" href="/">${esc(T("Back to the lobby"))}</a></p>`;
   }
 
-  return { board, controls, end, logLines: Spots.logLines, esc };
+  // The advisor's table: each drop with what it takes now, the opponent's chance to finish a card on their roll,
+  // and the mover's on the roll after; the bot's rank, shared by drops of equal value (marked "=").
+  function hints(advice) {
+    const shared = (r) => advice.filter((a) => a.rank === r).length > 1;
+    const now = (a) => a.result === 1 ? T("wins the game") : a.result === 0.5 ? T("ends the game in a draw")
+      : a.result === 0 ? T("ends the game, lost") : a.takes.length ? a.takes.join(" ") : "–";
+    const pct = (x) => x === null ? "–" : PCT(x);
+    const rows = advice.map((a) => `<tr data-rank="${a.rank}"><td class="rank">${a.rank}${shared(a.rank) ? "=" : ""}</td>
+      <td>${Spots.moveButton(a)}</td><td class="takes">${esc(now(a))}</td><td class="risk">${pct(a.risk)}</td>
+      <td class="next">${pct(a.next)}</td></tr>`).join("");
+    return `<p class="muted advice-note">${esc(T("The chance to finish a card, exact over the die; drops of equal value share a rank."))}</p>
+      <table class="advice"><thead><tr><th>#</th><th>${esc(T("Move"))}</th><th>${esc(T("Takes now"))}</th>
+      <th>${esc(T("Opponent's roll"))}</th><th>${esc(T("Your next roll"))}</th></tr></thead>
+      <tbody>${rows}</tbody></table>`;
+  }
+
+  return { board, controls, end, hints, logLines: Spots.logLines, esc };
 })();
 
 Renderers["double-spot"] = DoubleSpot;

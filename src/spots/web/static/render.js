@@ -190,6 +190,18 @@ const Spots = (() => {
     return lines.map((l, i) => `<li value="${start + i + 1}">${esc(l)}</li>`).join("");
   }
 
+  // The advisor's table: each move's win estimate and its chance to bust now.
+  function hints(advice) {
+    const rows = advice.map((a, i) => `<tr><td>${i + 1}</td><td>${moveButton(a)}</td>
+      <td>${PCT(a.score)}</td><td>${a.bust === null ? "–" : PCT(a.bust)}</td></tr>`).join("");
+    return `<table class="advice"><thead><tr><th>#</th><th>${esc(T("Move"))}</th><th>${esc(T("Win estimate"))}</th><th>${esc(T("Bust now"))}</th></tr></thead>
+      <tbody>${rows}</tbody></table>`;
+  }
+
+  function moveButton(a) {
+    return `<button type="button" class="move" data-move="${esc(a.move)}">${esc(a.label)}</button>`;
+  }
+
   // The table page's hand play and motion (play.js, motion.js): before a redraw, and after it.
   function before(boardEl) { return Motion.before(boardEl); }
   function after(prev, view, snap, boardEl, me, busy) {
@@ -197,7 +209,7 @@ const Spots = (() => {
     Motion.after(prev, view, snap, boardEl);
   }
 
-  return { esc, die, tile, dog, board, controls, end, logLines, before, after };
+  return { esc, die, tile, dog, board, controls, end, logLines, hints, moveButton, before, after };
 })();
 
 // Each game's renderer by its name (the view's "game"): a game's page script (its WebView's scripts) adds its

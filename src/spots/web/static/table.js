@@ -89,36 +89,11 @@
   function showHints(msg) {
     const h = $("hints");
     if (!view || msg.moves !== view.moves) return;
-    const table = view.game === "double-spot" ? patternHints(msg.advice) : spotsHints(msg.advice);
+    const table = rendererFor(view).hints(msg.advice);
     h.innerHTML = `<h2>${Spots.esc(T("Advisor"))} <button type="button" class="close" id="close-hints" aria-label="${Spots.esc(T("Close"))}">×</button></h2>
       ${table}`;
     h.hidden = false;
     $("close-hints").onclick = () => { h.hidden = true; };
-  }
-
-  const moveButton = (a) => `<button type="button" class="move" data-move="${Spots.esc(a.move)}">${Spots.esc(a.label)}</button>`;
-
-  function spotsHints(advice) {
-    const rows = advice.map((a, i) => `<tr><td>${i + 1}</td><td>${moveButton(a)}</td>
-      <td>${PCT(a.score)}</td><td>${a.bust === null ? "–" : PCT(a.bust)}</td></tr>`).join("");
-    return `<table class="advice"><thead><tr><th>#</th><th>${Spots.esc(T("Move"))}</th><th>${Spots.esc(T("Win estimate"))}</th><th>${Spots.esc(T("Bust now"))}</th></tr></thead>
-      <tbody>${rows}</tbody></table>`;
-  }
-
-  // Double Spot: each drop with what it takes now, the opponent's chance to finish a card on their roll, and the
-  // mover's on the roll after; the bot's rank, shared by drops of equal value (marked "=").
-  function patternHints(advice) {
-    const shared = (r) => advice.filter((a) => a.rank === r).length > 1;
-    const now = (a) => a.result === 1 ? T("wins the game") : a.result === 0.5 ? T("ends the game in a draw")
-      : a.result === 0 ? T("ends the game, lost") : a.takes.length ? a.takes.join(" ") : "–";
-    const pct = (x) => x === null ? "–" : PCT(x);
-    const rows = advice.map((a) => `<tr data-rank="${a.rank}"><td class="rank">${a.rank}${shared(a.rank) ? "=" : ""}</td>
-      <td>${moveButton(a)}</td><td class="takes">${Spots.esc(now(a))}</td><td class="risk">${pct(a.risk)}</td>
-      <td class="next">${pct(a.next)}</td></tr>`).join("");
-    return `<p class="muted advice-note">${Spots.esc(T("The chance to finish a card, exact over the die; drops of equal value share a rank."))}</p>
-      <table class="advice"><thead><tr><th>#</th><th>${Spots.esc(T("Move"))}</th><th>${Spots.esc(T("Takes now"))}</th>
-      <th>${Spots.esc(T("Opponent's roll"))}</th><th>${Spots.esc(T("Your next roll"))}</th></tr></thead>
-      <tbody>${rows}</tbody></table>`;
   }
 
   function connect() {
