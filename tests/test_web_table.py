@@ -57,16 +57,20 @@ def in_view(page: Any, locator: Any) -> bool:
 
 
 def wait_for_the_move(page: Any, before: int, what: str) -> None:
-    """The table moves on; if it does not, say what the page showed (a failure here must be readable)."""
+    """The table moves on; if it does not, say what the page showed (a failure here must be readable).
+
+    30 s, not 10: on a loaded machine (CI, several test runs at once) the server's answer alone has
+    taken seconds; a key press or tap that does nothing still fails, and says what the page showed."""
     try:
-        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=30_000)
     except Exception as e:  # Playwright's TimeoutError
         shown = page.evaluate("""() => ({
             focus: document.activeElement && document.activeElement.outerHTML.slice(0, 300),
             body: document.body.className, toast: document.getElementById('toast').innerText,
+            conn: document.getElementById('conn').innerText, moves: document.body.dataset.moves,
             lit: [...document.querySelectorAll('.felt .lit')].map((e) => e.outerHTML.slice(0, 120)),
             controls: document.getElementById('controls').innerText})""")
-        raise AssertionError(f"{what}: no move after 10 s; the page showed {shown}; log: "
+        raise AssertionError(f"{what}: no move after 30 s; the page showed {shown}; log: "
                              + page.inner_text("#log")[-600:]) from e
 
 
