@@ -23,4 +23,14 @@ python3 -m venv .venv
 WHEELS=()
 [ -d /opt/wheels ] && WHEELS=(--find-links /opt/wheels)
 .venv/bin/pip install -q --disable-pip-version-check "${WHEELS[@]}" -e ".[test]"
-.venv/bin/python -m pytest "$@"
+# A fresh clone has no compiled simulator: Numba takes a minute or more (single-threaded) to build it,
+# and the first test that needs it (tests/test_fast.py) would wait for all of it. Build it on the other
+# core while the test files before it run; Numba writes its cache atomically, so a test that gets there
+# first simply compiles too. Nothing here can fail the run: without Numba the fast tests skip.
+.venv/bin/python -c 'import spots; from spots.fast import play_games
+play_games(spots.Rules(players=2), ["greedy", "random"], 4, seed=1)' >/dev/null 2>&1 &
+warm=$!
+status=0
+.venv/bin/python -m pytest "$@" || status=$?
+wait "$warm" || true
+exit "$status"
