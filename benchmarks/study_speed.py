@@ -1,18 +1,23 @@
 """Study throughput: games per second on Ray with 1 and 2 workers, against plain multiprocessing.
 
     python benchmarks/study_speed.py [--games 400] [--chunk 20] [--runs 3] [--bots greedy] [--players 2]
+                                     [--engines reference,fast]
 
 Every way plays the same chunks of the same study (greedy bots, beginner set by
-default) and must produce the same rows (checked). Ray's start-up (``ray.init``
+default) and must produce the same rows (checked), once per engine: the reference
+engine, and the compiled simulator ``spots.fast`` (its rows mean the same but its dice
+differ). The simulator's compilation is loaded from Numba's cache before the timings. Ray's start-up (``ray.init``
 plus a first task round trip) is timed on its own; a tiny warm-up study then lets
 the workers import the engine; neither counts in the Ray rates. Multiprocessing
-rates include starting the pool. Each rate is the median over ``--runs`` runs.
+rates include starting the pool (spawned processes, which import the engine).
+Each rate is the median over ``--runs`` runs.
 A figure, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import tempfile
@@ -28,26 +33,27 @@ from spots.study.play import play_chunk
 from spots.study.spec import Study, parse_study
 
 
-def _job(job: tuple[Study, int, int]) -> list[dict[str, Any]]:
-    study, start, stop = job
-    return play_chunk(study.configs[0], 0, study.seed, start, stop)
+def _job(job: tuple[Study, int, int, str]) -> list[dict[str, Any]]:
+    study, start, stop, engine = job
+    return play_chunk(study.configs[0], 0, study.seed, start, stop, engine)
 
 
-def plain(study: Study, processes: int) -> tuple[float, list[dict[str, Any]]]:
-    jobs = [(study, start, stop) for _, start, stop in study.chunks()]
+def plain(study: Study, processes: int, engine: str) -> tuple[float, list[dict[str, Any]]]:
+    jobs = [(study, start, stop, engine) for _, start, stop in study.chunks()]
     begin = time.perf_counter()
     if processes == 0:
         rows = [r for job in jobs for r in _job(job)]
     else:
-        with ProcessPoolExecutor(max_workers=processes) as pool:
+        # spawn, not fork: this process may already run Numba's OpenMP threads (the fast engine)
+        with ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn")) as pool:
             rows = [r for chunk in pool.map(_job, jobs) for r in chunk]
     return time.perf_counter() - begin, rows
 
 
-def on_ray(study: Study, workers: int) -> tuple[float, list[dict[str, Any]]]:
+def on_ray(study: Study, workers: int, engine: str = "auto") -> tuple[float, list[dict[str, Any]]]:
     with tempfile.TemporaryDirectory() as folder:
         begin = time.perf_counter()
-        store = run_study(study, Path(folder), workers=workers, progress=False)
+        store = run_study(study, Path(folder), workers=workers, engine=engine, progress=False)
         seconds = time.perf_counter() - begin
         return seconds, store.load()
 
@@ -59,6 +65,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--bots", default="greedy")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--engines", default="reference,fast", help="comma-separated: reference, fast")
     args = parser.parse_args()
     study = parse_study({"name": "speed", "games": args.games, "chunk": args.chunk, "seed": 1,
                          "base": {"bots": [args.bots], "players": args.players}}, "benchmark")
@@ -71,26 +78,35 @@ def main() -> None:
     print(f"Ray start-up (local, 2 CPUs, first task answered): {startup:.1f} s")
     warm = parse_study({"name": "warm", "games": 4, "chunk": 1, "base": {"players": args.players,
                         "target": 1}}, "warm-up")
-    on_ray(warm, 2)  # both workers import the engine once, outside the timings
-    ways = [("one process, no pool", lambda: plain(study, 0)),
-            ("multiprocessing, 1 process", lambda: plain(study, 1)),
-            ("multiprocessing, 2 processes", lambda: plain(study, 2)),
-            ("Ray, 1 worker", lambda: on_ray(study, 1)),
-            ("Ray, 2 workers", lambda: on_ray(study, 2))]
+    on_ray(warm, 2, "reference")  # both workers import the engine once, outside the timings
+    engines = args.engines.split(",")
+    if "fast" in engines:
+        play_chunk(warm.configs[0], 0, 0, 0, 2, "fast")  # Numba's cache loaded (or compiled) here, not timed
+        on_ray(warm, 2, "fast")
+    print(f"{'engine':<10} {'way':<30} {'games/s':>9}  runs")
+    for engine in engines:
+        measure(study, engine, args.runs)
+    ray.shutdown()
+
+
+def measure(study: Study, engine: str, runs: int) -> None:
+    """Every way of running the study with one engine, each checked to give the same rows."""
+    ways = [("one process, no pool", lambda: plain(study, 0, engine)),
+            ("multiprocessing, 1 process", lambda: plain(study, 1, engine)),
+            ("multiprocessing, 2 processes", lambda: plain(study, 2, engine)),
+            ("Ray, 1 worker", lambda: on_ray(study, 1, engine)),
+            ("Ray, 2 workers", lambda: on_ray(study, 2, engine))]
     reference: list[dict[str, Any]] | None = None
-    print(f"{'way':<30} {'games/s':>9}  runs")
     for name, run in ways:
         rates = []
-        for _ in range(args.runs):
+        for _ in range(runs):
             seconds, rows = run()
             rows = sorted(rows, key=lambda r: r["game"])
-            clean = [{k: v for k, v in r.items() if k != "engine"} for r in rows]
-            reference = reference or clean
-            if clean != reference:
-                raise SystemExit(f"{name} gave different rows")
+            reference = reference or rows
+            if rows != reference or {r["engine"] for r in rows} != {engine}:
+                raise SystemExit(f"{engine}, {name}: different rows")
             rates.append(len(rows) / seconds)
-        print(f"{name:<30} {statistics.median(rates):>9.1f}  " + " ".join(f"{r:.1f}" for r in rates))
-    ray.shutdown()
+        print(f"{engine:<10} {name:<30} {statistics.median(rates):>9.1f}  " + " ".join(f"{r:.1f}" for r in rates))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the tests need on a fresh Debian machine, then run them.
-# Chromium comes from Debian (Playwright drives /usr/bin/chromium); Python packages from PyPI.
+# Chromium comes from Debian (Playwright drives /usr/bin/chromium), and so does PostgreSQL (the tests start
+# their own throw-away server with its initdb and pg_ctl); Python packages from PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Chinese pages need a CJK font, else Chromium draws empty boxes (tests/test_i18n_e2e.py then fails):
@@ -10,6 +11,7 @@ NEED=""
 if ! dpkg -s fonts-wqy-microhei >/dev/null 2>&1; then
   NEED="$NEED fonts-wqy-microhei"
 fi
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || NEED="$NEED postgresql"
 if [ -n "$NEED" ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"

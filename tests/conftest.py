@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 from collections.abc import Iterator
@@ -149,3 +150,26 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def beginner() -> State:
     return start()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """One real PostgreSQL server for the whole session (Debian's package; skipped without it, except in CI)."""
+    from pgcluster import Cluster, binaries
+
+    found = binaries()
+    if found is None or importlib.util.find_spec("psycopg") is None:
+        why = ("PostgreSQL is not installed (apt-get install postgresql)" if found is None
+               else "the psycopg driver is not installed (pip install 'spots[postgres]')")
+        if os.environ.get("CI"):
+            pytest.fail(f"{why}: CI must run the PostgreSQL tests")
+        pytest.skip(why)
+    cluster = Cluster(found).start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def pg_url(postgres: Any) -> str:
+    """A fresh, empty PostgreSQL database for one test."""
+    return str(postgres.database())

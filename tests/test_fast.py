@@ -90,3 +90,28 @@ def test_play_games_refuses_bad_input() -> None:
     big = [{"name": f"Dog {i}", "spaces": [1, 2, 3, 4, 5, 6]} for i in range(40)]
     with pytest.raises(ValueError, match="up to 2048 moves at once"):
         play_games(spots.Rules(deck=big, dog_limit=40), ["random"], 1)
+
+
+def test_compiled_code_is_forgotten_when_any_source_changes(tmp_path: Path) -> None:
+    """Numba would reuse a function compiled against another file's old code: the cache follows all sources."""
+    from spots.fast import drop_stale_cache
+
+    (tmp_path / "machine.py").write_text("x = 1\n")
+    (tmp_path / "steps.py").write_text("y = 1\n")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    compiled = [cache / "machine.advance-1.py311.nbi", cache / "machine.advance-1.py311.1.nbc"]
+
+    def compile_all() -> None:
+        for f in compiled:
+            f.write_text("compiled")
+
+    compile_all()
+    drop_stale_cache(tmp_path)  # first run: nothing says what the cache was built from
+    assert not any(f.exists() for f in compiled)
+    compile_all()
+    drop_stale_cache(tmp_path)
+    assert all(f.exists() for f in compiled), "unchanged sources keep their compiled code"
+    (tmp_path / "steps.py").write_text("y = 2\n")  # another file than the cached function's
+    drop_stale_cache(tmp_path)
+    assert not any(f.exists() for f in compiled)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import subprocess
@@ -75,6 +76,12 @@ def test_same_rows_with_one_or_two_workers_and_a_report(cluster: str, tmp_path: 
     two = run_study(study, tmp_path / "two", workers=2, progress=False).load()
     one = run_study(study, tmp_path / "one", workers=1, progress=False).load()
     assert len(two) == 24 and two == one
+    for engine in ("reference", "fast"):  # each engine on its own, whatever "auto" picked above
+        if engine == "fast" and importlib.util.find_spec("numba") is None:
+            continue
+        pair = [run_study(study, tmp_path / f"{engine}{w}", workers=w, engine=engine, progress=False).load()
+                for w in (2, 1)]
+        assert pair[0] == pair[1] and {r["engine"] for r in pair[0]} == {engine}
     assert {(r["config"], r["game"]) for r in two} == {(c, g) for c in (0, 1) for g in range(12)}
     assert len({r["seed"] for r in two}) == 24  # every game its own dice
     assert all(r["winner"] >= 0 and r["scores"][r["winner"]] >= 2 > sorted(r["scores"])[-2] for r in two)
@@ -88,12 +95,14 @@ def test_same_rows_with_one_or_two_workers_and_a_report(cluster: str, tmp_path: 
 
 
 def test_a_killed_study_resumes_without_losing_or_repeating_a_game(cluster: str, tmp_path: Path) -> None:
+    # The reference engine: the fast simulator could finish all 15 chunks before the kill lands.
     path = write(tmp_path, LONGER)
     out = tmp_path / "out"
     rows = out / "longer" / "rows"
     env = {**os.environ, "PYTHONPATH": SRC}
     proc = subprocess.Popen([sys.executable, "-m", "spots.cli", "study", str(path), "--out", str(out), "--address",
-                             cluster, "--workers", "1", "--no-report", "--no-progress"], env=env,
+                             cluster, "--workers", "1", "--no-report", "--no-progress", "--engine", "reference"],
+                            env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while len(list(rows.glob("*.parquet"))) < 3 and time.monotonic() < deadline and proc.poll() is None:
@@ -103,12 +112,13 @@ def test_a_killed_study_resumes_without_losing_or_repeating_a_game(cluster: str,
     before = {p.name: p.stat().st_mtime_ns for p in rows.glob("*.parquet")}
     assert 3 <= len(before) < 15, proc.stderr.read() if proc.stderr else ""
     study = load_study(str(path))
-    resumed = run_study(study, out, workers=2, progress=False)
+    resumed = run_study(study, out, workers=2, engine="reference", progress=False)
     after = {p.name: p.stat().st_mtime_ns for p in rows.glob("*.parquet")}
     assert len(after) == 15 and all(after[name] == mtime for name, mtime in before.items())
     games = [r["game"] for r in resumed.load()]
     assert sorted(games) == list(range(30))
-    straight = [r for start in range(0, 30, 2) for r in play_chunk(study.configs[0], 0, 7, start, start + 2)]
+    straight = [r for start in range(0, 30, 2)
+                for r in play_chunk(study.configs[0], 0, 7, start, start + 2, "reference")]
     assert resumed.load() == straight
 
 

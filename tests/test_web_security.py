@@ -236,7 +236,8 @@ def test_6_hints_are_cached_per_position_and_limited(tmp_path: Path) -> None:
             assert "hint-limit" in codes and len(calls) <= 4
 
 
-def test_6_the_replay_endpoint_does_not_replay_the_game_per_request(tmp_path: Path) -> None:
+def test_6_the_replay_endpoint_does_not_replay_the_game_per_request(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from spots.web import replays
 
     with app(tmp_path / "s.db", bot_delay=0.0, requests_per_second=1000.0) as c:
@@ -246,16 +247,13 @@ def test_6_the_replay_endpoint_does_not_replay_the_game_per_request(tmp_path: Pa
             time.sleep(0.1)
         builds: list[int] = []
         real = replays.Replays._build
-        replays.Replays._build = staticmethod(lambda *a: builds.append(1) or real(*a))  # type: ignore[method-assign]
-        try:
-            total = c.get(f"/api/tables/{t['id']}/replay").json()["total"]
-            answers = [c.get(f"/api/tables/{t['id']}/replay?at={n}").json() for n in range(0, total, 3)]
-            assert builds == [1]  # one pass over the game for all those requests
-            assert [a["at"] for a in answers] == list(range(0, total, 3))
-            again = c.get(f"/api/tables/{t['id']}/replay?at=3").json()
-            assert again == answers[1]
-        finally:
-            replays.Replays._build = real  # type: ignore[method-assign]
+        monkeypatch.setattr(replays.Replays, "_build", staticmethod(lambda *a: builds.append(1) or real(*a)))
+        total = c.get(f"/api/tables/{t['id']}/replay").json()["total"]
+        answers = [c.get(f"/api/tables/{t['id']}/replay?at={n}").json() for n in range(0, total, 3)]
+        assert builds == [1]  # one pass over the game for all those requests
+        assert [a["at"] for a in answers] == list(range(0, total, 3))
+        again = c.get(f"/api/tables/{t['id']}/replay?at=3").json()
+        assert again == answers[1]
 
 
 # ---------------------------------------------------------------- 7. database faults

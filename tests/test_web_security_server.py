@@ -22,54 +22,10 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
+from servers import Server
+
 pytestmark = pytest.mark.timeout(180)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """``python -m spots.web.server`` with extra options, its output kept in a file."""
-
-    def __init__(self, db: Path, *options: str) -> None:
-        self.db, self.options = db, options
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = db.with_suffix(".log")
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> Server:
-        out = self.log.open("ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "spots.web.server", "--port", str(self.port), "--db",
-                                      str(self.db), "--workers", "0", *self.options], stdout=out, stderr=out)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("the server died: " + self.log.read_text())
-            try:
-                if httpx.get(self.url + "/api/tables", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.kill()
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-
-    def rss_mb(self) -> float:
-        assert self.proc is not None
-        status = Path(f"/proc/{self.proc.pid}/status").read_text()
-        return next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS")) / 1024
+free_port = Server.free_port
 
 
 def test_8_slowloris_connections_are_cut_and_bounded(tmp_path: Path) -> None:

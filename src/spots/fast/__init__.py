@@ -18,14 +18,17 @@ says how to install it.
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .api import FastState, Games, play_games, warm_up
+    from .study import study_rows
 
 INSTALL_HINT = 'the fast simulator needs Numba; install it with: pip install "spots[fast]"'
 __all__ = ["INSTALL_HINT", "FastState", "FastUnavailableError", "Games", "available", "play_games", "require",
-           "warm_up"]
+           "study_rows", "warm_up"]
 
 
 class FastUnavailableError(ImportError, ValueError):
@@ -47,10 +50,38 @@ def require() -> None:
         raise FastUnavailableError(INSTALL_HINT)
 
 
+def drop_stale_cache(here: Path = Path(__file__).parent) -> None:
+    """Forget compiled code when any of this package's sources changed.
+
+    Numba checks a cached function only against its own file, yet compiled functions inline the
+    ones they call from other files: after an edit elsewhere it would run stale code. So the cache
+    is keyed on all the sources together. A read-only install keeps whatever it has."""
+    digest = hashlib.sha256(b"".join(f.read_bytes() for f in sorted(here.glob("*.py")))).hexdigest()
+    cache = here / "__pycache__"
+    stamp = cache / "numba-sources.sha256"
+    try:
+        if stamp.exists() and stamp.read_text() == digest:
+            return
+        for old in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
+            old.unlink()
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:
+        pass
+
+
 def __getattr__(name: str) -> Any:
     if name in ("FastState", "Games", "play_games", "warm_up"):
         require()
         from . import api
 
         return getattr(api, name)
+    if name == "study_rows":
+        require()
+        from .study import study_rows
+
+        return study_rows
     raise AttributeError(f"module 'spots.fast' has no attribute {name!r}")
+
+
+drop_stale_cache()  # before any compiled module is imported

@@ -15,8 +15,8 @@ import numpy as np
 
 from ..games.spots import Rules
 from . import layout as L
-from .batch import play_batch
-from .machine import init
+from .agenda import init
+from .batch import ST_CHANCE, ST_TURNS, play_batch, stats_width
 from .moves import apply, apply_reveal, apply_roll, legal
 from .policy import greedy
 from .tiles import build_cfg, card_names
@@ -155,7 +155,8 @@ def play_games(rules: Rules, policies: list[str], games: int, seed: int = 0, rot
     risks = np.full((n, p), float(risk))
     winner, turns = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     busts, scored = np.zeros((n, p), dtype=np.int64), np.zeros((n, p), dtype=np.int64)
-    stats = np.zeros((n, 2 + 2 * p + len(rules.tricks)), dtype=np.int64)
+    t = len(rules.tricks)
+    stats = np.zeros((n, stats_width(p, t)), dtype=np.int64)
     table, offsets = odds()
     start = time.perf_counter()
     play_batch(build_cfg(rules), table, offsets, codes, risks, seed, max_decisions,
@@ -164,8 +165,9 @@ def play_games(rules: Rules, policies: list[str], games: int, seed: int = 0, rot
     stopped = winner == -2
     winner[stopped] = -1
     return Games(rules, seats, order, winner, turns, busts, scored, game_returns(winner, scored),
-                 stats[:, 2:2 + p].copy(), stats[:, 2 + p:2 + 2 * p].copy(), stats[:, 1].copy(),
-                 stats[:, 2 + 2 * p:].copy(), stopped, seconds)
+                 stats[:, ST_TURNS:ST_TURNS + p].copy(), stats[:, ST_TURNS + p:ST_TURNS + 2 * p].copy(),
+                 stats[:, ST_CHANCE].copy(), stats[:, ST_TURNS + 2 * p:].reshape(n, p, t).sum(axis=1), stopped,
+                 seconds)
 
 
 def game_returns(winner: np.ndarray, scored: np.ndarray) -> np.ndarray:

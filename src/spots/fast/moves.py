@@ -11,14 +11,13 @@ import numpy as np
 from numba import njit
 
 from . import layout as L
+from .agenda import advance
 from .machine import (
-    advance,
     ask_roll,
     bust,
     do_turn,
     dog_at,
     dog_complete,
-    gain_treats,
     new_roll,
     on_reveal,
     pbase,
@@ -26,6 +25,7 @@ from .machine import (
     roll_dice_count,
     yard_total,
 )
+from .steps import gain_treats
 
 
 @njit(cache=True)

@@ -16,16 +16,14 @@ from . import layout as L
 from .machine import (
     dog_at,
     dog_complete,
-    has_die_to_take,
     open_spaces,
     pbase,
     popcount,
-    roll_size,
-    unfinished_dogs,
     yard_count,
     yard_total,
 )
 from .moves import mv, packed_count
+from .steps import has_die_to_take, roll_size, unfinished_dogs
 
 TREAT_TILE_MASK = (1 << 12) | (1 << 13) | (1 << 14) | (1 << 15) | (1 << 16)  # beg chew gobble play-dead stay
 

@@ -1,4 +1,4 @@
-"""``spots study``: run a built-in or TOML study on Ray, keep its rows, write its report."""
+"""``spots study``: run a built-in study or a study file on Ray, keep its rows, write its report."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="spots study", description="Balance studies: many games on Ray, rows kept "
                                 "in Parquet, a Markdown report with plots.", epilog=RAY_HELP,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("study", nargs="?", help="a built-in study (see --list) or a study .toml file")
+    p.add_argument("study", nargs="?", help="a built-in study (see --list) or a study file (.toml, .yaml)")
     p.add_argument("--list", action="store_true", help="describe the built-in studies")
     p.add_argument("--games", type=int, help="games per configuration (default: the study's)")
     p.add_argument("--seed", type=int, help="seed of every game (default: the study's)")

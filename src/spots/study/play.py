@@ -11,7 +11,9 @@ own (a study's questions are about one game: tiles and sets are Spots'). When th
 compiled batch simulator ``spots.fast`` is importable and offers
 ``study_rows(config: dict, games: list[tuple[int, int]]) -> list[dict]`` (game
 number, game seed -> rows with the fields of ``ROW_FIELDS``), Spots
-configurations whose seats are all ``random`` or ``greedy`` use it instead.
+configurations whose seats are all ``random`` or ``greedy`` (with at most a
+``risk``) use it instead: ``spots.fast.study_rows`` (``src/spots/fast/study.py``),
+checked against this runner by ``tests/test_fast_study.py``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 
 from .spec import Config
 
-FAST_BOTS = {"random", "greedy"}
+FAST_BOTS = {"random": set(), "greedy": {"risk"}}  # the bots the simulator plays, and their options
 Row = dict[str, Any]
 ChunkRunner = Callable[[Config, int, list[tuple[int, int]]], list[Row]]
 
@@ -186,8 +188,9 @@ def _fast_chunk() -> ChunkRunner | None:
         fast = importlib.import_module("spots.fast")
     except ImportError:
         return None
-    study_rows = getattr(fast, "study_rows", None)
-    if study_rows is None:
+    try:
+        study_rows = fast.study_rows
+    except (ImportError, AttributeError):  # no Numba (spots.fast says how to install it), or no study_rows
         return None
 
     def run(config: Config, config_index: int, games: list[tuple[int, int]]) -> list[Row]:
@@ -200,11 +203,16 @@ def runner_for(config: Config, engine: str = "auto") -> ChunkRunner:
     """The fast simulator for all-random/greedy Spots seats when available (or demanded), else the reference."""
     if engine not in ("auto", "fast", "reference"):
         raise ValueError(f"engine must be auto, fast or reference, not {engine!r}")
-    eligible = config.game == "spots" and all(parse_bot(b)[0] in FAST_BOTS for b in config.bots)
+    eligible = config.game == "spots" and all(_fast_bot(b) for b in config.bots)
     fast = _fast_chunk() if engine != "reference" and eligible else None
     if engine == "fast" and fast is None:
         raise ValueError("engine fast needs spots.fast (with study_rows) and only random/greedy Spots seats")
     return fast or reference_chunk
+
+
+def _fast_bot(spec: str) -> bool:
+    name, budget = parse_bot(spec)
+    return name in FAST_BOTS and set(budget) <= FAST_BOTS[name]
 
 
 def play_chunk(config: Config, config_index: int, study_seed: int, start: int, stop: int,

@@ -26,7 +26,8 @@ def write_report(study: Study, rows: list[Row], folder: Path) -> Path:
         "",
         f"{len(rows)} games{_unfinished(study, rows)}: {len(study.configs)} configuration(s) x {study.games} games, "
         f"seed {study.seed}, "
-        f"game runner: {', '.join(engines) or 'none'}. Reproduce with `spots study {study.name}` "
+        f"game runner: {', '.join(engines) or 'none'}. "
+        f"Reproduce with `spots study {study.source.get('file', study.name)}` "
         f"(add `--address HOST:6379` to use a Ray cluster). Intervals are 95%.",
         "",
     ]

@@ -14,7 +14,7 @@ import itertools
 import json
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -140,25 +140,53 @@ BUILTIN: dict[str, dict[str, Any]] = {
 
 def builtin(name: str) -> Study:
     if name not in BUILTIN:
-        raise StudyError(f"unknown study {name!r}; the studies are: {', '.join(BUILTIN)} (or a .toml file)")
+        raise StudyError(f"unknown study {name!r}; the studies are: {', '.join(BUILTIN)} "
+                         "(or a study file: .toml, .yaml)")
     return parse_study({"name": name, **BUILTIN[name]}, f"study {name!r}")
 
 
+FILE_KINDS = (".toml", ".yaml", ".yml")
+
+
 def load_study(name_or_path: str) -> Study:
-    """A built-in study by name, or a study TOML file by path."""
+    """A built-in study by name, or a study file (TOML, or YAML with PyYAML) by path."""
     if name_or_path in BUILTIN:
         return builtin(name_or_path)
     path = Path(name_or_path)
-    if path.suffix != ".toml":
+    if path.suffix.lower() not in FILE_KINDS:
+        if path.exists() or path.suffix:
+            raise StudyError(f"study file {path}: a study file ends in .toml, .yaml or .yml "
+                             f"(or name a built-in study: {', '.join(BUILTIN)})")
         return builtin(name_or_path)
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise StudyError(f"cannot read study file {path}: {exc.strerror}") from None
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StudyError(f"cannot read study file {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    doc = _parse_toml(text, path) if path.suffix.lower() == ".toml" else _parse_yaml(text, path)
+    if not isinstance(doc, dict):
+        raise StudyError(f"study file {path} must hold a table of keys (name, kind, games, ...), not {doc!r}")
+    doc.setdefault("name", path.stem)
+    study = parse_study(doc, f"study file {path}")
+    return replace(study, source={**study.source, "file": str(path)})  # the report says how to rerun it
+
+
+def _parse_toml(text: str, path: Path) -> Any:
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(f"study file {path} is not valid TOML: {exc}") from None
-    doc.setdefault("name", path.stem)
-    return parse_study(doc, f"study file {path}")
+
+
+def _parse_yaml(text: str, path: Path) -> Any:
+    try:
+        import yaml
+    except ImportError:
+        raise StudyError(f"study file {path}: YAML files need PyYAML (pip install 'spots[study]'); "
+                         "or write the study in TOML") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise StudyError(f"study file {path} is not valid YAML: {exc}") from None
 
 
 def _whole(doc: Mapping[str, Any], key: str, default: int, low: int, where: str) -> int:
@@ -236,5 +264,6 @@ def describe_all() -> str:
         lines.append(f"{name}  ({study.kind}; {len(study.configs)} configurations x {study.games} games "
                      f"= {study.total_games} games, seed {study.seed})")
         lines.append(f"    {study.description}")
-    lines.append("A study can also be a TOML file: name, kind, games, seed, chunk, [base], [grid], [[cases]].")
+    lines.append("A study can also be a TOML (or YAML) file: name, kind, description, games, seed, chunk, base, "
+                 "grid, cases (see docs/studies/README.md).")
     return "\n".join(lines)

@@ -23,7 +23,7 @@ from .config import Limits
 from .context import HERE, Context
 from .guard import Gate, Refused
 from .hub import Hub
-from .store import Store
+from .store import open_store
 from .workers import Workers
 from .writer import Writer
 
@@ -39,22 +39,23 @@ def create_app(
     workers: int = 0,
     **more_limits: Any,
 ) -> FastAPI:
-    """The web app on one SQLite file (held with a lock file while the app runs).
+    """The web app on one SQLite file (held with a lock file while the app runs) or a PostgreSQL database.
 
+    ``db_path``: a file, or a ``postgresql://`` URL that several server processes may share.
     ``bot_delay``: seconds a bot waits before each move, so people can follow it.
     ``durable``: fsync every move. ``limits`` (or single limits by name, and
     ``rate``/``burst`` for the per-connection message limit): what one client and
     the whole server may use. ``public_url``: the address links are built from.
     ``workers``: processes for bots and hints (0: threads of this process).
-    Raises ``StoreError`` (one line naming the file) when the database cannot be used.
+    Raises ``StoreError`` (one line naming the database) when the database cannot be used.
     """
     limits = (limits or Limits()).but(**more_limits)
     if rate is not None:
         limits = limits.but(message_rate=rate)
     if burst is not None:
         limits = limits.but(message_burst=burst)
-    store = Store(db_path, durable=durable)
-    writer = Writer()
+    store = open_store(db_path, durable=durable)
+    writer = Writer(errors=store.errors)
     pool = Workers(workers)
     hub = Hub(store, writer, pool, limits, bot_delay=bot_delay)
     try:

@@ -20,11 +20,12 @@ import time
 from collections import OrderedDict, deque
 from typing import Any
 
+from .cluster import Follower
 from .config import Limits
 from .games import GameKind, hosted
 from .guard import Buckets, Refused
 from .rooms import DICE, Room, replay_with_log
-from .store import Store, TableRow
+from .store import TableRow, TableStore
 from .workers import Workers
 from .writer import Unavailable, Writer
 
@@ -41,7 +42,7 @@ def owner_of(client: str) -> str:
 class Hub:
     """The server's tables and the limits on them."""
 
-    def __init__(self, store: Store, writer: Writer, workers: Workers, limits: Limits, bot_delay: float = 1.0
+    def __init__(self, store: TableStore, writer: Writer, workers: Workers, limits: Limits, bot_delay: float = 1.0
                  ) -> None:
         self.store, self.writer, self.workers, self.limits = store, writer, workers, limits
         self.bot_delay = bot_delay
@@ -57,6 +58,7 @@ class Hub:
         self.version = 0  # bumped whenever a lobby row changes (the lobby's answers are reused until then)
         self.closing = False
         self.janitor: asyncio.Task[None] | None = None
+        self.follower = Follower(self)  # other server processes sharing the database (PostgreSQL)
 
     # -------------------------------------------------------------- start and stop
 
@@ -101,6 +103,7 @@ class Hub:
             except Exception as exc:
                 log.error("table %s could not resume: %s", room.id, exc)
         self.janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
+        self.follower.start()
 
     async def stop(self) -> None:
         self.closing = True
@@ -112,6 +115,7 @@ class Hub:
         for t in tasks:
             with contextlib.suppress(BaseException):
                 await t
+        await self.follower.stop()
 
     # -------------------------------------------------------------- tables
 
@@ -163,7 +167,10 @@ class Hub:
         return room
 
     async def table(self, table_id: str) -> Room | None:
-        """A live table, or a finished one read back from the file (kept in a small cache)."""
+        """A live table, or a finished one read back from the file (kept in a small cache).
+
+        A live table not in memory was made by another server process sharing the database: it is loaded.
+        """
         room = self.rooms.get(table_id) or self.archive.get(table_id)
         if room is not None or len(table_id) > 64:
             return room
@@ -171,9 +178,16 @@ class Hub:
             row = await self.writer.run(self.store.load_table, table_id)
         except Unavailable:
             return None
-        if row is None or row.status != "over":
+        if row is None or row.status not in ("over", "playing"):
             return None
         room = await asyncio.to_thread(self.rebuild, row)
+        if row.status == "playing":
+            if table_id in self.rooms:  # loaded meanwhile
+                return self.rooms[table_id]
+            self._add(room)
+            await room.catch_up()  # moves stored while it was being rebuilt
+            room.schedule_bot()
+            return room
         self.archive[table_id] = room
         while len(self.archive) > ARCHIVE:
             self.archive.popitem(last=False)
@@ -189,6 +203,10 @@ class Hub:
     async def claim(self, token: str) -> tuple[Room, int] | None:
         """The table and seat of an invite link, marking the seat taken (raises Unavailable)."""
         found = self.by_token.get(token)
+        if found is None and self.store.shared:  # a table another server process made a moment ago?
+            table_id = await self.writer.run(self.store.table_of_link, token)
+            if table_id is not None and await self.table(table_id) is not None:
+                found = self.by_token.get(token)
         if found is None:
             return None
         room = self.rooms[found[0]]

@@ -6,6 +6,9 @@ engine on a copy, plays the chance events that follow with an unpredictable
 generator, writes the moves to the database on the writer thread, and only
 then swaps the copy in and tells the viewers. A move refused anywhere on that
 path changes nothing, and a move meant for an earlier position is refused.
+With several server processes on one PostgreSQL database, a move another
+process stored first makes ours stale too, and the moves stored elsewhere are
+played here by ``catch_up`` (see ``cluster.py``).
 
 Viewers are told lazily: a change marks each viewer "state due" and its
 writer builds the message from the current position when it sends, so a slow
@@ -28,7 +31,7 @@ from .. import i18n
 from ..core.errors import IllegalMoveError
 from .games import GameKind, hosted
 from .guard import Bucket
-from .store import TableRow
+from .store import Conflict, TableRow
 from .writer import Unavailable
 
 if TYPE_CHECKING:
@@ -230,7 +233,7 @@ class Room:
                 at = self._infer(at, seat, lang)
             after, text = self._check(move, seat, at, lang)
             index = len(self.log)
-            await self._commit(self.state, after, [(text, seat)])
+            await self._commit(self.state, after, [(text, seat)], lang)
             if self.row.seats[seat].kind == "human":
                 self.touched = time.time()
             return index, text
@@ -279,8 +282,12 @@ class Room:
             raise MoveError("illegal-move", message, state.legal_actions()) from None
         return after, after.history()[-1]
 
-    async def _commit(self, before: Any, after: Any, moves: list[tuple[str, int]]) -> None:
-        """Play chance events up to the next decision, write everything, then swap and tell everyone."""
+    async def _commit(self, before: Any, after: Any, moves: list[tuple[str, int]], lang: str = "en") -> None:
+        """Play chance events up to the next decision, write everything, then swap and tell everyone.
+
+        When another server process stored a move here first (``Conflict``), catch up with it and
+        refuse this one as stale: the table changes only as the database says.
+        """
         lines = [self._narrate(before, moves[0][0], after)] if moves else []
         while self.kind.draws_chance(after):
             prior = after.clone()
@@ -297,6 +304,17 @@ class Room:
         except Unavailable as exc:
             raise MoveError("server-error", f"the move could not be saved ({exc.why}); nothing changed,"
                             " try again", retry=exc.retry) from None
+        except Conflict:
+            log.info("table %s: another server process stored move %d first; this one is refused", self.id, start)
+            await self._catch_up_locked()
+            _ = i18n.translator(lang).gettext
+            raise MoveError("stale", _("the table has moved on: {n} moves, you sent 'at': {at}").format(
+                n=len(self.log), at=start)) from None
+        self._swap(before, after, lines, final)
+
+    def _swap(self, before: Any, after: Any, lines: list[dict[str, str]], final: dict[str, Any] | None) -> None:
+        """Make ``after`` (with its narrated ``lines``) the table's position and tell everyone."""
+        status = "over" if after.is_terminal() else "playing"
         self.could_act = set(self.kind.racers(before)) or (
             set() if before.is_terminal() or before.is_chance_node() else {before.current_player()})
         self.changed_at = time.monotonic()
@@ -328,8 +346,46 @@ class Room:
         """Draw any chance event left pending (a table loaded mid-deal), then wake the bots."""
         async with self.lock:
             if self.kind.draws_chance(self.state):
-                await self._commit(self.state, self.state.clone(), [])
+                try:
+                    await self._commit(self.state, self.state.clone(), [])
+                except MoveError as exc:
+                    if exc.code != "stale":  # stale: another server process drew it first
+                        raise
         self.schedule_bot()
+
+    # -------------------------------------------------------------- other server processes
+
+    async def catch_up(self, end: int | None = None, moves: list[str] | None = None) -> None:
+        """Play the moves another server process stored since this copy of the table last changed.
+
+        ``moves``, when the notification carried them, are the moves that end at ``end``: when they
+        follow on from this copy they are played without reading them back from the database.
+        """
+        async with self.lock:
+            if end is not None and moves is not None and end - len(moves) == len(self.log):
+                self._follow(moves)
+            elif end is None or end > len(self.log):
+                await self._catch_up_locked()
+
+    async def _catch_up_locked(self) -> None:
+        moves = await self.hub.writer.run(self.hub.store.moves_since, self.id, len(self.log))
+        if moves:
+            self._follow(moves)
+
+    def _follow(self, moves: list[str]) -> None:
+        """Apply moves already stored (by another process): narrate them, swap, tell the viewers."""
+        before, after = self.state, self.state.clone()
+        lines = []
+        for move in moves:
+            prior = after.clone()
+            after.apply_action(move)
+            lines.append(self._narrate(prior, move, after))
+        final = None
+        if after.is_terminal():
+            final = {**self._make_summary(after, len(self.log) + len(moves)), "updated": time.time()}
+        if not self.bot_only:
+            self.touched = time.time()
+        self._swap(before, after, lines, final)
 
     # -------------------------------------------------------------- viewers
 
@@ -389,6 +445,8 @@ class Room:
         carries on by itself once the fault clears.
         """
         backoff = 0.5
+        if not await self.hub.follower.lease(self):
+            return  # another server process plays this table's bots
         while not self.hub.closing:
             st = self.state
             seat = self.bot_to_act()

@@ -1,4 +1,4 @@
-"""``spots serve``: run the web app with uvicorn on one SQLite file.
+"""``spots serve``: run the web app with uvicorn on one SQLite file, or on PostgreSQL shared by several processes.
 
 ``main(argv)`` is what the CLI's ``serve`` command calls; ``python -m spots.web.server``
 works too (the tests start it that way in a subprocess). Besides the app's own
@@ -47,7 +47,9 @@ def build_parser(prog: str = "spots serve") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="Play Spots in the browser: lobby, tables, bots, replays.")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
-    parser.add_argument("--db", default="spots.sqlite3", help="SQLite database file (created if missing)")
+    parser.add_argument("--db", default="spots.sqlite3",
+                        help="SQLite database file (created if missing), or a postgresql://user:password@host/dbname"
+                             " URL that several server processes share")
     parser.add_argument("--bot-delay", type=float, default=1.0,
                         help="seconds a bot waits before each move, so people can follow (default 1.0)")
     parser.add_argument("--durable", action="store_true",
@@ -144,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     from .app import create_app
-    from .store import StoreError
+    from .store import StoreError, redact
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     for name in ("uvicorn.access", "uvicorn.error", "spots.web"):
@@ -156,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreError as exc:
         print(f"spots serve: {exc}", file=sys.stderr)
         return 2
-    print(f"Spots is being served at {public}/ (database: {args.db})", flush=True)
+    print(f"Spots is being served at {public}/ (database: {redact(args.db)})", flush=True)
     options: dict[str, Any] = {"forwarded_allow_ips": args.forwarded_allow_ips} if args.forwarded_allow_ips else {}
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME,
                 http=guarded_protocol(limits), timeout_keep_alive=limits.idle_timeout,

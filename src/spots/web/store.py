@@ -1,4 +1,9 @@
-"""The web app's durable memory: tables, seats and every accepted move, in one SQLite file.
+"""The web app's durable memory: tables, seats and every accepted move; here in one SQLite file.
+
+``TableStore`` is what the app needs from a database; ``Store`` (this module)
+keeps it in one SQLite file for one server process, ``pgstore.PgStore`` in
+PostgreSQL for several processes sharing the tables (``open_store`` picks by
+the ``--db`` value).
 
 Why SQLite from the standard library: nothing to install or start, and one
 transaction per accepted move is what "nothing ever lost" needs. A table's
@@ -20,10 +25,13 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import secrets
 import sqlite3
 import threading
 import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -67,10 +75,17 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("seats", "open", "INTEGER NOT NULL DEFAULT 0"),  # may be taken from the lobby (else: only with its link)
 }
 INDEXES = "CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);"
+# The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
+# release (SCHEMA above), 2 added COLUMNS and INDEXES. A database of a newer version is refused.
+SCHEMA_VERSION = 2
 
 
 class StoreError(Exception):
-    """The database file cannot be used; the message is one line naming the file and what is wrong."""
+    """The database cannot be used; the message is one line naming it and what is wrong."""
+
+
+class Conflict(Exception):
+    """Another writer already stored a move at that index: another server process won the race."""
 
 
 @dataclass
@@ -119,11 +134,108 @@ def explain(path: str, exc: BaseException) -> str:
     return f"database {path}: {why}"
 
 
-class Store:
-    """All database access; a lock makes the calls thread-safe."""
+class TableStore(ABC):
+    """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
+
+    ``shared``: other server processes may change the tables too (then ``listen`` reports their
+    changes and ``bot_lease`` says which process plays a table's bots). ``errors``: the driver's
+    exceptions that mean "the database cannot do this now" (``Writer`` turns them into ``Unavailable``).
+    """
+
+    shared = False
+    errors: tuple[type[BaseException], ...] = ()
+    name = ""
+
+    @abstractmethod
+    def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
+                     moves: list[tuple[str, int]], owner: str = "") -> TableRow: ...
+
+    @abstractmethod
+    def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
+                     winner: int | None, summary: dict[str, Any] | None = None) -> None:
+        """Append moves at index ``start``; raises ``Conflict`` (changing nothing) when it is taken."""
+
+    @abstractmethod
+    def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None: ...
+
+    @abstractmethod
+    def set_status(self, table_id: str, status: str, problem: str | None = None) -> None: ...
+
+    @abstractmethod
+    def load_tables(self) -> list[TableRow]: ...
+
+    @abstractmethod
+    def load_table(self, table_id: str) -> TableRow | None: ...
+
+    @abstractmethod
+    def finished(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]: ...
+
+    @abstractmethod
+    def status_of(self, table_id: str) -> tuple[str, str | None] | None: ...
+
+    @abstractmethod
+    def move_count(self, table_id: str) -> int: ...
+
+    @abstractmethod
+    def moves_since(self, table_id: str, start: int) -> list[str]:
+        """A table's moves from index ``start`` on (catching up with another process's moves)."""
+
+    @abstractmethod
+    def table_of_link(self, token: str) -> str | None:
+        """The table a seat or host link belongs to (a table another process created moments ago)."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def schema_version(self) -> int:
+        return SCHEMA_VERSION
+
+    def listen(self, callback: Callable[[str | None], None]) -> None:
+        """Report other processes' changes (``"m <table> <moves>"``, ``"n"``ew, ``"s"``eats, ``"x"`` status;
+        None: some may have been missed). One process alone on its database has nothing to report."""
+        return None
+
+    def bot_lease(self, table_id: str) -> bool:
+        """Whether this process may play the table's bots (alone on the database: always)."""
+        return True
+
+    def holds(self, table_id: str) -> bool:
+        return True
+
+    def leases(self) -> list[str]:
+        """The tables whose bots this process holds the lease of (only tracked when ``shared``)."""
+        return []
+
+    def bot_release(self, table_id: str) -> None:
+        """Let another process play the table's bots."""
+        return None
+
+
+def redact(url: str) -> str:
+    """A database address without its password, for messages and logs."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+
+
+def open_store(db: str | Path, durable: bool = False) -> TableStore:
+    """The store for ``--db``: a ``postgresql://`` URL, or else a SQLite file (raises ``StoreError``)."""
+    text = str(db)
+    if text.startswith(("postgresql://", "postgres://")):
+        try:
+            from .pgstore import PgStore
+        except ImportError:
+            raise StoreError(f"database {redact(text)}: PostgreSQL needs the psycopg driver;"
+                             " install it with: pip install 'spots[postgres]'") from None
+        return PgStore(text)
+    return Store(text, durable=durable)
+
+
+class Store(TableStore):
+    """All database access to one SQLite file; a lock makes the calls thread-safe."""
+
+    errors = (sqlite3.Error,)
 
     def __init__(self, path: str | Path, durable: bool = False, lock: bool = True) -> None:
-        self.path = str(path)
+        self.path = self.name = str(path)
         self._lockfile: TextIO | None = self._take_lock() if lock else None
         try:
             self._check_file()
@@ -177,11 +289,21 @@ class Store:
 
     def _upgrade(self) -> None:
         """Bring a database made by an older version up to this schema (it only ever gains columns)."""
+        (version,) = self.db.execute("PRAGMA user_version").fetchone()
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"database {self.path}: it was made by a newer Spots (schema version {version}; this"
+                             f" one knows up to {SCHEMA_VERSION}); upgrade Spots or use another --db")
         for table, column, definition in COLUMNS:
             present = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
             if column not in present:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
         self.db.executescript(INDEXES)
+        self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def schema_version(self) -> int:
+        with self.lock:
+            (version,) = self.db.execute("PRAGMA user_version").fetchone()
+        return int(version)
 
     def close(self) -> None:
         with self.lock:
@@ -229,13 +351,19 @@ class Store:
         ``summary``: the lobby row, stored when the game ends.
         """
         now = time.time()
-        with self.lock, self.db:
-            self.db.execute("BEGIN IMMEDIATE")
-            self._insert_moves(table_id, start, moves, now)
-            self.db.execute(
-                "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ?, summary = ? WHERE id = ?",
-                (start + len(moves), status, winner, now, None if summary is None else json.dumps(summary), table_id),
-            )
+        try:
+            with self.lock, self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                self._insert_moves(table_id, start, moves, now)
+                self.db.execute(
+                    "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ?, summary = ? WHERE id = ?",
+                    (start + len(moves), status, winner, now, None if summary is None else json.dumps(summary),
+                     table_id),
+                )
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" not in str(exc):
+                raise
+            raise Conflict(f"table {table_id}: a move is already stored at index {start}") from None
 
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None:
         """Mark a human seat as taken; ``rotate`` gives it a fresh token (joining an open seat from the lobby).
@@ -315,3 +443,14 @@ class Store:
         with self.lock:
             (count,) = self.db.execute("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)).fetchone()
         return int(count)
+
+    def moves_since(self, table_id: str, start: int) -> list[str]:
+        with self.lock:
+            return [m for (m,) in self.db.execute(
+                "SELECT move FROM moves WHERE table_id = ? AND idx >= ? ORDER BY idx", (table_id, start))]
+
+    def table_of_link(self, token: str) -> str | None:
+        with self.lock:
+            found = self.db.execute("SELECT table_id FROM seats WHERE token = ? UNION ALL"
+                                    " SELECT id FROM tables WHERE host_token = ? LIMIT 1", (token, token)).fetchone()
+        return None if found is None else str(found[0])

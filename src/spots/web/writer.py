@@ -30,13 +30,13 @@ class Unavailable(Exception):
         self.why, self.retry = why, retry
 
 
-def is_busy(exc: sqlite3.Error) -> bool:
+def is_busy(exc: BaseException) -> bool:
     """A lock held elsewhere: worth retrying (a full disk or a damaged file is not)."""
     text = str(exc).lower()
     return "locked" in text or "busy" in text
 
 
-def describe(exc: sqlite3.Error) -> str:
+def describe(exc: BaseException) -> str:
     text = str(exc).lower()
     if "full" in text:
         return "the server's disk is full"
@@ -46,10 +46,14 @@ def describe(exc: sqlite3.Error) -> str:
 
 
 class Writer:
-    """Runs store calls on one thread; retries busy errors for up to ``patience`` seconds."""
+    """Runs store calls on one thread; retries busy errors for up to ``patience`` seconds.
 
-    def __init__(self, patience: float = 2.0) -> None:
+    ``errors``: the database driver's exceptions (the store's ``errors``; SQLite's by default).
+    """
+
+    def __init__(self, patience: float = 2.0, errors: tuple[type[BaseException], ...] = (sqlite3.Error,)) -> None:
         self.patience = patience
+        self.errors = errors
         self.failing_until = 0.0  # after a call gave up, the next ones try once (no queue of waiting calls)
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spots-db")
 
@@ -60,7 +64,7 @@ class Writer:
         while True:
             try:
                 return call(*args)
-            except sqlite3.Error as exc:
+            except self.errors as exc:
                 if not is_busy(exc) or time.monotonic() + pause > deadline:
                     self.failing_until = time.monotonic() + 1.0
                     raise
@@ -72,7 +76,7 @@ class Writer:
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self.pool, self._retrying, call, args)
-        except sqlite3.Error as exc:
+        except self.errors as exc:
             log.error("database call %s failed: %s", getattr(call, "__name__", call), exc)
             raise Unavailable(describe(exc), 5 if is_busy(exc) else 30) from None
 

@@ -1,0 +1,333 @@
+"""The web app's memory in PostgreSQL, shared by several ``spots serve`` processes (``--db postgresql://...``).
+
+Why PostgreSQL: a community server outgrows one process; PostgreSQL lets any
+number of processes, on any machines, serve the same tables with one truth:
+
+- moves are appended under the primary key (table, move number), so two
+  processes that accept a move for the same position cannot both store it
+  (the loser gets ``Conflict``, reloads and refuses its move as stale);
+- every change is announced with ``NOTIFY`` in the transaction that makes it,
+  so the other processes hear it as soon as it is committed (``listen``);
+- a session-level advisory lock per table says which process plays its bots;
+  PostgreSQL drops it when that process's connection goes, so another takes over.
+
+The schema is built by the numbered SQL files in ``migrations/``, applied in
+order (under a lock, so processes starting together do not race) and recorded
+in ``schema_migrations``. Three connections per process: one for the writer
+thread, one that listens, one that holds the bot locks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import errors as pg_errors
+
+from .store import SCHEMA_VERSION, Conflict, SeatRow, StoreError, TableRow, TableStore, new_token, redact
+
+log = logging.getLogger("spots.web")
+CHANNEL = "spots"  # the NOTIFY channel every process listens on
+LOCKS = 0x5B075  # the advisory-lock namespace (the first key of pg_try_advisory_lock(int, int))
+MIGRATIONS = Path(__file__).with_name("migrations")
+CONNECT_TIMEOUT = 5  # seconds: an unreachable server is a start-up error, not a hang
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """The numbered migration files: (version, file name, SQL), in order."""
+    files = sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql"))
+    return [(int(f.name[:4]), f.name, f.read_text()) for f in files]
+
+
+def explain(url: str, exc: BaseException) -> str:
+    """One line for a database that cannot be used: its address (no password), then what is wrong."""
+    text = " ".join(str(exc).split())
+    low = text.lower()
+    if "password authentication failed" in low or "no password supplied" in low:
+        why = f"the user name or password is wrong ({text})"
+    elif "does not exist" in low and "database" in low:
+        why = f"there is no such database; create it first ({text})"
+    elif "connection refused" in low or "timeout expired" in low or "could not translate host" in low \
+            or "no such file" in low or "name or service not known" in low:
+        why = f"cannot reach the database server; check the host and port and that it runs ({text})"
+    else:
+        why = text
+    return f"database {redact(url)}: {why}"
+
+
+def lock_key(table_id: str) -> int:
+    """A table's advisory-lock key: 32 bits of a hash of its id (a collision only shares a bot player)."""
+    return int.from_bytes(hashlib.sha256(table_id.encode()).digest()[:4], "big", signed=True)
+
+
+def migrate(conn: psycopg.Connection[Any], url: str, upto: int | None = None) -> int:
+    """Apply the migrations this database lacks (up to ``upto``); its version after. Refuses a newer one."""
+    files = migrations()
+    latest = files[-1][0]
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCKS,))  # one process migrates at a time
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
+                     " name TEXT NOT NULL, applied DOUBLE PRECISION NOT NULL)")
+        row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchone()
+        have = int(row[0]) if row else 0
+        if have > latest:
+            raise StoreError(f"database {redact(url)}: it was made by a newer Spots (schema version {have}; this"
+                             f" one knows up to {latest}); upgrade Spots or use another database")
+        for version, name, text in files:
+            if have < version <= (latest if upto is None else upto):
+                conn.execute(text.encode())
+                conn.execute("INSERT INTO schema_migrations VALUES (%s, %s, %s)", (version, name, time.time()))
+                have = version
+    return have
+
+
+class PgStore(TableStore):
+    """The tables in one PostgreSQL database; the calls are thread-safe (one lock per connection)."""
+
+    shared = True
+    errors = (psycopg.Error,)
+
+    def __init__(self, url: str) -> None:
+        self.url, self.name = url, redact(url)
+        self.origin = secrets.token_hex(4)  # this process's mark on its own notifications
+        self.lock = threading.Lock()
+        self.lease_lock = threading.Lock()
+        self.held: set[str] = set()
+        self._stop = threading.Event()
+        self._listener: threading.Thread | None = None
+        try:
+            self.db = self._connect()
+            version = migrate(self.db, url)
+            if version != SCHEMA_VERSION:
+                raise StoreError(f"database {self.name}: schema version {version}, expected {SCHEMA_VERSION}")
+            self.locks_db = self._connect()
+        except psycopg.Error as exc:
+            raise StoreError(explain(url, exc)) from None
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        return psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
+                               application_name=f"spots serve {os.getpid()}")
+
+    def _live(self) -> psycopg.Connection[Any]:
+        """The writer's connection, opened again after it broke (the server restarted, the network dropped)."""
+        if self.db.closed or self.db.broken:
+            self.db = self._connect()
+        return self.db
+
+    def _notify(self, conn: psycopg.Connection[Any], kind: str, table_id: str, extra: str = "") -> None:
+        """Tell the other processes, when this transaction commits (and only if it does)."""
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.origin} {kind} {table_id} {extra}".rstrip()))
+
+    def schema_version(self) -> int:
+        with self.lock:
+            row = self._live().execute("SELECT max(version) FROM schema_migrations").fetchone()
+        return int(row[0]) if row else 0
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._listener is not None:
+            self._listener.join(3)
+        with self.lock:
+            self.db.close()
+        with self.lease_lock:
+            self.locks_db.close()
+            self.held.clear()
+
+    # -------------------------------------------------------------- writes
+
+    def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
+                     moves: list[tuple[str, int]], owner: str = "") -> TableRow:
+        now = time.time()
+        row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner)
+        for i, s in enumerate(seats):
+            human = s["kind"] == "human"
+            row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
+                                     bool(s.get("claimed")), bool(s.get("open"))))
+        with self.lock:
+            conn = self._live()
+            with conn.transaction(), conn.cursor() as cur:
+                cur.execute(
+                    "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                    (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner))
+                cur.executemany(
+                    "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
+                    [(row.id, s.seat, s.kind, s.bot, s.name, s.token, int(s.claimed), int(s.open)) for s in row.seats])
+                if moves:
+                    cur.execute(*self._moves_insert(row.id, 0, moves, now))
+                self._notify(conn, "n", row.id)
+        row.moves = [m for m, _ in moves]
+        return row
+
+    @staticmethod
+    def _moves_insert(table_id: str, start: int, moves: list[tuple[str, int]], now: float
+                      ) -> tuple[str, list[Any]]:
+        """One INSERT for all the moves and its arguments (not executemany: one round trip)."""
+        values = ",".join(["(%s,%s,%s,%s,%s)"] * len(moves))
+        args = [v for i, (m, seat) in enumerate(moves) for v in (table_id, start + i, m, seat, now)]
+        return f"INSERT INTO moves (table_id, idx, move, seat, at) VALUES {values}", args
+
+    def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
+                     winner: int | None, summary: dict[str, Any] | None = None) -> None:
+        """One statement (so one round trip, one implicit transaction): insert, update, notify."""
+        now = time.time()
+        insert, args = self._moves_insert(table_id, start, moves, now)
+        insert = f"added AS ({insert})," if moves else ""
+        args += [start + len(moves), status, winner, now, None if summary is None else json.dumps(summary), table_id]
+        said = json.dumps([m for m, _ in moves])  # the others need not read them back (NOTIFY holds < 8000 bytes)
+        args += [CHANNEL, f"{self.origin} m {table_id} {start + len(moves)}" + (f" {said}" if len(said) < 4000 else "")]
+        with self.lock:
+            conn = self._live()
+            try:
+                conn.execute(
+                    f"WITH {insert} changed AS (UPDATE tables SET moves = %s, status = %s, winner = %s,"
+                    " updated = %s, summary = %s WHERE id = %s) SELECT pg_notify(%s, %s)", args)
+            except pg_errors.UniqueViolation:
+                raise Conflict(f"table {table_id}: a move is already stored at index {start}") from None
+
+    def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None:
+        with self.lock:
+            conn = self._live()
+            with conn.transaction():
+                found = conn.execute("SELECT token, claimed, open FROM seats WHERE table_id = %s AND seat = %s"
+                                     " AND kind = 'human' FOR UPDATE", (table_id, seat)).fetchone()
+                if found is None or (rotate and (found[1] or not found[2])):
+                    return None
+                token = new_token() if rotate else found[0]
+                conn.execute("UPDATE seats SET claimed = 1, token = %s, name = coalesce(%s, name)"
+                             " WHERE table_id = %s AND seat = %s", (token, name or None, table_id, seat))
+                self._notify(conn, "s", table_id)
+                return str(token)
+
+    def set_status(self, table_id: str, status: str, problem: str | None = None) -> None:
+        with self.lock:
+            conn = self._live()
+            with conn.transaction():
+                conn.execute("UPDATE tables SET status = %s, problem = coalesce(%s, problem) WHERE id = %s",
+                             (status, problem, table_id))
+                self._notify(conn, "x", table_id)
+
+    # -------------------------------------------------------------- reads
+
+    def _rows(self, where: str, args: tuple[Any, ...]) -> dict[str, TableRow]:
+        """Tables matching ``where`` with their seats and moves (rules left as text when not JSON)."""
+        conn = self._live()
+        tables: dict[str, TableRow] = {}
+        for r in conn.execute(
+                "SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner FROM tables"
+                f" WHERE {where} ORDER BY created", args):
+            try:
+                rules: Any = json.loads(r[4])
+            except ValueError:
+                rules = r[4]
+            summary = json.loads(r[8]) if r[8] else None
+            tables[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "")
+        if not tables:
+            return tables
+        ids = list(tables)
+        for r in conn.execute("SELECT table_id, seat, kind, bot, name, token, claimed, open FROM seats"
+                              " WHERE table_id = ANY(%s) ORDER BY seat", (ids,)):
+            tables[r[0]].seats.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7])))
+        for table_id, move in conn.execute(
+                "SELECT table_id, move FROM moves WHERE table_id = ANY(%s) ORDER BY table_id, idx", (ids,)):
+            tables[table_id].moves.append(move)
+        return tables
+
+    def load_tables(self) -> list[TableRow]:
+        with self.lock:
+            return list(self._rows("status = 'playing'", ()).values())
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        with self.lock:
+            return self._rows("id = %s", (table_id,)).get(table_id)
+
+    def finished(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        with self.lock:
+            conn = self._live()
+            rows = conn.execute("SELECT summary FROM tables WHERE status = 'over' AND summary IS NOT NULL"
+                                " ORDER BY updated DESC LIMIT %s OFFSET %s", (limit, offset)).fetchall()
+            count = conn.execute("SELECT COUNT(*) FROM tables WHERE status = 'over' AND summary IS NOT NULL"
+                                 ).fetchone()
+        return [json.loads(r[0]) for r in rows], int(count[0]) if count else 0
+
+    def status_of(self, table_id: str) -> tuple[str, str | None] | None:
+        with self.lock:
+            found = self._live().execute("SELECT status, problem FROM tables WHERE id = %s", (table_id,)).fetchone()
+        return None if found is None else (found[0], found[1])
+
+    def move_count(self, table_id: str) -> int:
+        with self.lock:
+            found = self._live().execute("SELECT COUNT(*) FROM moves WHERE table_id = %s", (table_id,)).fetchone()
+        return int(found[0]) if found else 0
+
+    def moves_since(self, table_id: str, start: int) -> list[str]:
+        with self.lock:
+            return [m for (m,) in self._live().execute(
+                "SELECT move FROM moves WHERE table_id = %s AND idx >= %s ORDER BY idx", (table_id, start))]
+
+    def table_of_link(self, token: str) -> str | None:
+        with self.lock:
+            found = self._live().execute("SELECT table_id FROM seats WHERE token = %s UNION ALL"
+                                         " SELECT id FROM tables WHERE host_token = %s LIMIT 1",
+                                         (token, token)).fetchone()
+        return None if found is None else str(found[0])
+
+    # -------------------------------------------------------------- several processes
+
+    def listen(self, callback: Callable[[str | None], None]) -> None:
+        """Call ``callback`` (on a thread of its own) with each other process's change, None after a gap."""
+        self._listener = threading.Thread(target=self._listen, args=(callback,), name="spots-listen", daemon=True)
+        self._listener.start()
+
+    def _listen(self, callback: Callable[[str | None], None]) -> None:
+        while not self._stop.is_set():
+            try:
+                with self._connect() as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    callback(None)  # (re)connected: changes made meanwhile were not heard
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            origin, _, change = note.payload.partition(" ")
+                            if origin != self.origin:
+                                callback(change)
+            except psycopg.Error as exc:
+                if not self._stop.is_set():
+                    log.warning("listening for other servers' moves failed (%s); trying again", exc)
+                    self._stop.wait(1.0)
+
+    def bot_lease(self, table_id: str) -> bool:
+        """Take the table's bot lock if no process holds it (held until released or this process ends)."""
+        with self.lease_lock:
+            if table_id in self.held:
+                return True
+            if self.locks_db.closed or self.locks_db.broken:
+                self.held.clear()  # the locks went with the old connection
+                self.locks_db = self._connect()
+            row = self.locks_db.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCKS, lock_key(table_id))).fetchone()
+            if row and row[0]:
+                self.held.add(table_id)
+                return True
+            return False
+
+    def holds(self, table_id: str) -> bool:
+        return table_id in self.held
+
+    def leases(self) -> list[str]:
+        with self.lease_lock:
+            return list(self.held)
+
+    def bot_release(self, table_id: str) -> None:
+        with self.lease_lock:
+            if table_id in self.held and not (self.locks_db.closed or self.locks_db.broken):
+                self.locks_db.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCKS, lock_key(table_id)))
+            self.held.discard(table_id)

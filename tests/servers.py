@@ -1,0 +1,75 @@
+"""A real ``spots serve`` process for the tests that need one (the server tests, several processes on PostgreSQL)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``python -m spots.web.server`` with extra options, its output kept in a file.
+
+    ``db``: a SQLite file (the log goes beside it) or a PostgreSQL URL (then say where the ``log`` goes).
+    """
+
+    free_port = staticmethod(free_port)
+
+    def __init__(self, db: Path | str, *options: str, log: Path | None = None) -> None:
+        self.db, self.options = db, options
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log or Path(db).with_suffix(".log")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        return self.launch().ready()
+
+    def launch(self) -> Server:
+        """Start the process without waiting for it (start several at once, then ``ready`` each)."""
+        out = self.log.open("ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "spots.web.server", "--port", str(self.port), "--db",
+                                      str(self.db), "--workers", "0", *self.options], stdout=out, stderr=out)
+        return self
+
+    def ready(self) -> Server:
+        """Wait until the server answers (raises when it died or did not start within 30 s)."""
+        assert self.proc is not None
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("the server died: " + self.log.read_text())
+            try:
+                if httpx.get(self.url + "/api/tables", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+    def rss_mb(self) -> float:
+        assert self.proc is not None
+        status = Path(f"/proc/{self.proc.pid}/status").read_text()
+        return next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS")) / 1024

@@ -1,0 +1,315 @@
+"""Several ``spots serve`` processes on one real PostgreSQL database (issue 20).
+
+Two processes on two ports share every table: a player on one and a spectator on the other see every
+move; the same seat's move sent to both at once is accepted exactly once; killing (kill -9) the process
+that plays a bot table lets the other carry on with no move lost or repeated; restarting everything
+restores every table. (psycopg is imported where it is used: without it the ``postgres`` fixture skips
+these tests, or fails them in CI.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from servers import Server
+from spots.web.games import hosted
+from spots.web.rooms import replay_with_log
+
+pytestmark = pytest.mark.timeout(120)
+TWO_HUMANS = {"seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}], "tricks": "beginner",
+              "target": 6}
+
+
+class Viewer:
+    """One WebSocket on a table: keeps the log and view it is sent, and the replies to what it sends."""
+
+    def __init__(self, server: Server, table: str, token: str = "") -> None:
+        self.url = f"ws://127.0.0.1:{server.port}/ws/{table}" + (f"?token={token}" if token else "")
+        self.log: list[str] = []
+        self.view: dict[str, Any] = {}
+        self.replies: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.changed = asyncio.Event()
+        self.heard: dict[int, float] = {}  # moves -> when a state with that many arrived
+        self.gaps = 0  # states whose log did not continue the one already held
+
+    async def __aenter__(self) -> Viewer:
+        self.ws: ClientConnection = await connect(self.url, max_size=2**22)
+        self.task = asyncio.create_task(self._read())
+        await self.until(0)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.task.cancel()
+        await self.ws.close()
+
+    async def _read(self) -> None:
+        async for text in self.ws:
+            msg = json.loads(text)
+            if msg["type"] == "state":
+                start = msg["log_start"]
+                self.gaps += start > len(self.log)
+                self.log[start:] = msg["log"]
+                self.view = msg["view"]
+                self.heard.setdefault(len(self.log), time.perf_counter())
+            elif msg["type"] != "hello":
+                self.replies.put_nowait(msg)
+            self.changed.set()
+
+    async def until(self, moves: int, timeout: float = 15.0) -> None:
+        """Wait until this viewer has been sent a state of at least ``moves`` moves."""
+        async def wait() -> None:
+            while not self.view or len(self.log) < moves:
+                self.changed.clear()
+                await self.changed.wait()
+        await asyncio.wait_for(wait(), timeout)
+
+    async def send(self, move: str, at: int) -> dict[str, Any]:
+        await self.ws.send(json.dumps({"type": "move", "move": move, "at": at}))
+        return await asyncio.wait_for(self.replies.get(), 15)
+
+
+def token(link: str) -> str:
+    return link.rsplit("/", 1)[1]
+
+
+@pytest.fixture(scope="module")
+def pair(postgres: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[Server]]]:
+    """Two server processes on two ports, one database (for the whole module: starting them is slow)."""
+    url, logs = postgres.database(), tmp_path_factory.mktemp("servers")
+    servers = [Server(url, "--bot-delay", "0.02", "--private", "--message-rate", "1000", "--message-burst", "1000",
+                      log=logs / f"server{i}.log") for i in range(2)]
+    try:
+        yield url, servers
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def start_all(servers: list[Server]) -> None:
+    """Start the servers that are not running, all at once."""
+    dead = [s.launch() for s in servers if not s.alive()]
+    for s in dead:
+        s.ready()
+
+
+@pytest.fixture
+def two(pair: tuple[str, list[Server]]) -> list[Server]:
+    start_all(pair[1])  # (again, after a test killed one)
+    return pair[1]
+
+
+@pytest.fixture
+def pg_url(pair: tuple[str, list[Server]]) -> str:
+    return pair[0]
+
+
+def table_log(server: Server, table: str) -> list[str]:
+    return list(httpx.get(f"{server.url}/api/tables/{table}", timeout=10).json()["log"])
+
+
+def stored_moves(url: str, table: str) -> list[tuple[int, str]]:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        return [(int(i), str(m)) for i, m in conn.execute(
+            "SELECT idx, move FROM moves WHERE table_id = %s ORDER BY idx", (table,))]
+
+
+def test_a_player_on_one_process_and_a_spectator_on_the_other_see_every_move(two: list[Server], pg_url: str) -> None:
+    a, b = two
+    t = httpx.post(a.url + "/api/tables", json=TWO_HUMANS, timeout=10).json()
+    rng = random.Random(20)
+    waits: list[float] = []
+
+    async def play() -> tuple[list[str], list[str], int]:
+        async with Viewer(a, t["id"], token(t["seats"][0]["link"])) as ada, \
+                Viewer(b, t["id"], token(t["seats"][1]["link"])) as bo, Viewer(b, t["id"]) as watcher:
+            players = [ada, bo]
+            for _ in range(40):
+                view = max(players, key=lambda p: len(p.log)).view
+                if view["over"]:
+                    break
+                me = players[view["to_move"]]
+                await me.until(view["moves"])
+                reply = await me.send(rng.choice(me.view["legal"])["move"], view["moves"])
+                assert reply["type"] == "ok", reply
+                sent = time.perf_counter()
+                await watcher.until(reply["moves"])
+                await ada.until(reply["moves"])
+                if me is ada:  # a move made on the other process
+                    waits.append(watcher.heard[reply["moves"]] - sent)
+            return watcher.log, ada.log, watcher.gaps
+
+    seen, player_log, gaps = asyncio.run(play())
+    assert len(waits) >= 10
+    assert seen == player_log == table_log(a, t["id"]) == table_log(b, t["id"]) and gaps == 0
+    assert len(seen) == len(stored_moves(pg_url, t["id"]))
+    waits.sort()
+    print(f"spectator on the other process heard a move after {waits[len(waits) // 2] * 1000:.1f} ms (median),"
+          f" {waits[-1] * 1000:.1f} ms (max)")
+    assert waits[len(waits) // 2] < 1.0
+
+
+def test_the_same_seats_move_sent_to_both_processes_at_once_is_accepted_once(two: list[Server], pg_url: str) -> None:
+    a, b = two
+    t = httpx.post(a.url + "/api/tables", json=TWO_HUMANS, timeout=10).json()
+    rng = random.Random(7)
+
+    async def race() -> list[list[str]]:
+        ada = token(t["seats"][0]["link"])
+        outcomes: list[list[str]] = []
+        async with Viewer(a, t["id"], ada) as on_a, Viewer(b, t["id"], ada) as on_b, \
+                Viewer(a, t["id"], token(t["seats"][1]["link"])) as bo:
+            for _ in range(60):
+                if len(outcomes) >= 8 or bo.view["over"]:
+                    break
+                view = bo.view
+                n = view["moves"]
+                await on_a.until(n)
+                await on_b.until(n)
+                if view["to_move"] == 1:
+                    assert (await bo.send(rng.choice(view["legal"])["move"], n))["type"] == "ok"
+                else:  # both processes get seat 1's move for the same position at the same moment
+                    moves = [rng.choice(on_a.view["legal"])["move"], rng.choice(on_b.view["legal"])["move"]]
+                    replies = await asyncio.gather(on_a.send(moves[0], n), on_b.send(moves[1], n))
+                    outcomes.append(sorted(r["type"] if r["type"] == "ok" else r["code"] for r in replies))
+                    won = next(r for r in replies if r["type"] == "ok")
+                    assert won["index"] == n
+                    n = won["moves"]
+                await bo.until(n)
+        return outcomes
+
+    outcomes = asyncio.run(race())
+    assert len(outcomes) >= 5 and all(o == ["ok", "stale"] for o in outcomes), outcomes
+    stored = stored_moves(pg_url, t["id"])
+    assert [i for i, _ in stored] == list(range(len(stored)))
+    assert table_log(a, t["id"]) == table_log(b, t["id"]) and len(table_log(a, t["id"])) == len(stored)
+
+
+def test_a_person_on_one_process_plays_a_bot_run_by_the_other(two: list[Server], pg_url: str) -> None:
+    a, b = two
+    t = httpx.post(a.url + "/api/tables", json={"seats": [{"kind": "human", "name": "Ada"},
+                                                          {"kind": "bot", "bot": "greedy"}], "target": 6}).json()
+    deadline = time.time() + 10
+    while (holder := bot_player(pg_url, t["id"], two)) is None and time.time() < deadline:
+        time.sleep(0.1)
+    person = b if holder is a else a  # the person sits at the process that does not play the bot
+    rng = random.Random(3)
+
+    async def play() -> int:
+        bot_turns = 0
+        async with Viewer(person, t["id"], token(t["seats"][0]["link"])) as ada:
+            while bot_turns < 3 and not ada.view["over"]:
+                if ada.view["to_move"] == 0:
+                    reply = await ada.send(rng.choice(ada.view["legal"])["move"], ada.view["moves"])
+                    assert reply["type"] == "ok", reply
+                    await ada.until(reply["moves"])
+                else:  # the other process's bot plays; this process hears each of its moves
+                    turn = ada.view["turn"]
+                    while ada.view["to_move"] != 0 and not ada.view["over"]:
+                        await ada.until(len(ada.log) + 1)
+                    bot_turns += ada.view["turn"] > turn
+        return bot_turns
+
+    assert asyncio.run(play()) >= 3
+    assert table_log(a, t["id"]) == table_log(b, t["id"])
+
+
+def bot_player(url: str, table: str, servers: list[Server]) -> Server | None:
+    """The server process holding the table's bot lock (its connection is named after its pid)."""
+    import psycopg
+
+    from spots.web.pgstore import LOCKS, lock_key
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+            " WHERE l.locktype = 'advisory' AND l.granted AND l.classid = %s AND l.objid = %s",
+            (LOCKS, lock_key(table) & 0xFFFFFFFF)).fetchone()
+    pid = int(row[0].rsplit(" ", 1)[1]) if row else None
+    return next((s for s in servers if s.proc is not None and s.proc.pid == pid), None)
+
+
+def test_kill_9_of_the_process_playing_a_bot_table_lets_the_other_carry_on(two: list[Server], pg_url: str) -> None:
+    t = httpx.post(two[0].url + "/api/tables", json={"seats": [{"kind": "bot", "bot": "random"}] * 2,
+                                                     "tricks": "beginner", "target": 6}, timeout=10).json()
+    deadline = time.time() + 10
+    while (holder := bot_player(pg_url, t["id"], two)) is None and time.time() < deadline:
+        time.sleep(0.1)
+    assert holder is not None, "no process plays the bots"
+    other = two[1] if holder is two[0] else two[0]
+
+    async def watch() -> tuple[int, int, list[str], int]:
+        async with Viewer(other, t["id"]) as watcher:
+            await watcher.until(20)
+            holder.kill()  # kill -9: no goodbye, its connections just drop
+            before = len(watcher.log)
+            await watcher.until(before + 30, timeout=30)
+            return before, len(watcher.log), list(watcher.log), watcher.gaps
+
+    before, after, seen, gaps = asyncio.run(watch())
+    assert after >= before + 30 and gaps == 0
+    assert bot_player(pg_url, t["id"], two) is other
+    stored = stored_moves(pg_url, t["id"])
+    assert [i for i, _ in stored] == list(range(len(stored)))  # none lost, none twice
+    kind = hosted()["spots"]
+    rules = kind.rules_from_dict({"players": 2, "tricks": "beginner", "target": 6})
+    _, lines = replay_with_log(kind, rules, [m for _, m in stored], ["Random", "Random 2"])
+    assert table_log(other, t["id"])[:len(seen)] == seen and len(lines) >= len(seen)
+
+
+def test_restarting_every_process_restores_every_table(two: list[Server], pg_url: str) -> None:
+    a, b = two
+    made = [httpx.post(s.url + "/api/tables", json=body, timeout=10).json() for s, body in [
+        (a, TWO_HUMANS), (b, TWO_HUMANS),
+        (a, {"seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}], "target": 6})]]
+
+    async def moves() -> None:
+        t = made[0]
+        async with Viewer(b, t["id"], token(t["seats"][0]["link"])) as ada, \
+                Viewer(a, t["id"], token(t["seats"][1]["link"])) as bo:
+            for _ in range(6):
+                view = max((ada, bo), key=lambda p: len(p.log)).view
+                me = (ada, bo)[view["to_move"]]
+                await me.until(view["moves"])
+                assert (await me.send(me.view["legal"][0]["move"], view["moves"]))["type"] == "ok"
+
+    asyncio.run(moves())
+    time.sleep(0.3)
+    logs = {t["id"]: table_log(a, t["id"]) for t in made}
+    assert logs == {t["id"]: table_log(b, t["id"]) for t in made}
+    for s in two:
+        s.kill()
+    start_all(two)
+    for s in two:
+        assert {t["id"]: table_log(s, t["id"]) for t in made} == logs
+        lobby = httpx.get(s.url + "/api/tables", timeout=10).json()
+        assert {r["id"] for r in lobby["tables"]} >= set(logs)
+
+
+def test_a_link_to_a_table_another_process_made_a_moment_ago_works(postgres: Any) -> None:
+    """The seat link reaches a process before the news of the table does: it finds the table in the database."""
+    from fastapi.testclient import TestClient
+
+    from spots.web.app import create_app
+
+    url = postgres.database()
+    with TestClient(create_app(url, bot_delay=30)) as maker:
+        deaf = TestClient(create_app(url, bot_delay=30))  # loaded before the table existed; never started listening
+        t = maker.post("/api/tables", json=TWO_HUMANS).json()
+        assert t["id"] not in deaf.app.state.hub.rooms  # type: ignore[attr-defined]
+        page = deaf.get(f"/play/{token(t['seats'][1]['link'])}")
+        assert page.status_code == 200 and "Bo" in page.text
+        assert deaf.get("/play/no-such-link").status_code == 404
+        seen = deaf.get(f"/api/tables/{t['id']}").json()
+        assert seen["log"] == maker.get(f"/api/tables/{t['id']}").json()["log"]
+        deaf.app.state.hub.store.close()  # type: ignore[attr-defined]
