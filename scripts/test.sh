@@ -29,8 +29,7 @@ WHEELS=()
 # and the first test that needs it (tests/test_fast.py) would wait for all of it. Build it on the other
 # core while the test files before it run; Numba writes its cache atomically, so a test that gets there
 # first simply compiles too. Nothing here can fail the run: without Numba the fast tests skip.
-.venv/bin/python -c 'import spots; from spots.fast import play_games
-play_games(spots.Rules(players=2), ["greedy", "random"], 4, seed=1)' >/dev/null 2>&1 &
+.venv/bin/python -c 'from spots.fast import warm_up; warm_up()' >/dev/null 2>&1 &
 warm=$!
 status=0
 .venv/bin/python -m pytest "$@" || status=$?
