@@ -25,4 +25,13 @@ python3 -m venv .venv
 WHEELS=()
 [ -d /opt/wheels ] && WHEELS=(--find-links /opt/wheels)
 .venv/bin/pip install -q --disable-pip-version-check "${WHEELS[@]}" -e ".[test]"
-.venv/bin/python -m pytest "$@"
+# A fresh clone has no compiled simulator: Numba takes a minute or more (single-threaded) to build it,
+# and the first test that needs it (tests/test_fast.py) would wait for all of it. Build it on the other
+# core while the test files before it run; Numba writes its cache atomically, so a test that gets there
+# first simply compiles too. Nothing here can fail the run: without Numba the fast tests skip.
+.venv/bin/python -c 'from spots.fast import warm_up; warm_up()' >/dev/null 2>&1 &
+warm=$!
+status=0
+.venv/bin/python -m pytest "$@" || status=$?
+wait "$warm" || true
+exit "$status"

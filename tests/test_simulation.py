@@ -1,6 +1,6 @@
 """Generic tests in the spirit of OpenSpiel's random simulation test.
 
-Thousands of seeded random games across player counts, trick sets and variants:
+Hundreds of seeded random games (thousands by hand: SPOTS_RANDOM_GAMES) across player counts, trick sets and variants:
 no exception, dice and treats conserved, no pack above the dog limit, scored
 dogs never lost, the winner holds the target, chance probabilities sum to 1,
 JSON round trips, replays and clones reproduce the state.
@@ -8,6 +8,7 @@ JSON round trips, replays and clones reproduce the state.
 
 from __future__ import annotations
 
+import os
 import random
 from fractions import Fraction
 
@@ -15,6 +16,7 @@ import pytest
 
 import spots
 from spots.games.spots.state import State
+from spots.games.spots.tricks import TILES
 
 TRICK_SETS = ["beginner", "dog-park", "agility-course", "hunting", "kennel-club", "puppy-pen", "all", "random:3"]
 
@@ -84,10 +86,29 @@ def play_random(seed: int, rules: spots.Rules, per_step=None) -> State:
     return state
 
 
+# Random games per run, in 10 blocks. 300 games (seeds 0-299) play every tile over 2,000 times and
+# meet every option value of variant() (test below); the original thousands run by hand with
+# SPOTS_RANDOM_GAMES=1500 pytest tests/test_simulation.py (more seeds, same checks).
+GAMES = int(os.environ.get("SPOTS_RANDOM_GAMES", "300"))
+BLOCK = -(-GAMES // 10)
+
+
 @pytest.mark.parametrize("block", range(10))
 def test_thousands_of_random_games_keep_every_invariant(block: int) -> None:
-    for seed in range(block * 150, (block + 1) * 150):
+    for seed in range(block * BLOCK, min(GAMES, (block + 1) * BLOCK)):
         play_random(seed, variant(seed))
+
+
+def test_the_random_games_meet_every_player_count_trick_set_and_option() -> None:
+    """What the random games vary, the 300 default seeds all reach (so fewer games prove as much)."""
+    rules = [variant(seed) for seed in range(min(GAMES, 300))]
+    every = {"players": {1, 2, 3, 4}, "target": {1, 3, 6, 8, 10}, "dice": {5, 12, 40}, "treats": {4, 20},
+             "bust_limit": {4, 7, 10}, "starting_treats": {0, 1}, "starting_dogs": {1, 2, 3}, "turn_limit": {60, 1000}}
+    for option, values in every.items():
+        assert {getattr(r, option) for r in rules} == values, option
+    in_play = {tile for r in rules for tile in r.tricks}
+    assert in_play == set(TILES)
+    assert {(r.players, tile) for r in rules for tile in r.tricks} == {(n, t) for n in range(1, 5) for t in TILES}
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -119,6 +120,35 @@ def test_a_killed_study_resumes_without_losing_or_repeating_a_game(cluster: str,
     straight = [r for start in range(0, 30, 2)
                 for r in play_chunk(study.configs[0], 0, 7, start, start + 2, "reference")]
     assert resumed.load() == straight
+
+
+def test_ctrl_c_stops_a_study_and_keeps_the_games_played(cluster: str, tmp_path: Path) -> None:
+    """Ctrl-C on a terminal signals the command and the Ray it started (one process group): the
+    command stops within seconds, says so, keeps the chunks written, and a rerun finishes the study."""
+    path = write(tmp_path, LONGER.replace("games = 30", "games = 400"))
+    out = tmp_path / "out"
+    rows = out / "longer" / "rows"
+    proc = subprocess.Popen([sys.executable, "-m", "spots.cli", "study", str(path), "--out", str(out), "--workers",
+                             "1", "--no-report", "--no-progress"], env={**os.environ, "PYTHONPATH": SRC},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while len(list(rows.glob("*.parquet"))) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise AssertionError(f"the study did not stop within 60 s of Ctrl-C: {proc.communicate()[1]}") from None
+    assert proc.returncode == 130, err
+    assert f"stopped; the games played so far are kept in {out}" in err
+    kept = {p.name: p.stat().st_mtime_ns for p in rows.glob("*.parquet")}
+    assert 2 <= len(kept) < 200
+    study = replace(load_study(str(path)), games=len(kept) * 2 + 4)  # the kept chunks and two more
+    resumed = run_study(study, out, workers=2, progress=False).load()
+    assert all(p.stat().st_mtime_ns == kept[p.name] for p in rows.glob("*.parquet") if p.name in kept)
+    straight = [r for start in range(0, study.games, 2) for r in play_chunk(study.configs[0], 0, 7, start, start + 2)]
+    assert resumed == straight
 
 
 def test_unknown_study_bad_grid_and_unreachable_cluster_are_clear_errors(

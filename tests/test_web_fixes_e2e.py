@@ -117,6 +117,22 @@ ANIMATION = """(what) => {
 }"""
 
 
+# Read when the page draws them, not by polling: on a loaded machine a later redraw (a presence update)
+# replaced the elements before a poll saw them (a run under load timed out so). A MutationObserver runs
+# right after the drawing, before any other message can redraw.
+CATCH_THE_DROP = f"""() => {{
+  window.__drop = null;
+  const animation = {ANIMATION};
+  new MutationObserver(() => {{
+    const f = animation('.frame .disc.dropped'), r = animation('.ds-die-face.rolling');
+    if (window.__drop === null && f !== null && r !== null) {{
+      const fall = getComputedStyle(document.querySelector('.frame .disc.dropped')).getPropertyValue('--fall');
+      window.__drop = [f, r, fall];
+    }}
+  }}).observe(document.body, {{ subtree: true, childList: true }});
+}}"""
+
+
 @pytest.mark.parametrize(("motion", "fall", "roll"), [("no-preference", "ds-fall", "ds-roll"),
                                                       ("reduce", "none", "none")])
 def test_drops_fall_and_the_die_tumbles_unless_motion_is_reduced(server: Server, browser: Any, motion: str,
@@ -127,14 +143,10 @@ def test_drops_fall_and_the_die_tumbles_unless_motion_is_reduced(server: Server,
     page.goto(t["seats"][0]["link"])
     page.wait_for_selector(".ds-column button.drop")
     assert page.locator(".disc.dropped").count() == 0  # nothing moves on arrival
+    page.evaluate(CATCH_THE_DROP)
     page.locator(".ds-column button.drop").first.click()
     # after the drop: the new disc falls from above its column, and Bob's roll tumbles in
-    # read in one go: a later redraw (a presence update) may replace the elements
-    seen = page.wait_for_function(
-        f"() => {{ const f = ({ANIMATION})('.frame .disc.dropped'); const r = ({ANIMATION})('.ds-die-face.rolling');"
-        " const d = document.querySelector('.frame .disc.dropped');"
-        " return f !== null && r !== null && [f, r, getComputedStyle(d).getPropertyValue('--fall')]; }",
-        timeout=10_000).json_value()
+    seen = page.wait_for_function("window.__drop", timeout=30_000).json_value()
     assert seen[:2] == [fall, roll]
     assert int(seen[2]) >= 1  # rows to fall: from the top of the frame to where it lands
     context.close()

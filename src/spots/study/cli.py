@@ -51,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     except StudyError as exc:
         print(f"spots study: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"spots study: stopped; the games played so far are kept in {args.out}: run the same command "
+              "again to resume", file=sys.stderr)
+        return 130
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import socket
 import sys
 import time
@@ -23,7 +24,36 @@ from .store import ChunkStore
 
 
 def _remote_chunk(config: Config, config_index: int, seed: int, start: int, stop: int, engine: str) -> list[Any]:
+    # Ctrl-C on a terminal reaches every process of its group: the driver stops the study, so a
+    # worker must not die mid-chunk on it (Ray then crashes completing a task that is not pending).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     return play_chunk(config, config_index, seed, start, stop, engine)
+
+
+class StopOnInterrupt:
+    """While active, Ctrl-C (SIGINT) only asks the study to stop: the loop notices within
+    ``POLL`` seconds, keeps the chunks already written and cancels the rest. A KeyboardInterrupt
+    raised inside Ray's blocking calls could instead leave Ray half shut down and the command hung."""
+
+    POLL = 0.5
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.requested = True
+
+    def __enter__(self) -> StopOnInterrupt:
+        try:
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        except ValueError:  # not the main thread: Ctrl-C is the main thread's business
+            self._previous = None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
 
 
 def check_address(address: str, timeout: float = 5.0) -> None:
@@ -88,23 +118,26 @@ def run_study(study: Study, out: Path, workers: int | None = None, address: str 
     bar = Progress(study.total_games, done_games, enabled=progress)
     pending: dict[Any, tuple[int, int, int]] = {}
     queue = list(reversed(todo))
-    try:
-        while queue or pending:
-            while queue and len(pending) < limit:
-                index, start, stop = chunk = queue.pop()
-                ref = remote.remote(study.configs[index], index, study.seed, start, stop, chosen[index])
-                pending[ref] = chunk
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            for ref in ready:
-                chunk = pending.pop(ref)
-                store.write(*chunk, ray.get(ref))
-                bar.advance(chunk[2] - chunk[1])
-    finally:
-        bar.close()
-        for ref in pending:
-            ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
+    with StopOnInterrupt() as interrupt:
+        try:
+            while (queue or pending) and not interrupt.requested:
+                while queue and len(pending) < limit:
+                    index, start, stop = chunk = queue.pop()
+                    ref = remote.remote(study.configs[index], index, study.seed, start, stop, chosen[index])
+                    pending[ref] = chunk
+                ready, _ = ray.wait(list(pending), num_returns=1, timeout=interrupt.POLL)
+                for ref in ready:
+                    chunk = pending.pop(ref)
+                    store.write(*chunk, ray.get(ref))
+                    bar.advance(chunk[2] - chunk[1])
+        finally:
+            bar.close()
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            if started:
+                ray.shutdown()
+    if interrupt.requested:
+        raise KeyboardInterrupt  # after the clean-up: the chunks written so far stay, a rerun resumes
     return store
 
 
