@@ -8,11 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-import signal
-import socket
 import sqlite3
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,54 +18,21 @@ import httpx
 import pytest
 
 import spots
+from servers import Server as ServerProcess
 
 pytestmark = pytest.mark.timeout(120)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """``python -m spots.web.server`` on a free loopback port and a given database file."""
+class Server(ServerProcess):
+    """The browser tests' server: bots in a worker process as in production, a given bot delay, and
+    ``--private`` (the tests create many tables from one address; the limits have their own tests).
+    Its output goes to a file beside the database, never to a pipe nobody reads (a full pipe would
+    freeze the server)."""
 
     def __init__(self, db: Path, bot_delay: float = 0.05) -> None:
-        self.db, self.bot_delay = db, bot_delay
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> Server:
-        cmd = [sys.executable, "-m", "spots.web.server", "--host", "127.0.0.1", "--port", str(self.port),
-               "--db", str(self.db), "--bot-delay", str(self.bot_delay), "--log-level", "warning",
-               "--private"]  # the browser tests create many tables from one address; the limits have their own tests
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("the server died: " + self.proc.stderr.read().decode())  # type: ignore[union-attr]
-            try:
-                if httpx.get(self.url + "/api/tables", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown code runs, exactly like a crash."""
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        super().__init__(db, "--host", "127.0.0.1", "--bot-delay", str(bot_delay), "--log-level", "warning",
+                         "--private", "--workers", "1")
+        self.bot_delay = bot_delay
 
     def create(self, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
         if body.get("game") == "double-spot":
