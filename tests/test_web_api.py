@@ -31,8 +31,10 @@ Msg = dict[str, Any]
 
 @contextmanager
 def client(db: Path, bot_delay: float = 30.0, rate: float = 10.0) -> Iterator[TestClient]:
-    """The real app on ``db``; a long default bot delay keeps bots still unless a test wants them."""
-    with TestClient(create_app(db, bot_delay=bot_delay, rate=rate)) as c:
+    """The real app on ``db``; a long default bot delay keeps bots still unless a test wants them. Every
+    request comes from one test address and some tests poll, so the per-client request limit is raised
+    (it has its own tests in test_web_security.py)."""
+    with TestClient(create_app(db, bot_delay=bot_delay, rate=rate, requests_per_second=1000.0)) as c:
         yield c
 
 
