@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .bots import deadline, time_budget
 from .protocol import GameState
 
 Policy = Callable[[Any, random.Random], str]
@@ -87,8 +88,6 @@ class Mcts:
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if time_ms is not None and not time_ms > 0:
-            raise ValueError(f"time_ms must be a positive number of milliseconds or None (no limit), not {time_ms}")
         self.rng = random.Random(seed)
         self.policy = policy
         self.value = value
@@ -102,7 +101,7 @@ class Mcts:
         self.prior_weight = prior_weight
         self.turn = turn
         self.horizon = horizon
-        self.time_ms = time_ms
+        self.time_ms = time_budget(time_ms)
 
     def choose(self, state: GameState) -> str:
         return self.rank(state)[0][0]
@@ -124,9 +123,9 @@ class Mcts:
         root = Node(moves, self._seats)
         if self.prior is not None and self.prior_weight > 0:
             self._seed_root(state, root, moves)
-        deadline = math.inf if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
+        stop = deadline(self.time_ms)
         for i in range(self.iterations):
-            if i and time.perf_counter() > deadline:
+            if i and time.perf_counter() > stop:
                 break  # the time budget is spent: the visits so far answer
             self._simulate(state.clone(), root)
         ranked = [(m, child.visits, child.totals[mover] / child.visits if child.visits else 0.5)

@@ -26,6 +26,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from ...core.bots import deadline, time_budget
 from .patterns import KIND, Board, Card, through
 from .state import FACE_KIND, FACES, State, face_colours, seen_by
 
@@ -110,17 +111,15 @@ class ExpectimaxBot:
     name = "expectimax"
 
     def __init__(self, seed: int = 0, safety: float = 0.0, deep: int = 3, time_ms: float | None = None) -> None:
-        if time_ms is not None and time_ms <= 0:
-            raise ValueError(f"time_ms must be positive or None (no time limit), not {time_ms}")
         self.rng = random.Random(seed)
-        self.time_ms = time_ms  # wall-clock budget: past it, the deeper look is dropped and two plies answer
+        self.time_ms = time_budget(time_ms)  # past the clock, the deeper look is dropped and two plies answer
         self.safety = safety  # weight of the opponent's share of safe replies (0: stop at the first safe one)
         self.deep = deep  # how many of the best quiet drops to search two plies further (0: two plies only)
         self._deep = False
         self._stop = math.inf  # checked at each of the opponent's faces during the deeper look
 
     def choose(self, state: State) -> str:
-        stop = math.inf if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
+        stop = deadline(self.time_ms)
         judged = self.judge(state)
         if self.deep:
             judged = self._deeper(state, judged, stop)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 import time
 
+from ...core.bots import deadline, time_budget
 from .expectimax import BIT, WIN, colours, ends_when_full
 from .patterns import Card, through
 from .state import State, seen_by
@@ -59,11 +60,9 @@ class SearchBot:
         if nodes < 1 or depth < 2 or width < 1 or root_width < 1:
             raise ValueError("nodes and width must be at least 1 and depth at least 2 "
                              f"(got nodes={nodes}, depth={depth}, width={width}, root_width={root_width})")
-        if time_ms is not None and time_ms <= 0:
-            raise ValueError(f"time_ms must be positive or None (no time limit), not {time_ms}")
         self.rng = random.Random(seed)
         self.nodes = nodes
-        self.time_ms = time_ms
+        self.time_ms = time_budget(time_ms)
         self.depth = depth
         self.width = width
         self.root_width = root_width
@@ -98,8 +97,7 @@ class SearchBot:
         order = sorted(moves, key=lambda m: -values[m])
         ranked = [(m, values[m]) for m in order]
         self.reached = 1
-        if self.time_ms is not None:
-            self._stop = start + self.time_ms / 1000
+        self._stop = deadline(self.time_ms, start)
         for depth in range(2, self.depth + 1):
             top = moves if depth == 2 else order[: self.root_width]
             if len(top) < 2 or values[order[0]] >= WIN / 2:

@@ -39,6 +39,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from ...core.bots import deadline, time_budget
 from .greedy import GreedyBot
 from .state import State
 from .value import FITTED, WEIGHT_SETS, Weights, rival, win_chance
@@ -68,8 +69,6 @@ class ExpectimaxBot:
         if nodes < 1 or depth < 1 or exact < 1 or width < 1:
             raise ValueError("nodes, depth, exact and width must be at least 1 "
                              f"(got nodes={nodes}, depth={depth}, exact={exact}, width={width})")
-        if time_ms is not None and not time_ms > 0:
-            raise ValueError(f"time_ms must be a positive number of milliseconds or None (no limit), not {time_ms}")
         if isinstance(weights, str):
             if weights not in WEIGHT_SETS:
                 raise ValueError(f"unknown weights {weights!r}; the named sets are: {', '.join(WEIGHT_SETS)}")
@@ -78,7 +77,7 @@ class ExpectimaxBot:
             weights = replace(FITTED, **weights)
         self.rng = random.Random(seed)
         self.nodes = nodes
-        self.time_ms = time_ms
+        self.time_ms = time_budget(time_ms)
         self.depth = depth
         self.exact = exact
         self.width = width
@@ -106,7 +105,7 @@ class ExpectimaxBot:
         self._rivals = {}
         self._me, self._turn = state.seat, state.turn
         self.used = 0
-        self._deadline = math.inf if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
+        self._deadline = deadline(self.time_ms)
         self._limit = math.inf
         best = self._pass(state, moves, 0)  # one play-out a move: always finished
         self.reached = 0
