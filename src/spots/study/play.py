@@ -117,12 +117,12 @@ def play_spots(config: Config, game: int, seed: int) -> Row:
         if state.turn != last_turn:
             last_turn = state.turn
             turns_taken[seat] += 1
-            leader, changes = _lead(state, leader, changes)
+            leader, changes = _lead(_scored(state), leader, changes)
         move = players[seat].choose(state)
         if move.startswith("trick "):
             uses[seat][index[move[6:]]] += 1
         state.apply_action(move)
-    leader, changes = _lead(state, leader, changes)
+    leader, changes = _lead(_scored(state), leader, changes)
     return {
         "game": game, "seed": seed, "kind": "spots", "seats": seats, "players": rules.players,
         "tricks": tiles, "target": rules.target, "bust_limit": rules.bust_limit,
@@ -133,9 +133,12 @@ def play_spots(config: Config, game: int, seed: int) -> Row:
     }
 
 
-def _lead(state: Any, leader: int | None, changes: int) -> tuple[int | None, int]:
-    """The sole leader in scored dogs (None on a tie) and the lead changes counted so far."""
-    scores = [p.scored_count() for p in state.players]
+def _scored(state: Any) -> list[int]:
+    return [p.scored_count() for p in state.players]
+
+
+def _lead(scores: list[int], leader: int | None, changes: int) -> tuple[int | None, int]:
+    """The sole leader (kept as it was on a tie) and the lead changes counted so far, for either game."""
     best = max(scores)
     if scores.count(best) != 1:
         return leader, changes
@@ -162,11 +165,7 @@ def play_double_spot(config: Config, game: int, seed: int) -> Row:
         if state.turn != last_turn:
             last_turn = state.turn
             turns_taken[seat] += 1
-            scores = state.scores()
-            if scores[0] != scores[1]:
-                now = 0 if scores[0] > scores[1] else 1
-                changes += leader is not None and now != leader
-                leader = now
+            leader, changes = _lead(list(state.scores()), leader, changes)
         state.apply_action(players[seat].choose(state))
     return {
         "game": game, "seed": seed, "kind": "double-spot", "seats": seats, "players": 2,
