@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 
@@ -13,22 +12,7 @@ import spots
 from spots import bots
 from spots.arena import run_match, summarise
 from spots.rl.policy import HEAD_IDS, SHIPPED, NumpyPolicy
-
-
-def play(rules: spots.Rules, names: list[str], seed: int, max_moves: int = 3000) -> spots.State:
-    players = [bots.make(name, seed=seed + i) for i, name in enumerate(names)]
-    rng = random.Random(seed)
-    state = spots.Game(rules).new_initial_state()
-    moves = 0
-    while not state.is_terminal() and moves < max_moves:
-        if state.is_chance_node():
-            state.sample_chance(rng)
-            continue
-        move = players[state.current_player()].choose(state)
-        assert move in state.legal_actions()
-        state.apply_action(move, player=state.current_player())
-        moves += 1
-    return state
+from test_bots import play  # bots play with every move checked by the engine
 
 
 def test_the_shipped_policy_is_small_and_needs_only_numpy():
@@ -41,7 +25,7 @@ def test_the_shipped_policy_is_small_and_needs_only_numpy():
 
 
 def test_ppo_bot_plays_a_legal_game_to_the_end():
-    state = play(spots.Rules(players=2), ["ppo", "greedy"], seed=4)
+    state = play(spots.Rules(players=2), ["ppo", "greedy"], seed=4, max_moves=3000)
     assert state.is_terminal()
     assert state.history()  # a whole game, every move checked by the engine
 
