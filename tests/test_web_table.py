@@ -94,8 +94,12 @@ def tap_once(page: Any, phone: bool = False) -> str:
         placing = dog.count() > 0  # asked before the tap: once the move is sent, nothing is lit any more
         target = dog.first if placing else yard.first
         if phone:
+            for _ in range(20):  # the page scrolls the lit dog into view; a late layout change may move it once more
+                if in_view(page, target):
+                    break
+                page.wait_for_timeout(100)
             box = target.bounding_box()
-            assert in_view(page, target), "the place for the die is on screen"
+            assert in_view(page, target), f"the place for the die is on screen: {box}, {page.evaluate('scrollY')}"
             assert box["width"] >= 44 and box["height"] >= 44, box
             die_box = page.locator(".felt button.tray-die.selected").first.bounding_box()
             assert die_box["width"] >= 44 and die_box["height"] >= 44, die_box
