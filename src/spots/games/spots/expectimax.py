@@ -29,6 +29,12 @@ machine and its load (the arena and the tests use node budgets). The first pass
   changes what can be done with them) and removes the orders.
 - a chance node with more than ``exact`` outcomes (3+ dice: 56 and up) is
   estimated from ``width`` sampled rolls, as before.
+
+**Sampling** (``sampling="stratified"``, the default): the ``width`` rolls of a big
+chance node are one from each equal slice of probability, and every sampled node at
+one depth of one decision, and every play-out, uses the same random numbers, so two
+moves are compared on the same rolls (common random numbers). ``sampling="random"``
+draws each sample afresh, as the search did before.
 """
 
 from __future__ import annotations
@@ -36,15 +42,27 @@ from __future__ import annotations
 import math
 import random
 import time
+from bisect import bisect_right
 from dataclasses import replace
+from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 from ...core.bots import deadline, time_budget
+from .dice import roll_outcomes
 from .greedy import GreedyBot
-from .state import State
+from .state import CHANCE_ROLL, State
 from .value import FITTED, WEIGHT_SETS, Weights, rival, win_chance
 
 DEFAULT_NODES = 8000  # at most about 0.2 s of CPU on the project's machine (docs/bots.md): no one waits at a table
+SAMPLING = ("stratified", "random")
+GOLDEN = 0.6180339887498949  # shifts the strata from one chance level to the next
+
+
+@lru_cache(maxsize=64)
+def _cumulative(dice: int) -> tuple[float, ...]:
+    """The running total of a roll's outcome probabilities, in ``roll_outcomes`` order (for stratified samples)."""
+    return tuple(accumulate(p for _, p in roll_outcomes(dice)))
 
 
 class OutOfBudget(Exception):
@@ -52,7 +70,7 @@ class OutOfBudget(Exception):
 
 
 class ExpectimaxBot:
-    """``spots.bots.make("expectimax", nodes=8000, time_ms=None, depth=5, weights="fitted")``."""
+    """``spots.bots.make("expectimax", nodes=8000, time_ms=None, depth=5, weights="fitted", sampling="stratified")``."""
 
     name = "expectimax"
 
@@ -65,7 +83,10 @@ class ExpectimaxBot:
         exact: int = 21,
         width: int = 6,
         weights: Weights | dict[str, Any] | str = FITTED,
+        sampling: str = "stratified",
     ) -> None:
+        if sampling not in SAMPLING:
+            raise ValueError(f"unknown sampling {sampling!r}; allowed: {', '.join(SAMPLING)}")
         if nodes < 1 or depth < 1 or exact < 1 or width < 1:
             raise ValueError("nodes, depth, exact and width must be at least 1 "
                              f"(got nodes={nodes}, depth={depth}, exact={exact}, width={width})")
@@ -82,6 +103,9 @@ class ExpectimaxBot:
         self.exact = exact
         self.width = width
         self.weights = weights
+        self.sampling = sampling
+        self._offset = 0.0  # stratified sampling: where this decision's strata start
+        self._line = 0  # stratified sampling: the seed every play-out of this decision rolls its dice from
         self.greedy = GreedyBot(seed=seed, risk=0.0)
         self.reached = 0  # the depth of the last finished pass (for benchmarks and hints)
         self._memo: dict[tuple[object, ...], float] = {}
@@ -107,6 +131,9 @@ class ExpectimaxBot:
         self.used = 0
         self._deadline = deadline(self.time_ms)
         self._limit = math.inf
+        if self.sampling == "stratified":
+            self._offset = self.rng.random()
+            self._line = self.rng.getrandbits(32)
         best = self._pass(state, moves, 0)  # one play-out a move: always finished
         self.reached = 0
         self._limit = self.nodes
@@ -161,6 +188,9 @@ class ExpectimaxBot:
         if len(outcomes) <= self.exact:
             return sum(p * self._after(state, o, depth - 1) for o, p in outcomes)
         self._cut = True
+        if self.sampling == "stratified":
+            picks = self._strata(state, outcomes, depth)
+            return sum(n * self._after(state, outcomes[i][0], depth - 1) for i, n in picks.items()) / self.width
         total = 0.0
         for _ in range(self.width):
             self._tick()
@@ -168,6 +198,26 @@ class ExpectimaxBot:
             child.sample_chance(self.rng)
             total += self._value(child, depth - 1)
         return total / self.width
+
+    def _strata(self, state: State, outcomes: list[tuple[str, float]], depth: int) -> dict[int, int]:
+        """``width`` outcomes, one from each equal slice of probability (index: times picked).
+
+        Every chance node at one depth of one decision uses the same offset, so moves whose rolls have
+        the same dice are compared on the same outcomes (common random numbers): a move's rank then
+        depends on the move, less on which rolls it happened to be sampled with.
+        """
+        offset = (self._offset + depth * GOLDEN) % 1.0
+        points = [(offset + j) / self.width for j in range(self.width)]
+        if state.phase == CHANCE_ROLL:
+            cumulative = _cumulative(state.pending_dice)
+            last = len(cumulative) - 1
+            indices = [min(bisect_right(cumulative, x), last) for x in points]
+        else:  # a dog revealed from the deck: every card equally likely
+            indices = [int(x * len(outcomes)) for x in points]
+        picks: dict[int, int] = {}
+        for i in indices:
+            picks[i] = picks.get(i, 0) + 1
+        return picks
 
     @staticmethod
     def candidates(state: State) -> list[str]:
@@ -184,10 +234,11 @@ class ExpectimaxBot:
     def _play_out(self, state: State) -> float:
         """The greedy bot finishes the turn, stopping where it may, on one sampled line."""
         state = state.clone()
+        rng = random.Random(self._line) if self.sampling == "stratified" else self.rng
         while not state.is_terminal() and state.turn == self._turn:
             self._tick()
             if state.is_chance_node():
-                state.sample_chance(self.rng)
+                state.sample_chance(rng)
             else:
                 state.apply_trusted(self.greedy.choose(state))
         return self._evaluate(state)
