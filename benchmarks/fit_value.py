@@ -53,8 +53,7 @@ def features(state: State, seat: int, cap: int = DEFAULT.treat_cap) -> list[floa
     return row
 
 
-def collect(games: int, seed: int, race: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The rows and labels; with ``race`` each row is divided by the share of dogs still to score (both seats)."""
+def collect(games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rows: list[list[float]] = []
     labels: list[float] = []
     for game in range(games):
@@ -71,8 +70,7 @@ def collect(games: int, seed: int, race: bool = False) -> tuple[np.ndarray, np.n
                 last_turn = state.turn
                 waiting = 1 - state.seat
                 mine, theirs = features(state, waiting), features(state, state.seat)
-                share = (12 - mine[0] - theirs[0]) / 12 if race else 1.0  # Weights.race: 2 x target dogs
-                seen.append((waiting, [(a - b) / share for a, b in zip(mine, theirs, strict=True)]))
+                seen.append((waiting, [a - b for a, b in zip(mine, theirs, strict=True)]))
             state.apply_trusted(bots[state.seat].choose(state))
         result = state.returns()
         for seat, row in seen:
@@ -105,10 +103,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--race", action="store_true",
-                        help="scale the lead by the dogs still to score (Weights.race; the RACE set)")
     args = parser.parse_args()
-    x, y = collect(args.games, args.seed, args.race)
+    x, y = collect(args.games, args.seed)
     beta = fit(x, y)
     scale = 100 / beta[0]
     w = {name: float(b * scale) for name, b in zip(NAMES, beta, strict=True)}
@@ -117,8 +113,7 @@ def main() -> None:
           f"coin {math.log(2):.4f}")
     print(f"Weights(scored=100.0, complete={w['complete']:.1f}, by_empty=({w['empty1']:.1f}, {w['empty2']:.1f}, "
           f"{w['empty3']:.1f}, {w['empty4+']:.1f}), yard={w['yard']:.2f}, yard_square={w['yard_square']:.3f}, "
-          f"treat={w['treat']:.1f}, treat_extra={w['treat_extra']:.1f}, scale={scale:.1f}"
-          f"{', race=True' if args.race else ''})")
+          f"treat={w['treat']:.1f}, treat_extra={w['treat_extra']:.1f}, scale={scale:.1f})")
 
 
 if __name__ == "__main__":

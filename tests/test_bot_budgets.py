@@ -12,7 +12,6 @@ import pytest
 import spots
 from conftest import adjust, play, start
 from spots import bots
-from spots.games.spots import value
 from spots.games.spots.expectimax import ExpectimaxBot
 from spots.games.spots.state import State
 
@@ -132,7 +131,7 @@ def test_named_weight_sets() -> None:
     assert fitted.weights == expectimax().weights  # the default
     assert fitted.weights.treat > expectimax(weights="default").weights.treat
     assert fitted.choose(state) in state.legal_actions()
-    with pytest.raises(ValueError, match="the named sets are: default, fitted, race"):
+    with pytest.raises(ValueError, match="the named sets are: default, fitted"):
         expectimax(weights="clever")
 
 
@@ -160,15 +159,3 @@ def test_sampling_must_be_one_of_the_named_kinds() -> None:
     with pytest.raises(ValueError, match="allowed: stratified, random"):
         expectimax(sampling="lucky")
 
-
-def test_race_weights_make_a_lead_count_more_near_the_end() -> None:
-    """With ``weights="race"`` the same lead is a surer win when few dogs are left to score."""
-    early = adjust(start(), 0, dogs=["wilbur", "doog", "burt"], scored=["burt"])
-    late = adjust(start(), 0, dogs=["wilbur", "doog", "burt", "mayor", "bongo", "eloise"],
-                  scored=["burt", "mayor", "bongo", "eloise"])
-    late = adjust(late, 1, dogs=["ursula", "missy", "lief", "momo", "zipper"], scored=["lief", "momo", "zipper"])
-    lead = [value.standing(s, 0, value.RACE) - value.standing(s, 1, value.RACE) for s in (early, late)]
-    assert lead[0] == pytest.approx(lead[1]) and lead[0] > 0
-    assert value.evaluate(late, 0, value.RACE) > value.evaluate(early, 0, value.RACE) > 0.5
-    assert value.evaluate(late, 0, value.FITTED) == pytest.approx(value.evaluate(early, 0, value.FITTED))
-    assert expectimax(weights="race").weights == value.RACE

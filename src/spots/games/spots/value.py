@@ -27,9 +27,6 @@ class Weights:
     treat_extra: float = 2.0
     treat_cap: int = 3
     scale: float = 120.0  # points of lead that make the win chance e times likelier than the loss
-    # ``race``: the scale shrinks with the dogs still to score (the bot's and its nearest rival's), in proportion,
-    # ``scale`` being its value with all of them (2 x target) to go: near the end a lead decides more.
-    race: bool = False
 
 
 DEFAULT = Weights()  # hand-set: expectimax-v1 and mcts play with these
@@ -39,11 +36,7 @@ DEFAULT = Weights()  # hand-set: expectimax-v1 and mcts play with these
 # (head to head, docs/bots.md): expectimax's default; ``weights="default"`` gives the hand-set ones.
 FITTED = Weights(complete=82.5, by_empty=(32.6, 14.3, -2.8, -0.8), yard=3.32, yard_square=0.160, treat=21.4,
                  treat_extra=12.1, scale=184.5)
-# Fitted the same way with the lead scaled by the dogs still to score (``race``), from the same games:
-# ``python benchmarks/fit_value.py --games 4000 --seed 5 --race`` (log-loss 0.638 against FITTED's 0.640).
-RACE = Weights(complete=94.7, by_empty=(47.9, 31.5, 16.0, 17.4), yard=3.16, yard_square=0.026, treat=14.9,
-               treat_extra=4.7, scale=300.3, race=True)
-WEIGHT_SETS = {"default": DEFAULT, "fitted": FITTED, "race": RACE}
+WEIGHT_SETS = {"default": DEFAULT, "fitted": FITTED}
 
 
 def standing(state: State, seat: int, w: Weights = DEFAULT) -> float:
@@ -93,10 +86,4 @@ def win_chance(state: State, seat: int, best_other: float | None, w: Weights = D
     if own >= WIN:
         return 1.0
     lead = own - best_other if best_other is not None else own - w.scored * state.rules.target / 2
-    scale = w.scale
-    if w.race:
-        target = state.rules.target
-        left = [target - sum(d.scored for d in p.dogs) for p in state.players]
-        mine = left.pop(seat)
-        scale *= max(mine + min(left, default=target // 2), 1) / (2 * target)
-    return 1.0 / (1.0 + math.exp(-lead / scale))
+    return 1.0 / (1.0 + math.exp(-lead / w.scale))
