@@ -9,7 +9,8 @@ colour), seats rotated by ``g`` and the bots seeded as ``spots arena`` seeds the
 so every tile is met and a game is the same on any machine (with node budgets).
 Each finished game is appended to ``--log`` as one JSON line (its seats, returns
 and every decision's tile and time), so a run under load can be stopped and
-resumed, and ``--report`` summarises whatever is done: per bot the win rate with
+resumed, and ``--report`` summarises whatever is done (``--paired OTHER_LOG`` also
+compares the first bot game by game with an earlier log of the same seed): per bot the win rate with
 its Wilson interval and the decision-time median, p99 and maximum, then the
 maximum per tile (the tile whose trick is in progress; ``turn start`` for the
 choice of trick). Times are wall-clock milliseconds on the machine that ran it.
@@ -18,6 +19,7 @@ choice of trick). Times are wall-clock milliseconds on the machine that ran it.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import random
 import time
@@ -70,7 +72,7 @@ def run(args: argparse.Namespace, names: list[str], budget: dict[str, Any]) -> N
 
 
 def report(log: Path) -> str:
-    games = [json.loads(line) for line in log.read_text().splitlines()]
+    games = list(read(log).values())
     wins: dict[str, float] = defaultdict(float)
     seats: dict[str, int] = defaultdict(int)
     times: dict[str, list[float]] = defaultdict(list)
@@ -100,6 +102,35 @@ def report(log: Path) -> str:
     return "\n".join(lines)
 
 
+def read(log: Path) -> dict[int, dict[str, Any]]:
+    """A log's games by number (a gzipped log, as kept in docs/bots-logs, is read as it is)."""
+    text = gzip.decompress(log.read_bytes()).decode() if log.suffix == ".gz" else log.read_text()
+    return {g["game"]: g for g in map(json.loads, text.splitlines())}
+
+
+def paired(log: Path, other: Path, bot: str) -> str:
+    """``bot``'s results in two logs of the same --seed and --players, game by game.
+
+    Game ``g`` has the same trick set, seats and dice seed in both, so where the two
+    versions of a bot differ, it is in how they played the same games: the games one
+    won and the other lost are what a sign test weighs.
+    """
+    mine, theirs = read(log), read(other)
+    common = sorted(set(mine) & set(theirs))
+
+    def won(game: dict[str, Any]) -> float:
+        return sum(r for name, r in zip(game["seats"], game["returns"], strict=True) if name == bot)
+
+    here = [won(mine[g]) for g in common]
+    there = [won(theirs[g]) for g in common]
+    better = sum(1 for a, b in zip(here, there, strict=True) if a > b)
+    worse = sum(1 for a, b in zip(here, there, strict=True) if a < b)
+    n = max(len(common), 1)
+    return (f"{len(common)} games in both logs: {bot} won {sum(here):.0f} ({sum(here) / n:.1%}) in {log.name}, "
+            f"{sum(there):.0f} ({sum(there) / n:.1%}) in {other.name}; won here and lost there: {better}, "
+            f"lost here and won there: {worse}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bots", required=True,
@@ -113,10 +144,16 @@ def main() -> None:
                         help='per-bot options as JSON, e.g. \'{"expectimax": {"nodes": 3000}}\'')
     parser.add_argument("--log", required=True, help="the JSON-lines file the games are appended to")
     parser.add_argument("--report", action="store_true", help="only summarise the log")
+    parser.add_argument("--paired", metavar="OTHER_LOG",
+                        help="also compare, game by game, the first bot of --bots with its results in OTHER_LOG "
+                             "(a log of the same --seed and --players, e.g. of an earlier version)")
     args = parser.parse_args()
     if not args.report:
         run(args, args.bots.split("/" if "/" in args.bots else ","), json.loads(args.budget))
     print(report(Path(args.log)))
+    if args.paired:
+        first = args.bots.split("/" if "/" in args.bots else ",")[0]
+        print("\n" + paired(Path(args.log), Path(args.paired), first))
 
 
 if __name__ == "__main__":
