@@ -84,7 +84,7 @@ def test_the_replay_page(server: Server, browser: Any, axe: Any) -> None:
         context = browser.new_context(viewport=PHONE)
         page = context.new_page()
         page.goto(f"{t['watch']}/replay")
-        page.wait_for_function("document.body.dataset.at === '0'")
+        page.wait_for_function("() => document.body.dataset.at === '0'")
         assert problems(axe, page, where) == [], t["watch"]
         page.click("#last")
         page.wait_for_selector("#end:not([hidden])")

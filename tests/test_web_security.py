@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sqlite3
 import threading
 import time
@@ -377,10 +378,20 @@ def test_11_links_come_from_the_public_url_and_pages_carry_security_headers(tmp_
         assert all(link.startswith("https://spots.example.org/") for link in links), links
         host = c.get(path(data["host"]).replace("https://spots.example.org", ""), headers={"Host": "evil.example"})
         assert "evil.example" not in host.text and "https://spots.example.org/play/" in host.text
-        for url in ("/", "/api/tables", path(data["watch"]).replace("https://spots.example.org", "")):
-            headers = c.get(url).headers
-            assert "frame-ancestors 'none'" in headers["content-security-policy"]
-            assert headers["x-content-type-options"] == "nosniff" and headers["referrer-policy"] == "no-referrer"
+        nonces = set()
+        for url in ("/", "/rules", "/api/tables", path(data["watch"]).replace("https://spots.example.org", "")):
+            r = c.get(url)
+            csp = r.headers["content-security-policy"]
+            assert "frame-ancestors 'none'" in csp
+            assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "no-referrer"
+            scripts = next(d for d in csp.split(";") if d.strip().startswith("script-src"))
+            assert "unsafe" not in scripts, csp  # no inline script runs unless it carries this response's nonce
+            nonce = re.fullmatch(r".*'nonce-([\w-]+)'.*", scripts)
+            assert nonce, csp
+            nonces.add(nonce[1])
+            inline = re.findall(r"<script(?![^>]*\bsrc=)([^>]*)>", r.text)
+            assert all(f'nonce="{nonce[1]}"' in attrs for attrs in inline), inline
+        assert len(nonces) == 4  # a new nonce for every response
 
 
 def test_11_damaged_tables_are_quarantined_and_reported(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
