@@ -283,6 +283,40 @@ def test_play_double_spot_to_the_end_against_a_bot(server: Server, browser: Any)
     context.close()
 
 
+
+def test_the_double_spot_tutorial_teaches_a_whole_game(server: Server, browser: Any) -> None:
+    """The lobby's Learn Double Spot button: a game against a bot with its callouts, each at its moment."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(server.url + "/?lang=en")
+    page.click("#learn-double-spot")
+    page.wait_for_url("**/play/**?learn=1")
+    page.wait_for_selector("body[data-game='double-spot'] #callout:not([hidden])")
+    seen: dict[str, str] = {}
+    advice = False
+    for _ in range(200):
+        page.wait_for_function("() => document.body.dataset.over === '1' || !document.querySelector('#callout').hidden"
+                               " || document.querySelector('.ds-column button.drop')", timeout=20_000)
+        if page.locator("#callout").is_visible():
+            seen[str(page.get_attribute("#callout", "data-key"))] = page.inner_text("#callout")
+            page.wait_for_timeout(50)
+            advice = advice or page.inner_text("#callout-advice").startswith("Advisor: Column ")
+            page.click("#callout-ok")
+            continue
+        if page.get_attribute("body", "data-over") == "1":
+            break
+        before = moves_of(page)
+        page.locator(".ds-column button.drop").first.click()
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    if "end" not in seen:
+        page.wait_for_selector("#callout[data-key=end]")
+        seen["end"] = page.inner_text("#callout")
+    assert {"welcome", "drop", "sides", "careful", "end"} <= set(seen), seen
+    assert "Welcome to Double Spot!" in seen["welcome"] and "first to take 3 cards" in seen["welcome"], seen
+    taken = sum(int(n) for n in page.locator(".card-count").all_inner_texts())
+    assert ("card" in seen) == (taken > 0), (seen, taken)  # every taken card was pointed out
+    assert advice, "the advisor's best drop was shown"
+    page.context.close()
+
 # Every policy violation on the page, collected from its first script on (an init script runs before the page's own).
 WATCH_THE_POLICY = """document.addEventListener('securitypolicyviolation', (e) =>
   (window.__csp = window.__csp || []).push(
