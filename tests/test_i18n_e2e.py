@@ -58,15 +58,15 @@ def test_lobby_and_table_in_each_language(server: Server, browser: Any, code: st
     page.goto(server.url + "/")
     assert page.get_attribute("html", "lang") == code
     assert page.locator("main.lobby h1").inner_text() == tr.gettext("New table")
-    page.wait_for_function("document.querySelectorAll('#seats .seat-row').length === 2")
+    page.wait_for_function("() => document.querySelectorAll('#seats .seat-row').length === 2")
     assert tr.gettext("Human") in page.locator("#seats").inner_text()
     assert page.locator(".languages a.current").inner_text() == i18n.LANGUAGES[code]
 
     table = server.create([{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy", "name": "Rex"}],
                           target=6)
     page.goto(table["seats"][0]["link"])
-    page.wait_for_function("document.querySelectorAll('#log li').length > 0")
-    page.wait_for_function("document.querySelector('#conn').classList.contains('ok')")
+    page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
+    page.wait_for_function("() => document.querySelector('#conn').classList.contains('ok')")
     page.wait_for_selector("#controls .your-turn, #controls .waiting")
     assert page.locator(".log-panel h2").inner_text() == tr.gettext("Game log")
     assert tr.gettext("Deck top").lower() in page.locator("#board").inner_text().lower()
@@ -98,7 +98,7 @@ def test_the_switcher_changes_the_language_and_is_remembered(server: Server, bro
     page.goto(server.url + "/")
     assert page.get_attribute("html", "lang") == "en"
     page.click(".languages a[data-lang='vi']")
-    page.wait_for_function("document.documentElement.lang === 'vi'")
+    page.wait_for_function("() => document.documentElement.lang === 'vi'")
     page.goto(server.url + "/")  # remembered (a cookie), although the browser asks for English
     assert page.get_attribute("html", "lang") == "vi"
     assert page.locator("main.lobby h1").inner_text() == i18n.translator("vi").gettext("New table")

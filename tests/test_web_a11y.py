@@ -1,4 +1,4 @@
-"""axe-core (through ``axe-playwright-python``) on the lobby, a Double Spot table and the replay page.
+"""axe-core (through ``axe-playwright-python``) on the lobby, a Double Spot table, its tutorial and the replay page.
 
 No serious or critical violation is allowed; a failure lists each rule, its help text and
 the elements it found. The Spots table and the tutorial are checked with their own tests.
@@ -84,9 +84,22 @@ def test_the_replay_page(server: Server, browser: Any, axe: Any) -> None:
         context = browser.new_context(viewport=PHONE)
         page = context.new_page()
         page.goto(f"{t['watch']}/replay")
-        page.wait_for_function("document.body.dataset.at === '0'")
+        page.wait_for_function("() => document.body.dataset.at === '0'")
         assert problems(axe, page, where) == [], t["watch"]
         page.click("#last")
         page.wait_for_selector("#end:not([hidden])")
         assert problems(axe, page, where) == [], t["watch"]
         context.close()
+
+
+def test_the_double_spot_tutorial(server: Server, browser: Any, axe: Any) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(server.url + "/?lang=en")
+    page.click("#learn-double-spot")
+    page.wait_for_selector("#callout[data-key=welcome]:not([hidden])")
+    assert problems(axe, page) == []
+    page.click("#callout-ok")  # the next tip: the first drop, over the frame
+    page.wait_for_selector("#callout[data-key=drop]:not([hidden])")
+    assert problems(axe, page) == []
+    context.close()

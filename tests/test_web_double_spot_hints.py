@@ -35,7 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def drop(page: Any, move: str) -> None:
     before = moves_of(page)
     page.locator(f".ds-column button.drop[data-move='{move}']").click()
-    page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
 
 
 def ask(page: Any) -> list[dict[str, str]]:
@@ -111,7 +111,7 @@ def test_a_drop_that_takes_a_card_names_it_and_ranks_alone_at_the_top(server: Se
             break
         # hand over on purpose: the worst-ranked drop, so a finish comes soon
         page.locator("#hints button.move").last.click()
-        page.wait_for_function("document.body.dataset.moves && !document.querySelector('#hints:not([hidden])')")
+        page.wait_for_function("() => document.body.dataset.moves && !document.querySelector('#hints:not([hidden])')")
     else:
         pytest.fail("no drop took a card in 40 turns of handing over")
     for c in contexts:

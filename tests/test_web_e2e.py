@@ -53,6 +53,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
+OVER_OR_A_DROP = "() => document.body.dataset.over === '1' || document.querySelector('.ds-column button.drop')"
+
+
 def moves_of(page: Any) -> int:
     return int(page.get_attribute("body", "data-moves") or -1)
 
@@ -60,7 +63,7 @@ def moves_of(page: Any) -> int:
 def wait_for_my_turn_or_end(page: Any, timeout: float = 20_000) -> bool:
     """True when the game is over, False when this page has moves to click."""
     page.wait_for_function(
-        "document.body.dataset.over === '1' || document.querySelector('#controls button.move:not([disabled])')",
+        "() => document.body.dataset.over === '1' || document.querySelector('#controls button.move:not([disabled])')",
         timeout=timeout,
     )
     return page.get_attribute("body", "data-over") == "1"
@@ -83,7 +86,7 @@ def click_a_move(page: Any, turn: int) -> None:
         if pick is None:
             pick = next((i for i, t in enumerate(labels) if t == "Stop"), 0)
         buttons.nth(pick).click()
-    page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
 
 
 def new_game_against_a_bot(page: Any, server: Server) -> None:
@@ -113,7 +116,7 @@ def play_to_the_end(page: Any) -> tuple[int, bool]:
             seen = moves_of(page)
             log_lines = page.locator("#log li").count()
             page.reload()  # everything comes back, and play goes on from there
-            page.wait_for_function(f"Number(document.body.dataset.moves) >= {seen}")
+            page.wait_for_function(f"() => Number(document.body.dataset.moves) >= {seen}")
             assert page.locator("#log li").count() >= log_lines
             reloaded = True
         assert clicks < 400, "the game did not end"
@@ -137,17 +140,17 @@ def test_play_a_whole_game_against_a_bot_by_clicking(server: Server, browser: An
     # the replay viewer steps through the whole game
     page.click("#open-replay")
     page.wait_for_url("**/replay")
-    page.wait_for_function("document.body.dataset.at === '0'")
+    page.wait_for_function("() => document.body.dataset.at === '0'")
     total = int(page.inner_text("#total"))
     assert total == row["moves"]
     page.click("#next")
-    page.wait_for_function("document.body.dataset.at === '1'")
+    page.wait_for_function("() => document.body.dataset.at === '1'")
     assert page.inner_text("#move-text").startswith("reveal ")
     page.click("#last")
-    page.wait_for_function(f"document.body.dataset.at === '{total}'")
+    page.wait_for_function(f"() => document.body.dataset.at === '{total}'")
     assert "wins" in page.inner_text("#end")
     page.click("#prev")
-    page.wait_for_function(f"document.body.dataset.at === '{total - 1}'")
+    page.wait_for_function(f"() => document.body.dataset.at === '{total - 1}'")
     # finished games stay listed in the lobby, with their replay
     page.goto(server.url + "/")
     page.wait_for_selector(f"#finished-tables li[data-table='{table_id}'] a[href$='/replay']")
@@ -173,11 +176,12 @@ def test_a_second_seat_and_a_spectator_see_moves_live(server: Server, browser: A
         log_before = other.locator("#log li").count()
         mover.locator("#controls button.move").first.click()
         for watcher in (other, spectator):
-            watcher.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+            watcher.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
         assert other.locator("#log li").count() > log_before
         assert ["Ann", "Bob"][to_move] in other.locator("#log li").nth(log_before).inner_text()
         for page in pages:
-            page.wait_for_function("!document.querySelector('#controls p.your-turn')?.textContent.includes('sending')")
+            page.wait_for_function(
+                "() => !document.querySelector('#controls p.your-turn')?.textContent.includes('sending')")
     for page in pages:
         page.context.close()
 
@@ -236,8 +240,7 @@ def test_play_double_spot_to_the_end_against_a_bot(server: Server, browser: Any)
     clicked: list[str] = []
     reloaded = False
     while True:
-        page.wait_for_function("document.body.dataset.over === '1' || document.querySelector('.ds-column button.drop')",
-                               timeout=20_000)
+        page.wait_for_function(OVER_OR_A_DROP, timeout=20_000)
         if page.get_attribute("body", "data-over") == "1":
             break
         before = moves_of(page)
@@ -254,10 +257,10 @@ def test_play_double_spot_to_the_end_against_a_bot(server: Server, browser: Any)
             target = drops.nth(len(clicked) * 3 % drops.count())
         clicked.append(str(target.get_attribute("data-move")))
         target.click()
-        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
         if len(clicked) == 3 and not reloaded:
             page.reload()  # the table comes back as it was
-            page.wait_for_function(f"Number(document.body.dataset.moves) >= {before + 1}")
+            page.wait_for_function(f"() => Number(document.body.dataset.moves) >= {before + 1}")
             reloaded = True
         assert len(clicked) < 60, "the game did not end"
     assert reloaded or len(clicked) < 3
@@ -270,11 +273,76 @@ def test_play_double_spot_to_the_end_against_a_bot(server: Server, browser: Any)
     assert all(any(m == move for m in mine) for move in clicked), "every click is in the record, in order"
     page.click("#open-replay")
     page.wait_for_url("**/replay")
-    page.wait_for_function("document.body.dataset.at === '0'")
+    page.wait_for_function("() => document.body.dataset.at === '0'")
     page.click("#last")
-    page.wait_for_function(f"document.body.dataset.at === '{row['moves']}'")
+    page.wait_for_function(f"() => document.body.dataset.at === '{row['moves']}'")
     front = page.inner_text(".side")
     page.click("#flip")  # the other player's side of the frame
-    page.wait_for_function(f"!document.querySelector('.side').textContent.includes({json.dumps(front)})")
+    page.wait_for_function(f"() => !document.querySelector('.side').textContent.includes({json.dumps(front)})")
     assert "Greedy bot" in page.inner_text(".side")
+    context.close()
+
+
+
+def test_the_double_spot_tutorial_teaches_a_whole_game(server: Server, browser: Any) -> None:
+    """The lobby's Learn Double Spot button: a game against a bot with its callouts, each at its moment."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(server.url + "/?lang=en")
+    page.click("#learn-double-spot")
+    page.wait_for_url("**/play/**?learn=1")
+    page.wait_for_selector("body[data-game='double-spot'] #callout:not([hidden])")
+    seen: dict[str, str] = {}
+    advice = False
+    for _ in range(200):
+        page.wait_for_function("() => document.body.dataset.over === '1' || !document.querySelector('#callout').hidden"
+                               " || document.querySelector('.ds-column button.drop')", timeout=20_000)
+        if page.locator("#callout").is_visible():
+            seen[str(page.get_attribute("#callout", "data-key"))] = page.inner_text("#callout")
+            page.wait_for_timeout(50)
+            advice = advice or page.inner_text("#callout-advice").startswith("Advisor: Column ")
+            page.click("#callout-ok")
+            continue
+        if page.get_attribute("body", "data-over") == "1":
+            break
+        before = moves_of(page)
+        page.locator(".ds-column button.drop").first.click()
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    if "end" not in seen:
+        page.wait_for_selector("#callout[data-key=end]")
+        seen["end"] = page.inner_text("#callout")
+    assert {"welcome", "drop", "sides", "careful", "end"} <= set(seen), seen
+    assert "Welcome to Double Spot!" in seen["welcome"] and "first to take 3 cards" in seen["welcome"], seen
+    taken = sum(int(n) for n in page.locator(".card-count").all_inner_texts())
+    assert ("card" in seen) == (taken > 0), (seen, taken)  # every taken card was pointed out
+    assert advice, "the advisor's best drop was shown"
+    page.context.close()
+
+# Every policy violation on the page, collected from its first script on (an init script runs before the page's own).
+WATCH_THE_POLICY = """document.addEventListener('securitypolicyviolation', (e) =>
+  (window.__csp = window.__csp || []).push(
+    `${e.violatedDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`));"""
+
+
+def test_every_page_runs_its_scripts_under_the_content_security_policy(server: Server, browser: Any) -> None:
+    """The policy lets no inline script run without its response's nonce, and no eval: every page's own
+    scripts must still all run (the lobby, rules, tutorial, host, seat, watch and replay pages)."""
+    spots_table = server.create([{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}])
+    double_spot = server.create([{"kind": "human", "name": "Bo"}, {"kind": "bot", "bot": "greedy"}], game="double-spot")
+    context = browser.new_context()
+    context.add_init_script(WATCH_THE_POLICY)
+    page = context.new_page()
+    pages = [("/", "#create"), ("/rules", "#rules-tiles figure"),
+             (spots_table["host"], ".play-link"), (spots_table["seats"][0]["link"], "#log li"),
+             (spots_table["watch"], "#log li"), (double_spot["seats"][0]["link"], ".ds-column"),
+             (f"/t/{spots_table['id']}/replay", "#total")]
+    for url, ready in pages:
+        page.goto(url if url.startswith("http") else server.url + url)
+        page.wait_for_selector(ready)
+        assert page.evaluate("() => window.__csp || []") == [], url
+        assert page.evaluate("() => typeof window.SPOTS_WORDS") == "object", url  # the inline bootstrap ran
+    page.goto(server.url + "/")
+    page.click("#learn-button")  # the tutorial's callouts come from an inline script too
+    page.wait_for_selector("#log li")
+    assert page.evaluate("() => window.__csp || []") == []
+    page.wait_for_selector("#callout:not([hidden])")
     context.close()

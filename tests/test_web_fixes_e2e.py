@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from spots.i18n import LANGUAGES, translator
-from test_web_e2e import Server, moves_of
+from test_web_e2e import OVER_OR_A_DROP, Server, moves_of
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -54,7 +54,7 @@ def drop_once(page: Any, turn: int) -> None:
     before = moves_of(page)
     drops = page.locator(".ds-column button.drop")
     drops.nth(turn * 5 % drops.count()).click()
-    page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
 
 
 def symbols_shown(page: Any) -> bool:
@@ -91,8 +91,7 @@ def test_a_double_spot_game_in_colour_blind_mode(server: Server, browser: Any) -
     assert page.locator(".frame .disc:not(.empty) .sym").first.is_visible()
     turns = 1
     while True:
-        page.wait_for_function("document.body.dataset.over === '1' || document.querySelector('.ds-column button.drop')",
-                               timeout=20_000)
+        page.wait_for_function(OVER_OR_A_DROP, timeout=20_000)
         assert page.evaluate(SHAPES_MATCH)
         if page.get_attribute("body", "data-over") == "1":
             break
@@ -146,7 +145,7 @@ def test_drops_fall_and_the_die_tumbles_unless_motion_is_reduced(server: Server,
     page.evaluate(CATCH_THE_DROP)
     page.locator(".ds-column button.drop").first.click()
     # after the drop: the new disc falls from above its column, and Bob's roll tumbles in
-    seen = page.wait_for_function("window.__drop", timeout=30_000).json_value()
+    seen = page.wait_for_function("() => window.__drop", timeout=30_000).json_value()
     assert seen[:2] == [fall, roll]
     assert int(seen[2]) >= 1  # rows to fall: from the top of the frame to where it lands
     context.close()
@@ -159,7 +158,7 @@ def test_replay_controls_are_drawn_stay_on_screen_and_show_no_presence(server: S
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.goto(f"{bots['watch']}/replay")
-    page.wait_for_function("document.body.dataset.at === '0'")
+    page.wait_for_function("() => document.body.dataset.at === '0'")
     for button in ("first", "prev", "next", "last"):
         b = page.locator(f"#{button}")
         assert b.inner_text().strip() == "" and b.get_attribute("aria-label")  # a drawn icon, named for readers
@@ -170,7 +169,7 @@ def test_replay_controls_are_drawn_stay_on_screen_and_show_no_presence(server: S
         }}""")
     assert page.locator("#play svg use").get_attribute("href") == "#i-play"
     page.click("#last")
-    page.wait_for_function(f"document.body.dataset.at === '{row['moves']}'")
+    page.wait_for_function(f"() => document.body.dataset.at === '{row['moves']}'")
     assert page.evaluate("window.scrollY") == 0  # the page stayed where it was
     box = page.locator("#last").bounding_box()
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
@@ -183,7 +182,7 @@ def test_replay_controls_are_drawn_stay_on_screen_and_show_no_presence(server: S
     box = page.locator("#prev").bounding_box()
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]  # the controls stay on screen
     page.click("#prev")
-    page.wait_for_function(f"document.body.dataset.at === '{row['moves'] - 1}'")
+    page.wait_for_function(f"() => document.body.dataset.at === '{row['moves'] - 1}'")
     page.click("#play")
     assert page.locator("#play svg use").get_attribute("href") == "#i-pause"
     page.click("#play")
@@ -204,7 +203,7 @@ def test_earlier_log_lines_take_a_new_name(server: Server, browser: Any) -> None
     assert "Player 2" in page.inner_text("#log")
     r = httpx.post(f"{server.url}/api/tables/{t['id']}/join", json={"seat": 1, "name": "Zoë"})
     assert r.status_code == 200
-    page.wait_for_function("document.querySelector('#log').textContent.includes('Zoë')")
+    page.wait_for_function("() => document.querySelector('#log').textContent.includes('Zoë')")
     log = page.inner_text("#log")
     assert "Player 2" not in log and log.count("Zoë") >= 2
     page.close()

@@ -7,8 +7,10 @@ kill -9 test need a real server process: ``test_web_security_server.py``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import re
 import sqlite3
 import threading
 import time
@@ -163,6 +165,30 @@ def test_4_a_viewer_that_stops_reading_is_owed_one_state_then_dropped() -> None:
     for i in range(10):
         conn.send(f"message {i}")
     assert conn.dropped and len(conn.outbox) == 4  # a full outbox: dropped, nothing more is queued
+
+
+def test_4_a_flooding_client_is_read_more_slowly_and_one_that_stops_reading_is_dropped() -> None:
+    async def flood(reading: bool) -> Conn:
+        conn = Conn(None, limit=4)
+        conn.send("reply 1")
+        conn.send("reply 2")  # half the outbox unsent: the next reply waits for the writer
+
+        async def writer() -> None:
+            await asyncio.sleep(0.01)
+            conn.outbox.clear()  # the client took its messages
+            conn.drained.set()
+
+        task = asyncio.get_running_loop().create_task(writer()) if reading else None
+        await conn.make_room(timeout=0.2)
+        conn.send("reply 3")
+        if task:
+            await task
+        return conn
+
+    read = asyncio.run(flood(reading=True))
+    assert not read.dropped and list(read.outbox) == ["reply 3"]
+    stopped = asyncio.run(flood(reading=False))
+    assert stopped.dropped and "reply 3" not in stopped.outbox
 
 
 # ---------------------------------------------------------------- 5 and 9. bodies and bad input
@@ -377,10 +403,32 @@ def test_11_links_come_from_the_public_url_and_pages_carry_security_headers(tmp_
         assert all(link.startswith("https://spots.example.org/") for link in links), links
         host = c.get(path(data["host"]).replace("https://spots.example.org", ""), headers={"Host": "evil.example"})
         assert "evil.example" not in host.text and "https://spots.example.org/play/" in host.text
-        for url in ("/", "/api/tables", path(data["watch"]).replace("https://spots.example.org", "")):
-            headers = c.get(url).headers
-            assert "frame-ancestors 'none'" in headers["content-security-policy"]
-            assert headers["x-content-type-options"] == "nosniff" and headers["referrer-policy"] == "no-referrer"
+        nonces = set()
+        for url in ("/", "/rules", "/api/tables", path(data["watch"]).replace("https://spots.example.org", "")):
+            r = c.get(url)
+            csp = r.headers["content-security-policy"]
+            assert "frame-ancestors 'none'" in csp
+            assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "no-referrer"
+            scripts = next(d for d in csp.split(";") if d.strip().startswith("script-src"))
+            assert "unsafe" not in scripts, csp  # no inline script runs unless it carries this response's nonce
+            nonce = re.fullmatch(r".*'nonce-([\w-]+)'.*", scripts)
+            assert nonce, csp
+            nonces.add(nonce[1])
+            inline = re.findall(r"<script(?![^>]*\bsrc=)([^>]*)>", r.text)
+            assert all(f'nonce="{nonce[1]}"' in attrs for attrs in inline), inline
+        assert len(nonces) == 4  # a new nonce for every response
+
+
+def test_11_a_tutorial_of_an_unknown_game_is_refused_and_makes_no_table(tmp_path: Path) -> None:
+    with app(tmp_path / "s.db") as c:
+        r = c.post("/learn", data={"game": "chess"}, follow_redirects=False)
+        assert r.status_code == 400 and "chess" in r.text and "spots, double-spot" in r.text, r.text
+        assert c.get("/api/tables").json()["tables"] == []
+        r = c.post("/learn", data={"game": "double-spot", "name": "Zoë"}, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"].endswith("?learn=1"), r.headers
+        seat = c.get(r.headers["location"])
+        assert "tutorial_double_spot.js" in seat.text and "Welcome to Double Spot!" in seat.text
+        assert "tutorial_spots.js" not in seat.text
 
 
 def test_11_damaged_tables_are_quarantined_and_reported(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -51,9 +51,26 @@ def open_seat(browser: Any, server: Server, viewport: dict[str, int], target: in
     return page
 
 
-def in_view(page: Any, locator: Any) -> bool:
-    box = locator.bounding_box()
-    return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"]
+ON_SCREEN = """(sel) => {
+  const e = document.querySelector(sel);
+  if (!e) return false;
+  const r = e.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= innerHeight && r.width >= 44 && r.height >= 44;
+}"""
+
+
+def assert_on_screen(page: Any, selector: str) -> None:
+    """The first element matching ``selector`` is wholly on screen and big enough for a finger.
+
+    Read in one go inside the page (position and window height from the same layout), and given 3 s:
+    the page scrolls the lit place into view, and a late layout change may move it once more."""
+    try:
+        page.wait_for_function(ON_SCREEN, arg=selector, timeout=3_000)
+    except Exception as e:  # Playwright's TimeoutError: say where everything was
+        shown = page.evaluate("""(sel) => ({
+            boxes: [...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect().toJSON()),
+            innerHeight, scrollY})""", selector)
+        raise AssertionError(f"{selector} is not on screen and finger-sized: {shown}") from e
 
 
 def wait_for_the_move(page: Any, before: int, what: str) -> None:
@@ -62,7 +79,7 @@ def wait_for_the_move(page: Any, before: int, what: str) -> None:
     30 s, not 10: on a loaded machine (CI, several test runs at once) the server's answer alone has
     taken seconds; a key press or tap that does nothing still fails, and says what the page showed."""
     try:
-        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=30_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=30_000)
     except Exception as e:  # Playwright's TimeoutError
         shown = page.evaluate("""() => ({
             focus: document.activeElement && document.activeElement.outerHTML.slice(0, 300),
@@ -90,17 +107,11 @@ def tap_once(page: Any, phone: bool = False) -> str:
         dice.first.click()
         if page.locator(".felt .lit").count() == 0:
             return "tap"  # a die with one move (Fetch keeps its number): the tap played it
-        dog, yard = page.locator(".felt .dogcard.lit"), page.locator(".felt .yard-patch.lit")
-        placing = dog.count() > 0  # asked before the tap: once the move is sent, nothing is lit any more
-        target = dog.first if placing else yard.first
+        dog, yard = ".felt .dogcard.lit", ".felt .yard-patch.lit"
+        placing = page.locator(dog).count() > 0  # asked before the tap: once the move is sent, nothing is lit
+        target = page.locator(dog if placing else yard).first
         if phone:
-            for _ in range(20):  # the page scrolls the lit dog into view; a late layout change may move it once more
-                if in_view(page, target):
-                    break
-                page.wait_for_timeout(100)
-            box = target.bounding_box()
-            assert in_view(page, target), f"the place for the die is on screen: {box}, {page.evaluate('scrollY')}"
-            assert box["width"] >= 44 and box["height"] >= 44, box
+            assert_on_screen(page, dog if placing else yard)
             die_box = page.locator(".felt button.tray-die.selected").first.bounding_box()
             assert die_box["width"] >= 44 and die_box["height"] >= 44, die_box
         target.click()
@@ -175,7 +186,7 @@ def test_on_a_touch_screen_a_tile_shows_its_text_first(server: Server, browser: 
     while wait_for_my_turn_or_end(page) is False and not page.locator(".felt .tile.clickable").count():
         before = moves_of(page)
         tap_once(page)
-        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
     tile = page.locator(".felt .tile.clickable").first
     title = str(tile.get_attribute("title"))
     before = moves_of(page)
@@ -183,7 +194,7 @@ def test_on_a_touch_screen_a_tile_shows_its_text_first(server: Server, browser: 
     page.wait_for_selector("#tile-pop")
     assert title in page.inner_text("#tile-pop") and moves_of(page) == before  # read first, nothing played
     page.tap("#tile-pop [data-pop-move]")
-    page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
     page.context.close()
 
 
@@ -215,7 +226,7 @@ def test_drag_a_die_onto_a_dog_and_an_illegal_drop_bounces_back(server: Server, 
                 tap_once(page)
         else:
             tap_once(page)
-        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
     assert refused
     page.context.close()
 
@@ -266,7 +277,7 @@ def test_prefers_reduced_motion_turns_the_animation_off(server: Server, browser:
             break
         before = moves_of(page)
         tap_once(page)
-        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
         page.wait_for_timeout(100)
     moved = page.evaluate("window.__motion")
     if motion == "reduce":
@@ -292,7 +303,7 @@ def test_the_tutorial_to_its_end_in_each_language(server: Server, browser: Any, 
     advice = False
     shot = False
     for _ in range(400):
-        page.wait_for_function("document.body.dataset.over === '1' || !document.querySelector('#callout').hidden"
+        page.wait_for_function("() => document.body.dataset.over === '1' || !document.querySelector('#callout').hidden"
                                " || document.querySelector('#controls button.move:not([disabled])')", timeout=20_000)
         if page.locator("#callout").is_visible():
             key = str(page.get_attribute("#callout", "data-key"))
@@ -309,7 +320,7 @@ def test_the_tutorial_to_its_end_in_each_language(server: Server, browser: Any, 
             break
         before = moves_of(page)
         tap_once(page)
-        page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
     if "end" not in seen:
         page.wait_for_selector("#callout[data-key=end]")
         seen["end"] = page.inner_text("#callout h2")
@@ -406,7 +417,7 @@ def test_pictures_for_the_docs(server: Server, browser: Any, viewport: dict[str,
                     tap_once(page)
             else:
                 tap_once(page)
-            page.wait_for_function(f"Number(document.body.dataset.moves) > {before}", timeout=10_000)
+            page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
         page.context.close()
         if taken == wanted:
             break

@@ -18,7 +18,7 @@ from fastapi.templating import Jinja2Templates
 
 from .. import i18n
 from .config import Limits
-from .guard import Buckets
+from .guard import Buckets, script_nonce
 from .hub import Hub
 from .replays import Replays
 from .words import js_words
@@ -69,7 +69,7 @@ class Context:
                    "current": code == lang} for code, name in i18n.LANGUAGES.items()]
         response = self.templates.TemplateResponse(request, template, {
             **context, "_": tr.gettext, "ngettext": tr.ngettext, "lang": lang, "languages": switch,
-            "words": js_words(tr),
+            "words": js_words(tr), "csp_nonce": script_nonce(request),
         }, status_code=status)
         if i18n.normalize(request.query_params.get("lang")):  # the switcher: remember the choice
             response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..games.double_spot.state import State, face_colours
 from ..games.double_spot.words import N_, colour_word, describe_phase, game_over
-from .games import WebView
+from .games import Tutorial, WebView
 
 ENGLISH = gettext.NullTranslations()
 
@@ -108,4 +108,7 @@ WEB_VIEW = WebView(
     tagline=N_("drop discs, make the patterns"),
     styles=("double_spot.css",),
     scripts=("double_spot.js",),
+    # a short first game against the greedy bot: three cards win
+    tutorial=Tutorial(rules={"target": 3}, seed=3, bot="greedy", button=N_("Learn Double Spot"),
+                      words="tutorial_double_spot.html", script="tutorial_double_spot.js"),
 )

@@ -27,6 +27,20 @@ Seats = list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
+class Tutorial:
+    """A guided first game: a normal table against a gentle bot, on seeded dice so every newcomer meets
+    the same gentle start, with callouts (``words``: a template of their texts; ``script``: the page
+    script that says which moment calls for which, on ``static/tutorial.js``)."""
+
+    rules: dict[str, Any]  # the table's rules, as a record stores them
+    seed: int
+    bot: str
+    button: str  # the lobby button's words (a message id)
+    words: str  # under templates/
+    script: str  # under static/
+
+
+@dataclass(frozen=True)
 class WebView:
     """What a game adds for the browser."""
 
@@ -48,6 +62,7 @@ class WebView:
     tagline: str = ""
     styles: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
+    tutorial: Tutorial | None = None  # the lobby offers a guided first game of each game that has one
 
 
 @dataclass(frozen=True)
@@ -87,7 +102,9 @@ class GameKind:
         return {"name": self.name, "brand": gettext(web.brand or self.title),
                 "tagline": gettext(web.tagline) if web.tagline else "",
                 "styles": list(web.styles), "scripts": list(web.scripts),
-                "sides": web.per_seat_view}  # the replay offers "Other side" when each seat sees its own
+                "sides": web.per_seat_view,  # the replay offers "Other side" when each seat sees its own
+                "tutorial": None if web.tutorial is None else {"words": web.tutorial.words,
+                                                               "script": web.tutorial.script}}
 
     def rules_from_dict(self, doc: Any) -> Any:
         return self.spec.records.rules_from_dict(doc)

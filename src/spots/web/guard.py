@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import secrets
 import time
 from collections import OrderedDict
 from typing import Any
@@ -137,18 +138,29 @@ def check_text(value: str, what: str) -> str:
     return value
 
 
-# Scripts: this site's files, the pages' small inline bootstrap (words, settings) and eval, which the
-# browser test tools (Playwright's string predicates) need; nothing from any other origin, no framing.
-CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
-       "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-       "form-action 'self'; frame-ancestors 'none'")
+# Scripts: this site's files and, per response, the inline bootstraps (words, settings) that carry
+# that response's nonce; nothing else, no eval, nothing from another origin, no framing. Styles allow
+# inline: the drawn table sets style attributes on the SVG and HTML it builds.
+def content_security_policy(nonce: str) -> str:
+    return (f"default-src 'self'; script-src 'self' 'nonce-{nonce}'; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+            "form-action 'self'; frame-ancestors 'none'")
+
+
 SECURITY_HEADERS = [
-    (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"no-referrer"),  # seat links never leak to another site through Referer
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
+
+
+NONCE_KEY = "csp_nonce"  # where the Gate leaves the response's nonce in the request's state
+
+
+def script_nonce(request: Request) -> str:
+    """The nonce a page's inline scripts carry: the one in this response's Content-Security-Policy."""
+    return str(request.scope.get("state", {}).get(NONCE_KEY, ""))
 
 
 class Gate:
@@ -166,11 +178,13 @@ class Gate:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        nonce = secrets.token_urlsafe(16)  # fresh per response: a page's scripts are its own
+        scope.setdefault("state", {})[NONCE_KEY] = nonce
         refusal = self.check(scope)
         if refusal is not None:
-            await refusal.response()(scope, receive, self.with_headers(send))
+            await refusal.response()(scope, receive, self.with_headers(send, nonce))
             return
-        await self.app(scope, receive, self.with_headers(send))
+        await self.app(scope, receive, self.with_headers(send, nonce))
 
     def check(self, scope: Scope) -> Refused | None:
         for name, value in scope["headers"]:
@@ -184,10 +198,12 @@ class Gate:
         return None
 
     @staticmethod
-    def with_headers(send: Send) -> Send:
+    def with_headers(send: Send, nonce: str) -> Send:
+        csp = (b"content-security-policy", content_security_policy(nonce).encode())
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+                message["headers"] = [*message.get("headers", []), csp, *SECURITY_HEADERS]
             await send(message)
 
         return send_with_headers

@@ -7,6 +7,7 @@ from fastapi.responses import HTMLResponse
 
 from .context import Context, tr_of
 from .forms import lobby_form
+from .tutorial import teaching
 from .writer import Unavailable
 
 
@@ -23,9 +24,12 @@ def routes(ctx: Context) -> APIRouter:
 
     @router.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:
-        games = lobby_form(tr_of(request))  # every hosted game's form, from its options schema
+        tr = tr_of(request)
+        games = lobby_form(tr)  # every hosted game's form, from its options schema
+        lessons = [{"game": name, "button": tr(lesson.button)} for name, (_, lesson) in teaching().items()]
         return ctx.page(request, "lobby.html", games=games, bots={g["name"]: g["bots"] for g in games},
-                        about={g["name"]: {k: g[k] for k in ("title", "goal", "draws")} for g in games})
+                        about={g["name"]: {k: g[k] for k in ("title", "goal", "draws")} for g in games},
+                        lessons=lessons)
 
     @router.get("/host/{host_token}", response_class=HTMLResponse)
     async def host_page(request: Request, host_token: str) -> HTMLResponse:

@@ -71,6 +71,7 @@ class Conn:
     limit: int = 16
     outbox: deque[str] = field(default_factory=deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    drained: asyncio.Event = field(default_factory=asyncio.Event)  # set by the writer whenever the outbox empties
     state_due: bool = False
     full_due: bool = True  # the next state carries the whole log
     log_sent: int = 0
@@ -88,6 +89,18 @@ class Conn:
         else:
             self.outbox.append(text)
         self.wake.set()
+
+    async def make_room(self, timeout: float) -> None:
+        """Before queuing a reply, wait while half the outbox is unsent: a client that floods the server is
+        read more slowly (its own replies pile up no further), not dropped; one that stops reading is dropped."""
+        if len(self.outbox) < self.limit // 2 or self.dropped:
+            return
+        self.drained.clear()
+        try:
+            await asyncio.wait_for(self.drained.wait(), timeout)
+        except TimeoutError:
+            self.dropped = True
+            self.wake.set()  # the writer closes the connection
 
     def state_changed(self, full: bool = False) -> None:
         """The table changed: owe this viewer the current state (once, however many changes)."""

@@ -125,6 +125,7 @@ class SocketServer:
                     size = len(text.encode("utf-8", "surrogatepass")) if len(text) * 4 > MAX_MESSAGE else len(text)
                 reply = await self._handle(room, conn, text, size)
                 if reply is not None:
+                    await conn.make_room(self.ctx.limits.send_timeout)
                     conn.send(json.dumps(reply))
         except WebSocketDisconnect:
             pass
@@ -148,6 +149,7 @@ class SocketServer:
                         conn.state_due = False
                         text = room.state_message(conn)
                     await asyncio.wait_for(ws.send_text(text), timeout)
+                conn.drained.set()
                 if conn.dropped:
                     break
         except Exception:

@@ -17,7 +17,7 @@ from ..games.spots.tricks import N_, TILES
 from ..games.spots.words import describe_phase
 from ..games.spots.words import dog_title as title
 from . import double_spot_words
-from .games import WebView
+from .games import Tutorial, WebView
 
 ENGLISH = gettext.NullTranslations()
 
@@ -273,4 +273,7 @@ WEB_VIEW = WebView(
     label=lambda state, move, names, tr: str(label(state, move, names, tr)[0]),
     scores=lambda state: [p.scored_count() for p in state.players],
     tagline="roll dice, fill dogs, don't bust",  # extracted from base.html, where it is the site's default
+    # a gentle deal: the learner starts, with Missy (3, 4) and Ursula (1, 5) and a 3 in the yard; two dogs win
+    tutorial=Tutorial(rules={"players": 2, "tricks": "beginner", "target": 2}, seed=7, bot="greedy",
+                      button=N_("Learn to play"), words="tutorial_spots.html", script="tutorial_spots.js"),
 )

@@ -1,6 +1,7 @@
-// Learn to play: short callouts over a normal table, each shown the first time its moment comes
-// (tiles, placing, burying, a bust, treats and rerolls, slow-and-steady and fast-and-risky scoring,
-// the tile reset), with the advisor's bust odds. It reads the views the server sends; no rules here.
+// Learn to play: short callouts over a normal table, each shown the first time its moment comes, with
+// the advisor's best move (and its bust odds, in Spots). This file holds what every game's tutorial
+// shares; the game's own script (tutorial_spots.js, tutorial_double_spot.js) calls SpotsTutorial.teach
+// with which moments its views show. It reads the views the server sends; no rules here.
 "use strict";
 
 (() => {
@@ -27,8 +28,8 @@
   document.body.appendChild(box);
   document.body.dataset.tutorial = "on";
 
-  // A tip about a choice waits in the queue only while that choice is still on the table.
-  const STILL = { tiles: "trick", place: "place", bury: "bury", treats: "reroll", score: "score" };
+  // A tip about a choice waits in the queue only while that choice is still on the table (set by the game).
+  let STILL = {};
 
   function stillTrue(key) {
     const v = table.view();
@@ -110,38 +111,23 @@
     if (el) lastMine = el.dataset.move || el.dataset.play || el.dataset.popMove;
   }, true);
 
-  function onState(v, prev) {
-    const me = table.me();
-    if (me === null || v.game !== "spots") return;
-    const mine = v.players[me];
-    const bot = v.players.find((p) => p.seat !== me);
-    say("welcome", { bot: bot ? bot.name : "", n: v.rules.target }, ".mat.me");
-    const myTurn = v.to_move === me;
-    const kinds = new Set(v.legal.map((b) => b.move.split(" ")[0]));
-    if (myTurn && kinds.has("trick")) say("tiles", {}, ".felt .tiles");
-    if (myTurn && kinds.has("place")) say("place", {}, ".felt .tray");
-    if (myTurn && kinds.has("bury")) say("bury", {}, ".mat.me .yard-patch");
-    if (myTurn && kinds.has("reroll")) say("treats", {}, ".felt .tray");
-    const full = mine.dogs.find((d) => d.complete && !d.scored);
-    if (full) say("complete", { dog: full.title }, `.dogcard[data-dog="${CSS.escape(full.name)}"]`);
-    if (myTurn && kinds.has("score")) say("score", {}, ".felt .tray");
-    if (prev) {
-      v.players.forEach((p, i) => {
-        if (prev.players[i] && p.busts > prev.players[i].busts) say("bust", { who: p.name }, `.mat[data-seat="${i}"]`);
-      });
-      if (mine.scored > prev.players[me].scored) say(lastMine === "score" ? "scored" : "fast", {}, ".mat.me .dogs");
-      const wasDown = prev.tiles.filter((t) => !t.face_up).length;
-      if (wasDown && v.tiles.every((t) => t.face_up) && v.tiles.some((t) => t.treats)) say("reset", {}, ".felt .tiles");
-    }
-    if (v.over) say("end", {}, "#end");
-    const advice = document.getElementById("callout-advice");
-    if (showing && !box.hidden && advice && prev && prev.moves !== v.moves) {
-      advice.textContent = "";
-      askAdvisor();
-    }
+  // The game's script: { game, still: {callout: move kind}, onState(view, previous view or null, tutor) }
+  function teach(lesson) {
+    STILL = lesson.still || {};
+    const tutor = { say, me: () => table.me(), lastMine: () => lastMine };
+    const onState = (v, prev) => {
+      if (table.me() === null || v.game !== lesson.game) return;
+      lesson.onState(v, prev, tutor);
+      const advice = document.getElementById("callout-advice");
+      if (showing && !box.hidden && advice && prev && prev.moves !== v.moves) {
+        advice.textContent = "";
+        askAdvisor();
+      }
+    };
+    table.on("state", onState);
+    const v = table.view();
+    if (v) onState(v, null);
   }
 
-  table.on("state", onState);
-  const v = table.view();
-  if (v) onState(v, null);
+  window.SpotsTutorial = { teach };
 })();
