@@ -72,6 +72,84 @@ def play(names: list[str], seed: int, game: int, rules: Rules, stats: Counter[st
     return state
 
 
+def traced(names: list[str], seed: int, game: int, rules: Rules) -> tuple[State, list[tuple[int, int, str]]]:
+    """One arena game (same seating seeds as ``play``) and its cards in order: (seat, cards, where from).
+
+    Where from: ``reveal`` (the new card was already on the frame), ``forced`` (a finish handed over by a
+    drop whose roll left no safe drop), ``unforced`` (handed over although a safe drop existed), ``standing``
+    (a finish the opponent left standing), ``new card`` (a new card already one disc short).
+    """
+    bots = [make(name, seed=(seed * 1_000_003 + game) * 7 + s) for s, name in enumerate(names)]
+    judge = ExpectimaxBot(0)
+    rng = random.Random(f"{seed}:{game}")
+    state = Game(rules).new_initial_state()
+    events: list[tuple[int, int, str]] = []
+    last: tuple[set[tuple[int, str]], tuple[str | None, ...], bool] = (set(), (), False)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            before = state.scores()
+            state.sample_chance(rng)
+            events += [(s, b - a, "reveal") for s, (a, b) in enumerate(zip(before, state.scores(), strict=True))
+                       if b > a]
+            continue
+        targets, holders, seat = finishing_drops(state), tuple(state.holders), state.seat
+        move = bots[seat].choose(state)
+        spot = drop_target(state, move)
+        forced = False
+        if spot in targets:
+            made = sum(through_after(state, c, spot) for c in state.showing() if c is not None)
+            if holders != last[1] and spot not in last[0]:
+                source = "new card"
+            elif spot in last[0]:
+                source = "standing"
+            else:
+                source = "forced" if last[2] else "unforced"
+            events.append((seat, made, source))
+        else:
+            safe = [j for j in judge.judge(state) if not j.takes]
+            forced = bool(safe) and min(j.gives for j in safe) > 0
+        state.apply_trusted(move)
+        last = (targets, holders, forced)
+    return state, events
+
+
+def luck(args: argparse.Namespace) -> None:
+    """Where the card that decided each game came from, and how the first seat did."""
+    rules = Rules(**json.loads(args.rules))
+    decisive: Counter[str] = Counter()
+    every: Counter[str] = Counter()
+    seat0 = 0.0
+    for g in range(args.games):
+        names = [args.a, args.b] if g % 2 == 0 else [args.b, args.a]
+        state, events = traced(names, args.seed, g, rules)
+        seat0 += state.returns()[0]
+        for _, n, source in events:
+            every[source] += n
+        decisive[_decider(state, events)] += 1
+    n = args.games
+    low, high = wilson(seat0, n)
+    print(f"{args.a} vs {args.b}, {n} games, rules {rules.to_dict()}, seed {args.seed}")
+    print(f"first seat scored {seat0 / n:.3f} [{low:.3f}, {high:.3f}]")
+    print("cards by source: " + ", ".join(f"{k} {v}" for k, v in every.most_common()))
+    print("the card that gave the winner the lead for good: "
+          + ", ".join(f"{k} {v} ({v / n:.0%})" for k, v in decisive.most_common()))
+
+
+def _decider(state: State, events: list[tuple[int, int, str]]) -> str:
+    """The source of the card after which the winner led for good (``draw`` if nobody won)."""
+    returns = state.returns()
+    if returns[0] == returns[1]:
+        return "draw"
+    w = 0 if returns[0] > returns[1] else 1
+    lead, source = 0, "?"
+    for seat, n, where in events:
+        before = lead
+        lead += n if seat == w else -n
+        if before <= 0 < lead:
+            source = where
+    return source
+
+
 def through_after(state: State, card: Any, spot: tuple[int, str]) -> bool:
     """Whether dropping ``spot`` completes ``card``."""
     board = [list(col) for col in state.board]
@@ -253,6 +331,12 @@ def main(argv: list[str] | None = None) -> None:
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--within", default="10,20,30,40")
     d.add_argument("--rules", default="{}")
+    lk = sub.add_parser("luck", help="where the card that decided each game came from; the first seat's score")
+    lk.add_argument("a")
+    lk.add_argument("b")
+    lk.add_argument("--games", type=int, default=200)
+    lk.add_argument("--seed", type=int, default=1)
+    lk.add_argument("--rules", default="{}")
     t = sub.add_parser("speed", help="decision times of a bot against greedy")
     t.add_argument("bot")
     t.add_argument("--games", type=int, default=20)
@@ -270,7 +354,7 @@ def main(argv: list[str] | None = None) -> None:
                    "(--report: several logs, comma-separated)")
     m.add_argument("--report", action="store_true", help="only summarise the log")
     args: Any = parser.parse_args(argv)
-    {"games": games, "deck": deck, "speed": speed, "match": match}[args.what](args)
+    {"games": games, "deck": deck, "speed": speed, "match": match, "luck": luck}[args.what](args)
 
 
 if __name__ == "__main__":
