@@ -186,8 +186,17 @@ def test_a_second_seat_and_a_spectator_see_moves_live(server: Server, browser: A
         page.context.close()
 
 
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux: /proc/PID/task/*/children)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
 def test_kill_the_server_mid_game_and_start_it_again(tmp_path: Path) -> None:
-    """kill -9 while bots are moving: every recorded move is back, and the bots carry on."""
+    """kill -9 while bots are moving: every recorded move is back, and the bots carry on; the killed
+    server's worker processes do not linger."""
     db = tmp_path / "crash.db"
     srv = Server(db, bot_delay=0.01).start()
     try:
@@ -197,9 +206,16 @@ def test_kill_the_server_mid_game_and_start_it_again(tmp_path: Path) -> None:
         while srv.table(bots["id"])["moves"] < 40 and time.time() < deadline:
             time.sleep(0.05)
         seen_before = srv.table(humans["id"])
+        assert srv.proc is not None
+        workers = children(srv.proc.pid)
+        assert workers  # the bots think in a worker process
         srv.kill()
     finally:
         srv.stop()
+    deadline = time.time() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()], "the killed server's workers exited"
     con = sqlite3.connect(db)
     rules = json.loads(con.execute("SELECT rules FROM tables WHERE id = ?", (bots["id"],)).fetchone()[0])
     recorded = [m for (m,) in con.execute("SELECT move FROM moves WHERE table_id = ? ORDER BY idx", (bots["id"],))]

@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -21,6 +23,20 @@ from .. import i18n
 from .games import hosted
 
 NICE = 10  # searches run at a lower priority than the server, so moves stay quick while bots think
+
+
+def start_worker(server: int) -> None:
+    """A worker's set-up: a lower priority, and a watch on its server (see ``exit_with``)."""
+    os.nice(NICE)
+    threading.Thread(target=exit_with, args=(server,), name="spots-exit-with-server", daemon=True).start()
+
+
+def exit_with(server: int, every: float = 1.0) -> None:
+    """End this worker once its server process is gone, even killed (kill -9 runs no clean-up): an orphaned
+    worker would otherwise wait for work forever."""
+    while os.getppid() == server:
+        time.sleep(every)
+    os._exit(0)
 
 
 def think(game: str, bot: str, seed: int, state: Any) -> str:
@@ -46,7 +62,7 @@ class Workers:
         if self._pool is None:
             if self.workers > 0:
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=os.nice, initargs=(NICE,))
+                                                 initializer=start_worker, initargs=(os.getpid(),))
             else:
                 self._pool = ThreadPoolExecutor(2, thread_name_prefix="spots-think")
         return self._pool
