@@ -371,7 +371,8 @@ def test_cards_to_win_is_an_option() -> None:
 
 
 def full_board_position(won: tuple[list[str], list[str]]) -> tuple[State, str]:
-    rules = Rules(columns=3, rows=3)
+    """A 3×3 frame one quiet drop from full, with no lifts left (so a full frame ends the game)."""
+    rules = Rules(columns=3, rows=3, lifts=0)
     rows = ["BG.", "PYG", "YBP"]
     for a in DECK:
         for b in DECK:
@@ -545,7 +546,8 @@ def test_bots_play_legal_moves(name: str) -> None:
 def variant(seed: int) -> Rules:
     rng = random.Random(seed)
     columns, rows = rng.choice([(8, 5), (8, 5), (3, 3), (5, 4), (10, 6)])
-    return Rules(columns=columns, rows=rows, target=rng.choice([5, 5, 1, 3, 40]), claim=rng.choice(["mover", "first"]))
+    return Rules(columns=columns, rows=rows, target=rng.choice([5, 5, 1, 3, 40]), claim=rng.choice(["mover", "first"]),
+                 lifts=rng.choice([3, 3, 0, 1]))
 
 
 def check_invariants(state: State) -> None:
@@ -587,7 +589,7 @@ def test_random_simulation() -> None:
             else:
                 state.apply_action(rng.choice(state.legal_actions()), player=state.current_player())
             steps += 1
-            assert steps < 500
+            assert steps < 2000  # four frames of 10×6 at most, about three steps a disc
         check_invariants(state)
         ends[state.end_reason] += 1
         ends["draw"] += state.winner is None

@@ -45,11 +45,19 @@ def test_after_the_last_lift_a_full_frame_ends_the_game() -> None:
     assert state.is_terminal() and state.end_reason == "full-board" and state.winner == 0
 
 
-def test_the_default_still_ends_on_a_full_frame() -> None:
+def test_with_no_lifts_a_full_frame_ends_the_game() -> None:
     state, move = full_board_position(([], []))
     assert state.rules.lifts == 0
     state.apply_action(move)
     assert state.is_terminal() and state.end_reason == "full-board"
+
+
+def test_by_default_a_full_frame_is_lifted_three_times_but_old_saves_keep_their_game() -> None:
+    assert Rules().lifts == 3 and Rules.from_dict({"target": 3}).lifts == 3
+    record = record_dict(play_out(Rules(columns=3, rows=3, target=40, lifts=0), 1))
+    del record["rules"]["lifts"]  # a record saved before the option existed
+    assert Rules.from_saved(record["rules"]).lifts == 0
+    assert parse_record(record).replay().end_reason == "full-board"  # the game it was: over on the first full frame
 
 
 def play_out(rules: Rules, seed: int) -> State:
@@ -97,7 +105,7 @@ def test_a_bad_lifts_value_is_refused(lifts: object) -> None:
 
 
 def test_a_state_lifted_more_often_than_its_rules_allow_is_refused() -> None:
-    doc = position(["B......."], ["p01", "p02"]).to_dict()
+    doc = position(["B......."], ["p01", "p02"], rules=Rules(lifts=0)).to_dict()
     doc["lifted"] = 1
     with pytest.raises(StateFormatError, match="lifted"):
         State.from_dict(doc)

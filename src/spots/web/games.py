@@ -32,7 +32,7 @@ class Tutorial:
     the same gentle start, with callouts (``words``: a template of their texts; ``script``: the page
     script that says which moment calls for which, on ``static/tutorial.js``)."""
 
-    rules: dict[str, Any]  # the table's rules, as a record stores them
+    rules: dict[str, Any]  # the options that differ from the game's defaults
     seed: int
     bot: str
     button: str  # the lobby button's words (a message id)

@@ -39,7 +39,7 @@ async def new_tutorial(hub: Any, kind: GameKind, lesson: Tutorial, lang: str, na
                        client: str = "") -> tuple[Any, str]:
     """Create a tutorial table (the learner in seat 0, a bot in seat 1); return the room and the seat link token."""
     _ = i18n.translator(lang).gettext
-    rules = kind.rules_from_dict(lesson.rules)
+    rules = kind.spec.rules(**lesson.rules)  # a new game with these options (the rest: the defaults)
     learner = " ".join((name or "").split())[:MAX_NAME] or _(LEARNER)
     seats = [{"kind": "human", "bot": None, "name": learner}, {"kind": "bot", "bot": lesson.bot, "name": _(TEACHER)}]
     room = await hub.create(kind, rules, seats, client=client, dice=random.Random(lesson.seed))

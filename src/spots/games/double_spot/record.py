@@ -21,7 +21,7 @@ __all__ = ["FORMAT", "RECORD_FORMAT", "RECORD_VERSION", "Record", "load_record",
 RECORD_FORMAT = "double-spot-record"
 RECORD_VERSION = 1
 
-FORMAT = RecordFormat("Double Spot", RECORD_FORMAT, STATE_FORMAT, Rules.from_dict, State, RECORD_VERSION)
+FORMAT = RecordFormat("Double Spot", RECORD_FORMAT, STATE_FORMAT, Rules.from_saved, State, RECORD_VERSION)
 
 
 def record_dict(state: State, seats: list[str] | None = None, seed: int | None = None) -> dict[str, Any]:

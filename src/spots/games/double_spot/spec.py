@@ -25,9 +25,9 @@ OPTIONS = (  # lobby: the bounds and menus of the web lobby (a public server off
     Option("claim", "choice", "mover", N_("A card already on the board goes to"),
            "who takes a new card whose pattern is already on the board: mover (the player to move) or first "
            "(whoever claims it first)", choices=CLAIM_RULES, lobby=CLAIMS),
-    Option("lifts", "int", 0, N_("When the frame fills, lift it and play on (times)"),
-           "house rule: times a full frame is lifted, its discs let fall, and play goes on (0: a full frame ends "
-           "the game)", *LIMITS["lifts"], lobby=Lobby(cap=(0, 9))),
+    Option("lifts", "int", 3, N_("When the frame fills, lift it and play on (times)"),
+           "times a full frame is lifted, its discs let fall, and play goes on (0: a full frame ends the game)",
+           *LIMITS["lifts"], lobby=Lobby(cap=(0, 9))),
 )
 
 ENDINGS = {"target": "target reached", "full-board": "board full"}

@@ -292,7 +292,7 @@ class State(SavedState):
         self.phase = DROP if self.die is not None else ROLL
 
     def _lift(self) -> None:
-        """The house rule: lift the full frame, let every disc fall out, and play on with the same cards."""
+        """The `lifts` rule: lift the full frame, let every disc fall out, and play on with the same cards."""
         self.board = [[] for _ in range(self.rules.columns)]
         self.supply = {kind: self.rules.disc_supply for kind in KINDS}
         self.lifted += 1
@@ -324,7 +324,7 @@ class State(SavedState):
 
     @classmethod
     def _from_fields(cls, doc: dict[str, Any]) -> State:
-        rules = Rules.from_dict(doc["rules"])
+        rules = Rules.from_saved(doc["rules"])
         state = cls.__new__(cls)
         state.rules = rules
         state.cards = {c.id: c for c in standard_deck()}
