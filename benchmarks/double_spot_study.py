@@ -34,6 +34,23 @@ def drop_target(state: State, move: str) -> tuple[int, str]:
     return state.column_index(int(n)), seen_by(state.seat, colour)
 
 
+SAID = {"new card": "a new card was already one disc short", "standing": "left standing by the opponent's last drop",
+        "handed over": "handed over by the opponent's last drop"}
+
+
+def finish_source(spot: tuple[int, str], holders: tuple[str | None, ...], last_targets: set[tuple[int, str]],
+                  last_holders: tuple[str | None, ...]) -> str:
+    """Where a finish came from: ``new card`` (a card revealed since the opponent's drop was already one
+    disc short), ``standing`` (the opponent left it standing) or ``handed over`` (the opponent's drop made it)."""
+    if holders != last_holders and spot not in last_targets:
+        return "new card"
+    return "standing" if spot in last_targets else "handed over"
+
+
+def cards_made(state: State, spot: tuple[int, str]) -> int:
+    return sum(through_after(state, c, spot) for c in state.showing() if c is not None)
+
+
 def play(names: list[str], seed: int, game: int, rules: Rules, stats: Counter[str]) -> State:
     """One game, counting where cards come from and every hand-over into ``stats``."""
     bots = [make(name, seed=(seed * 1_000_003 + game) * 7 + s) for s, name in enumerate(names)]
@@ -51,14 +68,8 @@ def play(names: list[str], seed: int, game: int, rules: Rules, stats: Counter[st
         move = bots[state.seat].choose(state)
         spot = drop_target(state, move)
         if spot in targets:
-            made = sum(through_after(state, c, spot) for c in state.showing() if c is not None)
-            if holders != last[1] and spot not in last[0]:
-                source = "a new card was already one disc short"
-            elif spot in last[0]:
-                source = "left standing by the opponent's last drop"
-            else:
-                source = "handed over by the opponent's last drop"
-            stats["card by a drop: " + source] += made
+            source = SAID[finish_source(spot, holders, last[0], last[1])]
+            stats["card by a drop: " + source] += cards_made(state, spot)
             state.apply_trusted(move)
         else:
             stats["drops"] += 1
@@ -97,14 +108,10 @@ def traced(names: list[str], seed: int, game: int, rules: Rules) -> tuple[State,
         spot = drop_target(state, move)
         forced = False
         if spot in targets:
-            made = sum(through_after(state, c, spot) for c in state.showing() if c is not None)
-            if holders != last[1] and spot not in last[0]:
-                source = "new card"
-            elif spot in last[0]:
-                source = "standing"
-            else:
+            source = finish_source(spot, holders, last[0], last[1])
+            if source == "handed over":
                 source = "forced" if last[2] else "unforced"
-            events.append((seat, made, source))
+            events.append((seat, cards_made(state, spot), source))
         else:
             safe = [j for j in judge.judge(state) if not j.takes]
             forced = bool(safe) and min(j.gives for j in safe) > 0
