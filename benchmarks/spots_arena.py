@@ -63,7 +63,7 @@ def play(job: tuple[list[str], int, int, int, dict[str, Any]]) -> dict[str, Any]
 
 def run(args: argparse.Namespace, names: list[str], budget: dict[str, Any]) -> None:
     log = Path(args.log)
-    done = {json.loads(line)["game"] for line in log.read_text().splitlines()} if log.exists() else set()
+    done = set(read(log)) if log.exists() else set()
     jobs = [(names, args.players, args.seed, g, budget) for g in range(args.games) if g not in done]
     with log.open("a") as out, ProcessPoolExecutor(args.jobs) as pool:
         for result in pool.map(play, jobs, chunksize=1):
@@ -148,12 +148,12 @@ def main() -> None:
                         help="also compare, game by game, the first bot of --bots with its results in OTHER_LOG "
                              "(a log of the same --seed and --players, e.g. of an earlier version)")
     args = parser.parse_args()
+    names = args.bots.split("/" if "/" in args.bots else ",")
     if not args.report:
-        run(args, args.bots.split("/" if "/" in args.bots else ","), json.loads(args.budget))
+        run(args, names, json.loads(args.budget))
     print(report(Path(args.log)))
     if args.paired:
-        first = args.bots.split("/" if "/" in args.bots else ",")[0]
-        print("\n" + paired(Path(args.log), Path(args.paired), first))
+        print("\n" + paired(Path(args.log), Path(args.paired), names[0]))
 
 
 if __name__ == "__main__":

@@ -109,6 +109,6 @@ WEB_VIEW = WebView(
     styles=("double_spot.css",),
     scripts=("double_spot.js",),
     # a short first game against the greedy bot: three cards win
-    tutorial=Tutorial(rules={"target": 3, "lifts": 3}, seed=3, bot="greedy", button=N_("Learn Double Spot"),
+    tutorial=Tutorial(rules={"target": 3}, seed=3, bot="greedy", button=N_("Learn Double Spot"),
                       words="tutorial_double_spot.html", script="tutorial_double_spot.js"),
 )

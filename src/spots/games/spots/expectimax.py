@@ -46,6 +46,7 @@ import math
 import random
 import time
 from bisect import bisect_right
+from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
 from itertools import accumulate
@@ -215,10 +216,7 @@ class ExpectimaxBot:
             indices = [min(bisect_right(cumulative, x), last) for x in points]
         else:  # a dog revealed from the deck: every card equally likely
             indices = [int(x * len(outcomes)) for x in points]
-        picks: dict[int, int] = {}
-        for i in indices:
-            picks[i] = picks.get(i, 0) + 1
-        return picks
+        return Counter(indices)
 
     @staticmethod
     def candidates(state: State) -> list[str]:
