@@ -7,6 +7,7 @@ are skipped (with the reason) when either is missing.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import time
@@ -21,6 +22,14 @@ import spots
 from servers import Server as ServerProcess
 
 pytestmark = pytest.mark.timeout(120)
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+
+
+def shoot(page: Any, name: str, full: bool = False) -> None:
+    """A picture for the docs, only when asked with ``SPOTS_SCREENSHOTS=1`` (a test run leaves the tree clean)."""
+    if os.environ.get("SPOTS_SCREENSHOTS") == "1":
+        page.wait_for_timeout(700)  # let the motion settle
+        page.screenshot(path=str(SHOTS / name), full_page=full)
 
 
 class Server(ServerProcess):
@@ -313,9 +322,12 @@ def test_the_double_spot_tutorial_teaches_a_whole_game(server: Server, browser: 
         page.wait_for_function("() => document.body.dataset.over === '1' || !document.querySelector('#callout').hidden"
                                " || document.querySelector('.ds-column button.drop')", timeout=20_000)
         if page.locator("#callout").is_visible():
-            seen[str(page.get_attribute("#callout", "data-key"))] = page.inner_text("#callout")
+            key = str(page.get_attribute("#callout", "data-key"))
+            seen[key] = page.inner_text("#callout")
             page.wait_for_timeout(50)
             advice = advice or page.inner_text("#callout-advice").startswith("Advisor: Column ")
+            if key == "careful":
+                shoot(page, "tutorial-double-spot.png")
             page.click("#callout-ok")
             continue
         if page.get_attribute("body", "data-over") == "1":

@@ -11,24 +11,15 @@ import json
 import os
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from test_web_e2e import Server, moves_of, wait_for_my_turn_or_end
+from test_web_e2e import SHOTS, Server, moves_of, shoot, wait_for_my_turn_or_end
 
 pytestmark = pytest.mark.timeout(240)
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-
-
-def shoot(page: Any, name: str, full: bool = False) -> None:
-    """A picture for the docs, only when asked (a test run leaves the tree clean)."""
-    if os.environ.get("SPOTS_SCREENSHOTS") == "1":
-        page.wait_for_timeout(700)  # let the motion settle
-        page.screenshot(path=str(SHOTS / name), full_page=full)
 
 
 @pytest.fixture(scope="module")
