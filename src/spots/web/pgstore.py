@@ -33,7 +33,19 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
-from .store import SCHEMA_VERSION, Conflict, SeatRow, StoreError, TableRow, TableStore, new_token, redact
+from .store import (
+    SCHEMA_VERSION,
+    SEAT_COLUMNS,
+    TABLE_COLUMNS,
+    Conflict,
+    SeatRow,
+    StoreError,
+    TableRow,
+    TableStore,
+    gather,
+    new_token,
+    redact,
+)
 
 log = logging.getLogger("spots.web")
 CHANNEL = "spots"  # the NOTIFY channel every process listens on
@@ -220,28 +232,14 @@ class PgStore(TableStore):
     # -------------------------------------------------------------- reads
 
     def _rows(self, where: str, args: tuple[Any, ...]) -> dict[str, TableRow]:
-        """Tables matching ``where`` with their seats and moves (rules left as text when not JSON)."""
+        """Tables matching ``where`` with their seats and moves."""
         conn = self._live()
-        tables: dict[str, TableRow] = {}
-        for r in conn.execute(
-                "SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner FROM tables"
-                f" WHERE {where} ORDER BY created", args):
-            try:
-                rules: Any = json.loads(r[4])
-            except ValueError:
-                rules = r[4]
-            summary = json.loads(r[8]) if r[8] else None
-            tables[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "")
-        if not tables:
-            return tables
-        ids = list(tables)
-        for r in conn.execute("SELECT table_id, seat, kind, bot, name, token, claimed, open FROM seats"
-                              " WHERE table_id = ANY(%s) ORDER BY seat", (ids,)):
-            tables[r[0]].seats.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7])))
-        for table_id, move in conn.execute(
-                "SELECT table_id, move FROM moves WHERE table_id = ANY(%s) ORDER BY table_id, idx", (ids,)):
-            tables[table_id].moves.append(move)
-        return tables
+        return gather(
+            conn.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {where} ORDER BY created", args),
+            lambda ids: conn.execute(f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ANY(%s) ORDER BY seat",
+                                     (ids,)),
+            lambda ids: conn.execute("SELECT table_id, move FROM moves WHERE table_id = ANY(%s)"
+                                     " ORDER BY table_id, idx", (ids,)))
 
     def load_tables(self) -> list[TableRow]:
         with self.lock:

@@ -31,7 +31,7 @@ import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -113,6 +113,33 @@ class TableRow:
     moves: list[str] = field(default_factory=list)
     summary: dict[str, Any] | None = None
     owner: str = ""
+
+
+# What both stores select, in this order, to rebuild tables (``gather`` reads the rows by position).
+TABLE_COLUMNS = "id, host_token, created, updated, rules, status, winner, game, summary, owner"
+SEAT_COLUMNS = "table_id, seat, kind, bot, name, token, claimed, open"
+
+
+def gather(tables: Iterable[Sequence[Any]], seats: Callable[[list[str]], Iterable[Sequence[Any]]],
+           moves: Callable[[list[str]], Iterable[Sequence[Any]]]) -> dict[str, TableRow]:
+    """``TableRow``s from ``tables`` rows (``TABLE_COLUMNS``), then their seats (``SEAT_COLUMNS``) and moves
+    (``table_id, move`` in order), each asked for the found ids only. One reading for both SQL dialects;
+    rules stay text when they are not JSON (a quarantined table's)."""
+    found: dict[str, TableRow] = {}
+    for r in tables:
+        try:
+            rules: Any = json.loads(r[4])
+        except ValueError:
+            rules = r[4]
+        summary = json.loads(r[8]) if r[8] else None
+        found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "")
+    if not found:
+        return found
+    for r in seats(list(found)):
+        found[r[0]].seats.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7])))
+    for table_id, move in moves(list(found)):
+        found[table_id].moves.append(move)
+    return found
 
 
 def new_token() -> str:
@@ -392,27 +419,16 @@ class Store(TableStore):
                             (status, problem, table_id))
 
     def _rows(self, where: str, args: tuple[Any, ...]) -> dict[str, TableRow]:
-        """Tables matching ``where`` with their seats and moves (rules left as text when not JSON)."""
-        tables: dict[str, TableRow] = {}
-        for r in self.db.execute(
-                "SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner FROM tables"
-                f" WHERE {where} ORDER BY created", args):
-            try:
-                rules: Any = json.loads(r[4])
-            except ValueError:
-                rules = r[4]
-            summary = json.loads(r[8]) if r[8] else None
-            tables[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "")
-        if not tables:
-            return tables
-        ids = ",".join("?" * len(tables))
-        for r in self.db.execute("SELECT table_id, seat, kind, bot, name, token, claimed, open FROM seats"
-                                 f" WHERE table_id IN ({ids}) ORDER BY seat", tuple(tables)):
-            tables[r[0]].seats.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7])))
-        for table_id, move in self.db.execute(
-                f"SELECT table_id, move FROM moves WHERE table_id IN ({ids}) ORDER BY table_id, idx", tuple(tables)):
-            tables[table_id].moves.append(move)
-        return tables
+        """Tables matching ``where`` with their seats and moves."""
+        def marks(ids: list[str]) -> str:
+            return ",".join("?" * len(ids))
+
+        return gather(
+            self.db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {where} ORDER BY created", args),
+            lambda ids: self.db.execute(f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id IN ({marks(ids)})"
+                                        " ORDER BY seat", ids),
+            lambda ids: self.db.execute(f"SELECT table_id, move FROM moves WHERE table_id IN ({marks(ids)})"
+                                        " ORDER BY table_id, idx", ids))
 
     def load_tables(self) -> list[TableRow]:
         """Every live table with its seats and moves, oldest first (for start-up)."""
