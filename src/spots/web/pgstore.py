@@ -26,7 +26,7 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -231,54 +231,18 @@ class PgStore(TableStore):
 
     # -------------------------------------------------------------- reads
 
-    def _rows(self, where: str, args: tuple[Any, ...]) -> dict[str, TableRow]:
-        """Tables matching ``where`` with their seats and moves."""
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        return self._live().execute(sql.replace("?", "%s"), tuple(args)).fetchall()
+
+    def _rows(self, where: str, args: Sequence[Any]) -> dict[str, TableRow]:
         conn = self._live()
         return gather(
-            conn.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {where} ORDER BY created", args),
+            conn.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {where.replace('?', '%s')} ORDER BY created",
+                         tuple(args)),
             lambda ids: conn.execute(f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ANY(%s) ORDER BY seat",
                                      (ids,)),
             lambda ids: conn.execute("SELECT table_id, move FROM moves WHERE table_id = ANY(%s)"
                                      " ORDER BY table_id, idx", (ids,)))
-
-    def load_tables(self) -> list[TableRow]:
-        with self.lock:
-            return list(self._rows("status = 'playing'", ()).values())
-
-    def load_table(self, table_id: str) -> TableRow | None:
-        with self.lock:
-            return self._rows("id = %s", (table_id,)).get(table_id)
-
-    def finished(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        with self.lock:
-            conn = self._live()
-            rows = conn.execute("SELECT summary FROM tables WHERE status = 'over' AND summary IS NOT NULL"
-                                " ORDER BY updated DESC LIMIT %s OFFSET %s", (limit, offset)).fetchall()
-            count = conn.execute("SELECT COUNT(*) FROM tables WHERE status = 'over' AND summary IS NOT NULL"
-                                 ).fetchone()
-        return [json.loads(r[0]) for r in rows], int(count[0]) if count else 0
-
-    def status_of(self, table_id: str) -> tuple[str, str | None] | None:
-        with self.lock:
-            found = self._live().execute("SELECT status, problem FROM tables WHERE id = %s", (table_id,)).fetchone()
-        return None if found is None else (found[0], found[1])
-
-    def move_count(self, table_id: str) -> int:
-        with self.lock:
-            found = self._live().execute("SELECT COUNT(*) FROM moves WHERE table_id = %s", (table_id,)).fetchone()
-        return int(found[0]) if found else 0
-
-    def moves_since(self, table_id: str, start: int) -> list[str]:
-        with self.lock:
-            return [m for (m,) in self._live().execute(
-                "SELECT move FROM moves WHERE table_id = %s AND idx >= %s ORDER BY idx", (table_id, start))]
-
-    def table_of_link(self, token: str) -> str | None:
-        with self.lock:
-            found = self._live().execute("SELECT table_id FROM seats WHERE token = %s UNION ALL"
-                                         " SELECT id FROM tables WHERE host_token = %s LIMIT 1",
-                                         (token, token)).fetchone()
-        return None if found is None else str(found[0])
 
     # -------------------------------------------------------------- several processes
 

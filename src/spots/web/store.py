@@ -188,28 +188,58 @@ class TableStore(ABC):
     @abstractmethod
     def set_status(self, table_id: str, status: str, problem: str | None = None) -> None: ...
 
-    @abstractmethod
-    def load_tables(self) -> list[TableRow]: ...
+    lock: threading.Lock  # every call holds it: one connection, used by one thread at a time
 
     @abstractmethod
-    def load_table(self, table_id: str) -> TableRow | None: ...
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one query written with ``?`` placeholders (the store's dialect takes over); under ``lock``."""
 
     @abstractmethod
-    def finished(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]: ...
+    def _rows(self, where: str, args: Sequence[Any]) -> dict[str, TableRow]:
+        """The tables matching ``where`` (with ``?`` placeholders), with their seats and moves (``gather``)."""
 
-    @abstractmethod
-    def status_of(self, table_id: str) -> tuple[str, str | None] | None: ...
+    # The reads below are the same SQL in both dialects, so they are written once.
 
-    @abstractmethod
-    def move_count(self, table_id: str) -> int: ...
+    def load_tables(self) -> list[TableRow]:
+        """Every live table with its seats and moves, oldest first (for start-up)."""
+        with self.lock:
+            return list(self._rows("status = 'playing'", ()).values())
 
-    @abstractmethod
+    def load_table(self, table_id: str) -> TableRow | None:
+        """One table of any status (a finished one asked for by its replay or final page)."""
+        with self.lock:
+            return self._rows("id = ?", (table_id,)).get(table_id)
+
+    def finished(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """A page of finished tables' lobby rows, newest first, and how many there are."""
+        over = "FROM tables WHERE status = 'over' AND summary IS NOT NULL"
+        with self.lock:
+            rows = self._read(f"SELECT summary {over} ORDER BY updated DESC LIMIT ? OFFSET ?", (limit, offset))
+            ((count,),) = self._read(f"SELECT COUNT(*) {over}")
+        return [json.loads(r[0]) for r in rows], int(count)
+
+    def status_of(self, table_id: str) -> tuple[str, str | None] | None:
+        with self.lock:
+            found = self._read("SELECT status, problem FROM tables WHERE id = ?", (table_id,))
+        return (found[0][0], found[0][1]) if found else None
+
+    def move_count(self, table_id: str) -> int:
+        with self.lock:
+            ((count,),) = self._read("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,))
+        return int(count)
+
     def moves_since(self, table_id: str, start: int) -> list[str]:
         """A table's moves from index ``start`` on (catching up with another process's moves)."""
+        with self.lock:
+            return [m for (m,) in self._read(
+                "SELECT move FROM moves WHERE table_id = ? AND idx >= ? ORDER BY idx", (table_id, start))]
 
-    @abstractmethod
     def table_of_link(self, token: str) -> str | None:
         """The table a seat or host link belongs to (a table another process created moments ago)."""
+        with self.lock:
+            found = self._read("SELECT table_id FROM seats WHERE token = ? UNION ALL"
+                               " SELECT id FROM tables WHERE host_token = ? LIMIT 1", (token, token))
+        return str(found[0][0]) if found else None
 
     @abstractmethod
     def close(self) -> None: ...
@@ -418,55 +448,16 @@ class Store(TableStore):
             self.db.execute("UPDATE tables SET status = ?, problem = coalesce(?, problem) WHERE id = ?",
                             (status, problem, table_id))
 
-    def _rows(self, where: str, args: tuple[Any, ...]) -> dict[str, TableRow]:
-        """Tables matching ``where`` with their seats and moves."""
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        return self.db.execute(sql, tuple(args)).fetchall()
+
+    def _rows(self, where: str, args: Sequence[Any]) -> dict[str, TableRow]:
         def marks(ids: list[str]) -> str:
             return ",".join("?" * len(ids))
 
         return gather(
-            self.db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {where} ORDER BY created", args),
+            self.db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {where} ORDER BY created", tuple(args)),
             lambda ids: self.db.execute(f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id IN ({marks(ids)})"
                                         " ORDER BY seat", ids),
             lambda ids: self.db.execute(f"SELECT table_id, move FROM moves WHERE table_id IN ({marks(ids)})"
                                         " ORDER BY table_id, idx", ids))
-
-    def load_tables(self) -> list[TableRow]:
-        """Every live table with its seats and moves, oldest first (for start-up)."""
-        with self.lock:
-            return list(self._rows("status = 'playing'", ()).values())
-
-    def load_table(self, table_id: str) -> TableRow | None:
-        """One table of any status (a finished one asked for by its replay or final page)."""
-        with self.lock:
-            return self._rows("id = ?", (table_id,)).get(table_id)
-
-    def finished(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        """A page of finished tables' lobby rows, newest first, and how many there are."""
-        with self.lock:
-            rows = self.db.execute(
-                "SELECT summary FROM tables WHERE status = 'over' AND summary IS NOT NULL"
-                " ORDER BY updated DESC LIMIT ? OFFSET ?", (limit, offset)).fetchall()
-            (count,) = self.db.execute(
-                "SELECT COUNT(*) FROM tables WHERE status = 'over' AND summary IS NOT NULL").fetchone()
-        return [json.loads(r[0]) for r in rows], int(count)
-
-    def status_of(self, table_id: str) -> tuple[str, str | None] | None:
-        with self.lock:
-            found = self.db.execute("SELECT status, problem FROM tables WHERE id = ?", (table_id,)).fetchone()
-        return None if found is None else (found[0], found[1])
-
-    def move_count(self, table_id: str) -> int:
-        with self.lock:
-            (count,) = self.db.execute("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)).fetchone()
-        return int(count)
-
-    def moves_since(self, table_id: str, start: int) -> list[str]:
-        with self.lock:
-            return [m for (m,) in self.db.execute(
-                "SELECT move FROM moves WHERE table_id = ? AND idx >= ? ORDER BY idx", (table_id, start))]
-
-    def table_of_link(self, token: str) -> str | None:
-        with self.lock:
-            found = self.db.execute("SELECT table_id FROM seats WHERE token = ? UNION ALL"
-                                    " SELECT id FROM tables WHERE host_token = ? LIMIT 1", (token, token)).fetchone()
-        return None if found is None else str(found[0])
