@@ -58,7 +58,7 @@ from .greedy import GreedyBot
 from .state import CHANCE_ROLL, State
 from .value import FITTED, WEIGHT_SETS, Weights, rival, win_chance
 
-DEFAULT_NODES = 8000  # at most about 0.2 s of CPU on the project's machine (docs/bots.md): no one waits at a table
+DEFAULT_NODES = 8000  # at most about 0.25 s of CPU on the project's machine (docs/bots.md): no one waits at a table
 SAMPLING = ("stratified", "random")
 GOLDEN = 0.6180339887498949  # shifts the strata from one chance level to the next
 
