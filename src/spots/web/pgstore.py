@@ -35,14 +35,11 @@ from psycopg import errors as pg_errors
 
 from .store import (
     SCHEMA_VERSION,
-    SEAT_COLUMNS,
-    TABLE_COLUMNS,
     Conflict,
     SeatRow,
     StoreError,
     TableRow,
     TableStore,
-    gather,
     new_token,
     redact,
 )
@@ -234,15 +231,8 @@ class PgStore(TableStore):
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         return self._live().execute(sql.replace("?", "%s"), tuple(args)).fetchall()
 
-    def _rows(self, where: str, args: Sequence[Any]) -> dict[str, TableRow]:
-        conn = self._live()
-        return gather(
-            conn.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {where.replace('?', '%s')} ORDER BY created",
-                         tuple(args)),
-            lambda ids: conn.execute(f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ANY(%s) ORDER BY seat",
-                                     (ids,)),
-            lambda ids: conn.execute("SELECT table_id, move FROM moves WHERE table_id = ANY(%s)"
-                                     " ORDER BY table_id, idx", (ids,)))
+    def _among(self, ids: list[str]) -> tuple[str, Sequence[Any]]:
+        return "table_id = ANY(?)", (ids,)
 
     # -------------------------------------------------------------- several processes
 

@@ -31,7 +31,7 @@ import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -115,33 +115,6 @@ class TableRow:
     owner: str = ""
 
 
-# What both stores select, in this order, to rebuild tables (``gather`` reads the rows by position).
-TABLE_COLUMNS = "id, host_token, created, updated, rules, status, winner, game, summary, owner"
-SEAT_COLUMNS = "table_id, seat, kind, bot, name, token, claimed, open"
-
-
-def gather(tables: Iterable[Sequence[Any]], seats: Callable[[list[str]], Iterable[Sequence[Any]]],
-           moves: Callable[[list[str]], Iterable[Sequence[Any]]]) -> dict[str, TableRow]:
-    """``TableRow``s from ``tables`` rows (``TABLE_COLUMNS``), then their seats (``SEAT_COLUMNS``) and moves
-    (``table_id, move`` in order), each asked for the found ids only. One reading for both SQL dialects;
-    rules stay text when they are not JSON (a quarantined table's)."""
-    found: dict[str, TableRow] = {}
-    for r in tables:
-        try:
-            rules: Any = json.loads(r[4])
-        except ValueError:
-            rules = r[4]
-        summary = json.loads(r[8]) if r[8] else None
-        found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "")
-    if not found:
-        return found
-    for r in seats(list(found)):
-        found[r[0]].seats.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7])))
-    for table_id, move in moves(list(found)):
-        found[table_id].moves.append(move)
-    return found
-
-
 def new_token() -> str:
     """An unguessable secret for a link (128 bits from the OS)."""
     return secrets.token_urlsafe(16)
@@ -195,10 +168,32 @@ class TableStore(ABC):
         """The rows of one query written with ``?`` placeholders (the store's dialect takes over); under ``lock``."""
 
     @abstractmethod
-    def _rows(self, where: str, args: Sequence[Any]) -> dict[str, TableRow]:
-        """The tables matching ``where`` (with ``?`` placeholders), with their seats and moves (``gather``)."""
+    def _among(self, ids: list[str]) -> tuple[str, Sequence[Any]]:
+        """A condition "``table_id`` is one of ``ids``" and its arguments, in the store's dialect."""
 
     # The reads below are the same SQL in both dialects, so they are written once.
+
+    def _rows(self, where: str, args: Sequence[Any]) -> dict[str, TableRow]:
+        """The tables matching ``where`` with their seats and moves (rules stay text when not JSON: a
+        quarantined table's)."""
+        found: dict[str, TableRow] = {}
+        for r in self._read("SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner"
+                            f" FROM tables WHERE {where} ORDER BY created", args):
+            try:
+                rules: Any = json.loads(r[4])
+            except ValueError:
+                rules = r[4]
+            summary = json.loads(r[8]) if r[8] else None
+            found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "")
+        if not found:
+            return found
+        among, ids = self._among(list(found))
+        for r in self._read("SELECT table_id, seat, kind, bot, name, token, claimed, open FROM seats"
+                            f" WHERE {among} ORDER BY seat", ids):
+            found[r[0]].seats.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7])))
+        for table_id, move in self._read(f"SELECT table_id, move FROM moves WHERE {among} ORDER BY table_id, idx", ids):
+            found[table_id].moves.append(move)
+        return found
 
     def load_tables(self) -> list[TableRow]:
         """Every live table with its seats and moves, oldest first (for start-up)."""
@@ -451,13 +446,5 @@ class Store(TableStore):
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         return self.db.execute(sql, tuple(args)).fetchall()
 
-    def _rows(self, where: str, args: Sequence[Any]) -> dict[str, TableRow]:
-        def marks(ids: list[str]) -> str:
-            return ",".join("?" * len(ids))
-
-        return gather(
-            self.db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {where} ORDER BY created", tuple(args)),
-            lambda ids: self.db.execute(f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id IN ({marks(ids)})"
-                                        " ORDER BY seat", ids),
-            lambda ids: self.db.execute(f"SELECT table_id, move FROM moves WHERE table_id IN ({marks(ids)})"
-                                        " ORDER BY table_id, idx", ids))
+    def _among(self, ids: list[str]) -> tuple[str, Sequence[Any]]:
+        return f"table_id IN ({','.join('?' * len(ids))})", ids
