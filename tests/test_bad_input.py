@@ -532,6 +532,27 @@ def test_deeply_nested_json_is_refused(text: str) -> None:
     load(text)
 
 
+def _supply_below_zero(kind: str) -> str:
+    """The base state with one die or treat too many taken out of the supply, the totals still adding up.
+
+    Dice go into the roll in hand, treats to seat 0; the supply is then -1.
+    """
+    doc = base_doc()
+    moved = doc["supply"][kind] + 1
+    if kind == "dice":
+        doc["roll"]["dice"] = sorted(doc["roll"]["dice"] + [1] * moved)
+    else:
+        doc["players"][0]["treats"] += moved
+    doc["supply"][kind] = -1
+    return json.dumps(doc)
+
+
+@pytest.mark.parametrize("kind", ["dice", "treats"])
+def test_a_negative_supply_is_refused_even_when_the_totals_add_up(kind: str) -> None:
+    message = str(load(_supply_below_zero(kind)))
+    assert "supply" in message and "-1" in message
+
+
 @pytest.mark.parametrize(
     ("path", "value"),
     [

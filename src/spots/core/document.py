@@ -36,8 +36,12 @@ def read_json(text: str, source: str) -> Any:
 
 
 def whole(value: Any, what: str) -> int:
-    """A saved whole number, refusing floats, booleans and text (``spots.core.options.whole`` for files)."""
-    return options.whole(what, value, error=StateFormatError)
+    """A saved count or seat: a whole number from 0, refusing floats, booleans and text.
+
+    Every whole number a saved document holds counts something or names a seat, so a negative one is
+    corrupt even when the totals still add up (``spots.core.options.whole`` does the checking).
+    """
+    return options.whole(what, value, low=0, error=StateFormatError)
 
 
 def load_document(doc: Any, fmt: str, version: int, game: str, build: Callable[[dict[str, Any]], T],

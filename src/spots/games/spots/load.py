@@ -101,8 +101,6 @@ def check(state: State) -> None:
         raise StateFormatError(
             f"the treats do not add up: {state.treats_total()} counted, {rules_.treats} in the game"
         )
-    if state.dice_supply < 0 or state.treat_supply < 0:
-        raise StateFormatError("a supply is negative")
 
 
 def _check_deck(state: State) -> None:
