@@ -19,6 +19,7 @@ import spots
 from conftest import adjust, play, start
 from spots import advisor, bots, odds
 from spots.games.spots.dice import roll_distribution
+from spots.games.spots.greedy import bust_chance as greedy_bust_chance
 from spots.games.spots.state import State
 
 # z for a two-sided 99.9% interval.
@@ -106,6 +107,25 @@ def test_rerolls_multiply_the_bust_chance(rerolls: int) -> None:
     # e.g. one reroll: (13/18)^2 = 169/324
     if rerolls == 1:
         assert odds.bust_probability(state, 2, rerolls=1) == Fraction(169, 324)
+
+
+@pytest.mark.parametrize("dice", range(1, 9))
+@pytest.mark.parametrize(
+    "state",
+    [
+        pytest.param(no_open([]), id="yard0-no-open"),
+        pytest.param(no_open([2]), id="yard2-no-open"),
+        pytest.param(only_open([6], ["burt"], {}), id="yard6-open1"),
+        pytest.param(only_open([2], ["mayor", "gretchen"], {"mayor": [1], "gretchen": [5]}), id="yard2-two-open6"),
+        pytest.param(position([3]), id="dealt-yard3"),
+        pytest.param(position([1, 4]), id="dealt-yard5"),
+    ],
+)
+def test_the_float_bust_chance_greedy_plays_by_is_the_exact_one(state: State, dice: int) -> None:
+    """Bots read a memoised float sum (``Position.float_bust_chance``); it must be the exact chance, rounded."""
+    exact = odds.bust_probability(state, dice)
+    assert odds.Position.of(state).float_bust_chance(dice) == pytest.approx(float(exact), abs=1e-12)
+    assert greedy_bust_chance(state, dice) == pytest.approx(float(exact), abs=1e-12)
 
 
 # --------------------------------------------------------------------------- yard_distribution
