@@ -6,10 +6,21 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
-from spots.core import CHANCE, TERMINAL, GameState, IllegalMoveError, ReplayError, StateFormatError, play_game, replay
+from spots.core import (
+    CHANCE,
+    TERMINAL,
+    DeckError,
+    GameState,
+    IllegalMoveError,
+    ReplayError,
+    StateFormatError,
+    play_game,
+    replay,
+)
 from spots.games.double_spot import DoubleSpotRulesError, Game, Rules, State, standard_deck
 from spots.games.double_spot.bots import GreedyBot, finishing_drops, make
 from spots.games.double_spot.patterns import (
@@ -18,13 +29,14 @@ from spots.games.double_spot.patterns import (
     Card,
     canonical,
     connected,
+    load_deck,
     mirror,
     normalise,
     on_board,
     parse_deck,
     rotations,
 )
-from spots.games.double_spot.state import seen_by
+from spots.games.double_spot.state import render, seen_by
 
 DECK = standard_deck()
 BY_ID = {c.id: c for c in DECK}
@@ -113,13 +125,72 @@ def test_deck_has_40_cards_meeting_the_constraints() -> None:
         seen.add(key)
 
 
+def test_the_text_board_labels_every_column_under_its_discs() -> None:
+    """``render`` (``spots replay``, logs): one label per column, under it, from the viewer's own left."""
+    state = position(["......Y.", "B.....GP"], ["p01", "p02"])
+    assert render(state, 0).splitlines()[3:6] == [". . . . . . Y .", "B . . . . . G P", "1 2 3 4 5 6 7 8"]
+    assert render(state, 1).splitlines()[3:6] == [". P . . . . . .", "Y B . . . . . G", "1 2 3 4 5 6 7 8"]
+    wide = position(["B"], ["p01", "p02"], rules=Rules(columns=12, rows=3, discs=18))
+    # One character a column keeps each label under its disc: the last digit of the column's number.
+    assert render(wide).splitlines()[2:4] == ["B" + " ." * 11, "1 2 3 4 5 6 7 8 9 0 1 2"]
+
+
+GOOD_CARD = {"id": "ok", "rows": ["BGP"]}
+
+
 def test_deck_file_rejects_broken_cards() -> None:
     with pytest.raises(DoubleSpotRulesError, match="rotation"):
         parse_deck({"cards": [{"id": "a", "rows": ["BGP"]}, {"id": "b", "rows": ["P", "G", "B"]}]})
-    with pytest.raises(DoubleSpotRulesError, match="touch"):
-        parse_deck({"cards": [{"id": "a", "rows": ["B.G", "...", "P.."]}]})
-    with pytest.raises(DoubleSpotRulesError, match="3"):
-        parse_deck({"cards": [{"id": "a", "rows": ["BG"]}]})
+    with pytest.raises(DoubleSpotRulesError, match="card a: every cell must touch"):
+        parse_deck({"cards": [GOOD_CARD, {"id": "a", "rows": ["B.G", "...", "P.."]}]})
+    with pytest.raises(DoubleSpotRulesError, match="card a: a pattern has exactly 3 distinct cells, not 2"):
+        parse_deck({"cards": [GOOD_CARD, {"id": "a", "rows": ["BG"]}]})
+    with pytest.raises(DoubleSpotRulesError, match="card a: the pattern must fit in a 3×3 box"):
+        parse_deck({"cards": [GOOD_CARD, {"id": "a", "rows": ["B..", "...", "...", "GP."]}]})
+
+
+@pytest.mark.parametrize(
+    ("doc", "words"),
+    [
+        pytest.param(None, "expected an object with a list of cards", id="null"),
+        pytest.param([GOOD_CARD, GOOD_CARD], "expected an object with a list of cards", id="a-bare-list"),
+        pytest.param("cards", "expected an object with a list of cards", id="text"),
+        pytest.param({}, "expected an object with a list of cards", id="no-cards"),
+        pytest.param({"cards": None}, "expected an object with a list of cards", id="cards-null"),
+        pytest.param({"cards": {"a": GOOD_CARD}}, "expected an object with a list of cards", id="cards-object"),
+        pytest.param({"cards": []}, "at least 2 cards", id="empty"),
+        pytest.param({"cards": [GOOD_CARD]}, "at least 2 cards", id="one-card"),
+        pytest.param({"cards": [GOOD_CARD, 5]}, "card 2: expected an object with an 'id'", id="a-number"),
+        pytest.param({"cards": [GOOD_CARD, {"rows": ["BBB"]}]}, "card 2: expected an object", id="no-id"),
+        pytest.param({"cards": [GOOD_CARD, {"id": 7, "rows": ["BBB"]}]}, "card 2: expected an object", id="id-number"),
+        pytest.param({"cards": [GOOD_CARD, {"id": "b"}]}, "card 2: expected an object", id="no-rows"),
+        pytest.param({"cards": [GOOD_CARD, {"id": "b", "rows": "BBB"}]}, "card 2: expected an object", id="rows-text"),
+        pytest.param({"cards": [GOOD_CARD, {"id": "b", "rows": [5]}]}, "card b: each row is text such as 'BG.'",
+                     id="row-number"),
+        pytest.param({"cards": [GOOD_CARD, {"id": "b", "rows": ["BB", None]}]}, "card b: each row is text",
+                     id="row-null"),
+        pytest.param({"cards": [GOOD_CARD, {"id": "b", "rows": ["bbb"]}]}, "card b: unknown colour letter 'b'",
+                     id="lower-case"),
+        pytest.param({"cards": [GOOD_CARD, {"id": "b", "rows": ["..."]}]}, "card b: no cells", id="blank"),
+        pytest.param({"cards": [GOOD_CARD, {"id": "ok", "rows": ["BBB"]}]}, "unique single words, not 'ok'",
+                     id="same-id"),
+        pytest.param({"cards": [GOOD_CARD, {"id": "b c", "rows": ["BBB"]}]}, "unique single words", id="spaced-id"),
+    ],
+)
+def test_a_malformed_deck_document_says_what_is_wrong(doc: object, words: str) -> None:
+    with pytest.raises(DeckError) as info:
+        parse_deck(doc, "my-deck.json")
+    assert str(info.value).startswith("my-deck.json: ")
+    assert words in str(info.value)
+
+
+def test_a_deck_file_that_is_not_json_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "deck.json"
+    path.write_text('{"cards": [')
+    with pytest.raises(DeckError, match="cannot read deck"):
+        load_deck(path)
+    path.write_text(json.dumps({"cards": [GOOD_CARD, {"id": "b", "rows": ["BB", "G."]}]}))
+    assert [card.id for card in load_deck(path)] == ["ok", "b"]
 
 
 @pytest.mark.parametrize("card", DECK, ids=lambda c: c.id)

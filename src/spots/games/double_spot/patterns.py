@@ -76,8 +76,8 @@ def connected(cells: Shape) -> bool:
     return seen == spots
 
 
-def parse_rows(rows: Sequence[str]) -> Shape:
-    """Card rows (top first) as cells with y upward."""
+def parse_rows(rows: Sequence[str], where: str = "card") -> Shape:
+    """Card rows (top first) as cells with y upward; ``where`` names the card in errors."""
     height = len(rows)
     cells = []
     for r, line in enumerate(rows):
@@ -85,10 +85,10 @@ def parse_rows(rows: Sequence[str]) -> Shape:
             if ch == ".":
                 continue
             if ch not in LETTERS:
-                raise DeckError(f"unknown colour letter {ch!r} in {list(rows)}; use B, G, P, Y or .")
+                raise DeckError(f"{where}: unknown colour letter {ch!r} in {list(rows)}; use B, G, P, Y or .")
             cells.append((x, height - 1 - r, LETTERS[ch]))
     if not cells:
-        raise DeckError(f"a card with no cells: {list(rows)}")
+        raise DeckError(f"{where}: no cells in {list(rows)}; a card shows 3 coloured cells")
     return normalise(cells)
 
 
@@ -128,34 +128,47 @@ class Card:
         return draw_rows(self.cells if seat == 0 else mirror(self.cells))
 
 
-def check_card(card_id: str, cells: Shape) -> None:
+def check_card(where: str, cells: Shape) -> None:
     """The rules' constraints on one card: 3 cells in a 3×3 box, touching, four colours only."""
     if len(cells) != 3 or len({(x, y) for x, y, _ in cells}) != 3:
-        raise DeckError(f"card {card_id}: a pattern has exactly 3 distinct cells, not {len(cells)}")
+        raise DeckError(f"{where}: a pattern has exactly 3 distinct cells, not {len(cells)}")
     if max(max(x, y) for x, y, _ in cells) > 2:
-        raise DeckError(f"card {card_id}: the pattern must fit in a 3×3 box")
+        raise DeckError(f"{where}: the pattern must fit in a 3×3 box")
     if not connected(cells):
-        raise DeckError(f"card {card_id}: every cell must touch another by an edge or a corner")
+        raise DeckError(f"{where}: every cell must touch another by an edge or a corner")
+
+
+MIN_CARDS = 2  # one for each holder
 
 
 def parse_deck(doc: object, source: str = "deck") -> tuple[Card, ...]:
-    """A deck document (``{"cards": [{"id": .., "rows": [..]}, ..]}``) checked against the rules."""
+    """A deck document (``{"cards": [{"id": .., "rows": [..]}, ..]}``) checked against the rules.
+
+    Anything else raises DeckError, starting with ``source`` and saying what is wrong and what is allowed.
+    """
     if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
-        raise DeckError(f"{source}: expected an object with a list of cards")
+        raise DeckError(f'{source}: expected an object with a list of cards, {{"cards": [...]}}')
+    if len(doc["cards"]) < MIN_CARDS:
+        raise DeckError(f"{source}: a deck needs at least {MIN_CARDS} cards (one for each holder), "
+                        f"not {len(doc['cards'])}")
     cards: list[Card] = []
     seen: dict[Shape, str] = {}
-    for entry in doc["cards"]:
+    for number, entry in enumerate(doc["cards"], 1):
         ok = isinstance(entry, dict) and isinstance(entry.get("id"), str) and isinstance(entry.get("rows"), list)
         if not ok:
-            raise DeckError(f"{source}: each card needs an 'id' and 'rows', not {entry!r}")
+            raise DeckError(f"{source}: card {number}: expected an object with an 'id' (text) and 'rows' "
+                            f"(a list of text), not {entry!r}")
         card_id = entry["id"]
         if not card_id or " " in card_id or card_id in {c.id for c in cards}:
             raise DeckError(f"{source}: card ids must be unique single words, not {card_id!r}")
-        cells = parse_rows([str(r) for r in entry["rows"]])
-        check_card(card_id, cells)
+        where = f"{source}: card {card_id}"
+        if not all(isinstance(row, str) for row in entry["rows"]):
+            raise DeckError(f"{where}: each row is text such as 'BG.', not {entry['rows']!r}")
+        cells = parse_rows(entry["rows"], where)
+        check_card(where, cells)
         key = canonical(cells)
         if key in seen:
-            raise DeckError(f"{source}: card {card_id} is a rotation of card {seen[key]}")
+            raise DeckError(f"{where} is a rotation of card {seen[key]}")
         seen[key] = card_id
         cards.append(Card.make(card_id, cells))
     return tuple(cards)
