@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import spots
 from conftest import random_play
 from spots.games.spots import canonical
-from spots.games.spots.notation import FORMS
+from spots.games.spots.notation import FORMS, MAX_TEXT
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -274,7 +274,7 @@ def test_non_text_is_refused(value: object) -> None:
         ("reveal", "expected the form 'reveal <dog>'"),
         ("reveal lil beth", "expected the form 'reveal <dog>'"),
         ("reveal lil_beth", "'lil_beth' is not a name"),
-        ("x" * 201, "longer than any move"),
+        ("x" * (MAX_TEXT + 1), f"{MAX_TEXT + 1} characters; a move has at most {MAX_TEXT}"),
     ],
 )
 def test_malformed_moves_name_the_problem(text: str, problem: str) -> None:
@@ -284,12 +284,24 @@ def test_malformed_moves_name_the_problem(text: str, problem: str) -> None:
     message = str(exc)
     assert problem in message
     assert message.startswith("malformed move (")
-    if len(text) <= 200:
+    if len(text) <= MAX_TEXT:
         assert exc.move == text
         assert repr(text) in message
     # The error lists the forms a move can take.
     assert exc.legal == list(FORMS.values())
     assert ", ".join(list(FORMS.values())[:3]) in message
+
+
+def test_a_move_text_of_exactly_the_length_limit_is_read() -> None:
+    """The limit counts every character, spaces included: MAX_TEXT is read, one more is refused."""
+    longest = "roll" + " 1" * ((MAX_TEXT - 4) // 2)
+    assert len(longest) == MAX_TEXT
+    assert spots.parse(longest) == spots.Move("roll", (1,) * ((MAX_TEXT - 4) // 2))
+    assert spots.parse("  stop".ljust(MAX_TEXT)) == spots.Move("stop")
+    with pytest.raises(spots.IllegalMoveError, match=f"{MAX_TEXT + 1} characters; a move has at most {MAX_TEXT}"):
+        spots.parse(longest + " ")
+    # The longest move a default game can make, a roll of all 40 dice, is well inside the limit.
+    assert len("roll" + " 6" * spots.Rules().dice) < MAX_TEXT
 
 
 # ----------------------------------------------------------------- the engine's own moves are canonical

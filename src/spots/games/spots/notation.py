@@ -16,6 +16,10 @@ from .errors import IllegalMoveError
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9'.&-]*$")
 
+# The longest move text read, spaces included: far above any real move (a roll of the whole
+# supply, ``roll`` and 40 dice, is 84 characters), so only junk is refused, before it is split.
+MAX_TEXT = 200
+
 # kind -> the shape of its arguments, for error messages.
 FORMS: dict[str, str] = {
     "score": "score",
@@ -68,8 +72,8 @@ def parse(text: object) -> Move:
     """Read a move's text; raise IllegalMoveError (a ValueError) if its form is wrong."""
     if not isinstance(text, str):
         raise _malformed(str(text), f"a move is text, not {type(text).__name__}")
-    if len(text) > 200:
-        raise _malformed(text[:40] + "...", "longer than any move")
+    if len(text) > MAX_TEXT:
+        raise _malformed(text[:40] + "...", f"{len(text)} characters; a move has at most {MAX_TEXT}")
     tokens = text.strip().lower().split()
     if not tokens:
         raise _malformed(text, "empty")
