@@ -286,6 +286,19 @@ def test_dig_busting_another_player_takes_their_dice_and_the_turn_goes_on():
     conserved(s)
 
 
+def test_dig_to_exactly_seven_is_no_bust():
+    """Dig: a yard raised to exactly 7 (the bust limit) is safe: only a total above it busts (5.4)."""
+    s = adjust(game("dig"), 1, yard=[1, 5], filled={"ursula": [5]})
+    play(s, "trick dig", "dig 1 1 up")
+    assert s.players[1].yard == [2, 5] and dogs(s, 1)["ursula"] == (5,)  # seat 1 keeps its dice
+    conserved(s)
+    s = adjust(game("dig"), 0, yard=[1, 5], filled={"wilbur": [3]})
+    play(s, "trick dig", "dig 0 1 up")  # its own yard to exactly 7: the trick goes on
+    assert s.players[0].yard == [2, 5] and dogs(s, 0)["wilbur"] == (3,)
+    assert s.seat == 0 and s.phase == "dig"
+    conserved(s)
+
+
 def test_dig_busting_yourself_ends_the_turn():
     """Dig: busting yourself ends the turn at once, without the roll of 2."""
     s = adjust(game("dig"), 0, yard=[1, 6], filled={"wilbur": [3]})
@@ -480,6 +493,17 @@ def test_bolt_set_aside_limited_by_the_supply():
     s = adjust(game("bolt"), 0, supply_dice=5)
     play(s, "trick bolt")
     assert s.legal_actions() == ["set-aside 3", "set-aside 4", "set-aside 5"]
+    conserved(s)
+
+
+def test_bolt_with_exactly_three_dice_in_the_supply_asks_for_the_set_aside():
+    """Bolt: with exactly 3 dice left the only choice, `set-aside 3`, is still asked (10.1); then one at a time."""
+    s = adjust(game("bolt"), 0, supply_dice=3)
+    play(s, "trick bolt")
+    assert s.phase == "bolt" and s.legal_actions() == ["set-aside 3"]
+    assert s.dice_supply == 3
+    play(s, "set-aside 3")
+    assert s.is_chance_node() and s.pending_dice == 1 and s.dice_supply == 0
     conserved(s)
 
 
@@ -881,6 +905,19 @@ def test_hunt_without_paws_rolls_two_and_the_pick_is_still_asked():
     assert s.pending_dice == 2
     play(s, "roll 3 4")
     assert s.legal_actions() == ["pick 3 4"]
+    conserved(s)
+
+
+def test_hunt_of_exactly_three_dice_picks_two_of_them():
+    """Hunt: 1 paw rolls 3 dice, the fewest from which 2 are chosen; the third returns to the supply."""
+    s = adjust(game("hunt"), 0, dogs=["wilbur", "bongo"], treats=0)
+    supply = s.dice_supply
+    play(s, "trick hunt")
+    assert s.pending_dice == 3
+    play(s, "roll 2 4 4")
+    same(s.legal_actions(), ["pick 2 4", "pick 4 4"])
+    play(s, "pick 4 4")
+    assert s.dice_supply == supply - 2
     conserved(s)
 
 
