@@ -19,6 +19,7 @@ import spots
 from conftest import random_play
 from spots.games.spots import canonical
 from spots.games.spots.notation import FORMS, MAX_TEXT
+from spots.games.spots.tricks import TILES
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -290,6 +291,22 @@ def test_malformed_moves_name_the_problem(text: str, problem: str) -> None:
     # The error lists the forms a move can take.
     assert exc.legal == list(FORMS.values())
     assert ", ".join(list(FORMS.values())[:3]) in message
+
+
+@pytest.mark.parametrize("name", sorted(set(TILES) - set(FORMS)))
+def test_a_trick_name_alone_is_the_trick(name: str) -> None:
+    """A player may type 'walk' for 'trick walk' (any case, any spaces): no move begins with those words."""
+    assert spots.parse(name) == M("trick", name)
+    assert canonical(f"  {name.upper()} ") == f"trick {name}"
+
+
+def test_a_trick_name_that_is_also_a_move_needs_the_word_trick() -> None:
+    """'dig' begins the Dig adjustment move (`dig 1 4 up`), so the trick is only 'trick dig'; the error says so."""
+    assert sorted(set(TILES) & set(FORMS)) == ["dig"]
+    with pytest.raises(spots.IllegalMoveError, match="the trick is 'trick dig'"):
+        spots.parse("dig")
+    with pytest.raises(spots.IllegalMoveError, match="unknown move 'walk'"):
+        spots.parse("walk 2")  # a name alone, nothing after it
 
 
 def test_a_move_text_of_exactly_the_length_limit_is_read() -> None:

@@ -4,7 +4,8 @@ A move is text such as ``place 4 wilbur`` or ``roll 1 3 3 6``. ``parse`` reads
 it into a ``Move`` (its kind and arguments) and checks only its *form*;
 whether the move is legal is the state's business. ``str(move)`` prints the
 canonical text, so ``str(parse(text))`` round-trips: lower case, single
-spaces, dice lists in ascending order.
+spaces, dice lists in ascending order. A trick's name alone (``walk``) is read as
+``trick walk`` where no move begins with that word: ``dig`` still needs ``trick dig``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from typing import NamedTuple
 
 from .errors import IllegalMoveError
+from .tricks import TILES
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9'.&-]*$")
 
@@ -78,12 +80,16 @@ def parse(text: object) -> Move:
     if not tokens:
         raise _malformed(text, "empty")
     kind, rest = tokens[0], tokens[1:]
+    if kind not in FORMS and kind in TILES and not rest:
+        return Move("trick", (kind,))  # the shorthand a player types: 'walk' for 'trick walk'
     if kind not in FORMS:
-        raise _malformed(text, f"unknown move {kind!r}; moves begin with one of {', '.join(FORMS)}")
+        raise _malformed(text, f"unknown move {kind!r}; moves begin with one of {', '.join(FORMS)}, "
+                               "or are a trick's name alone")
 
     def arity(*counts: int) -> None:
         if len(rest) not in counts:
-            raise _malformed(text, f"expected the form '{FORMS[kind]}'")
+            also = f"; the trick is 'trick {kind}'" if kind in TILES and not rest else ""
+            raise _malformed(text, f"expected the form '{FORMS[kind]}'{also}")
 
     if kind in ("score", "continue", "stop"):
         arity(0)
