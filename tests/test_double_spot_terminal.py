@@ -120,11 +120,28 @@ def test_options_are_accepted_and_the_first_claim_rule_asks_who_claimed(tmp_path
     child.expect(r"Seat 2 \(greedy bot\) claims the card first\. Seat 2 \(greedy bot\) takes card p\d+\.")
     child.expect(PROMPT)
     child.sendline("quit")
-    child.expect("Game saved; continue it with: spots play --load FILE.")
+    child.expect_exact("Saved to double-spot-autosave.json; continue with: spots play --load double-spot-autosave.json")
     child.expect(pexpect.EOF)
     record = autosaved(tmp_path)
     assert record["rules"] == {"columns": 5, "rows": 4, "discs": 10, "target": 3, "claim": "first", "lifts": 3}
     assert "claim 1" in record["moves"]
+
+
+def test_ctrl_c_stops_cleanly_and_names_the_autosave(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seat", "me", "--seat", "greedy", "--seed", "3")
+    for _ in range(3):
+        child.expect(PROMPT)
+        child.sendline("1")
+    child.expect(PROMPT)
+    moves = autosaved(tmp_path)["moves"]
+    child.sendintr()
+    child.expect_exact("Stopped (Ctrl-C).")
+    child.expect_exact("Saved to double-spot-autosave.json; continue with: spots play --load double-spot-autosave.json")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in child.before
+    child.close()
+    assert child.exitstatus == 130
+    assert autosaved(tmp_path)["moves"] == moves
 
 
 @pytest.mark.parametrize(("answer", "seat"), [("1", 0), ("2", 1), (" claim 1 ", 1), ("claim 0", 0), ("Seat 1", 0),
@@ -168,7 +185,7 @@ def test_commands_and_bad_input_keep_the_same_prompt(tmp_path: Path) -> None:
         child.expect(PROMPT)
         assert child.match.group(1) == seat
     child.sendline("quit")
-    child.expect("Game saved")
+    child.expect_exact("Saved to double-spot-autosave.json; continue with")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

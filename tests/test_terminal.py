@@ -132,6 +132,88 @@ def test_closing_the_terminal_loses_nothing(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
 
 
+AUTOSAVE_NAMED = "Saved to spots-autosave.json; continue with: spots play --load spots-autosave.json"
+
+
+def stopped_cleanly(child: pexpect.spawn) -> str:
+    """What the program printed after Ctrl-C, checked: the stop, the autosave by name, no traceback, status 130."""
+    child.expect_exact("Stopped (Ctrl-C).")
+    child.expect_exact(AUTOSAVE_NAMED)
+    child.expect(pexpect.EOF)
+    shown = child.before
+    child.close()
+    assert "Traceback" not in shown and "KeyboardInterrupt" not in shown
+    assert child.exitstatus == 130  # the shell's usual status for Ctrl-C
+    return shown
+
+
+def test_ctrl_c_at_the_prompt_stops_cleanly_and_names_the_autosave(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seat", "me", "--seat", "greedy", "--seed", "5")
+    for _ in range(4):
+        child.expect(PROMPT)
+        child.sendline("1")
+    child.expect(PROMPT)
+    played = json.loads((tmp_path / "spots-autosave.json").read_text())["moves"]
+    child.sendintr()
+    stopped_cleanly(child)
+    record = json.loads((tmp_path / "spots-autosave.json").read_text())
+    assert record["moves"] == played  # nothing lost, nothing half-written
+    child = spawn(tmp_path, "--load", "spots-autosave.json")  # the command it named continues the game
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect_exact(AUTOSAVE_NAMED)
+    child.expect(pexpect.EOF)
+
+
+def test_ctrl_c_while_the_bots_play_stops_cleanly_and_names_the_autosave(tmp_path: Path) -> None:
+    # Without --fast the table pauses after each bot move, as a person watching would see it.
+    cmd = [sys.executable, "-m", "spots.cli", "play", "--plain", "--seat", "greedy", "--seat", "expectimax",
+           "--seed", "6"]
+    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30,
+                          dimensions=(50, 140), env={**CHILD_ENV, "LANG": "C.UTF-8"})
+    child.expect(r"Seat \d \((greedy|expectimax) bot\) does ")
+    child.sendintr()
+    stopped_cleanly(child)
+    record = json.loads((tmp_path / "spots-autosave.json").read_text())
+    state = spots.replay(record["moves"], record["rules"])
+    assert not state.is_terminal() and any(m.startswith("trick ") for m in record["moves"])
+
+
+def test_quit_names_the_file_that_continues_the_game(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seat", "me", "--seat", "greedy", "--seed", "5", "--autosave", "mine.json")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect_exact("Saved to mine.json; continue with: spots play --load mine.json")
+    child.expect(pexpect.EOF)
+    assert json.loads((tmp_path / "mine.json").read_text())["seats"] == ["me", "greedy"]
+
+
+def test_a_bare_trick_name_is_accepted_at_the_prompt(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--seat", "me", "--seat", "greedy", "--seed", "5")
+    child.expect(PROMPT)
+    assert "choose a trick or score" in child.before
+    child.sendline("walk")
+    child.expect(r"Seat 1 \(you\) does Walk\.")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    moves = json.loads((tmp_path / "spots-autosave.json").read_text())["moves"]
+    assert "trick walk" in moves and "walk" not in moves  # recorded in the canonical notation
+
+
+def test_the_status_line_counts_seats_as_the_panels_do(tmp_path: Path) -> None:
+    """People count seats from 1 everywhere on the screen (panels, status line, prompt); the notation from 0."""
+    child = spawn(tmp_path, "--seat", "greedy", "--seat", "me", "--seed", "5")
+    child.expect(PROMPT)
+    assert child.match.group(1) == "2"
+    screen = child.before
+    assert "Seat 2 (you)" in screen and "Seat 1 (greedy bot)" in screen
+    assert re.search(r"Seat 2 \(you\) to move(, doing \w+ \(step \d\))?: ", screen), screen
+    assert not re.search(r"Seat [01] to move", screen)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
 def test_interactive_setup_and_rules_options(tmp_path: Path) -> None:
     cmd = [sys.executable, "-m", "spots.cli", "play", "--fast", "--plain", "--seed", "3", "--target", "1",
            "--tricks", "dog-park"]
@@ -151,6 +233,19 @@ def test_interactive_setup_and_rules_options(tmp_path: Path) -> None:
     child.sendline("random")
     child.expect("Spots: 3 players, tricks Howl, Roll Over, Dig, Chase, Chew, Guard, target 1")
     play_to_end(child)
+
+
+def test_ctrl_c_during_the_setup_questions_stops_cleanly(tmp_path: Path) -> None:
+    cmd = [sys.executable, "-m", "spots.cli", "play", "--plain", "--seed", "3"]
+    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30, env=CHILD_ENV)
+    child.expect("How many players")
+    child.sendintr()
+    child.expect_exact("Stopped (Ctrl-C).")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in child.before
+    child.close()
+    assert child.exitstatus == 130
+    assert not (tmp_path / "spots-autosave.json").exists()  # no game began, so nothing is said to be saved
 
 
 def test_bad_seats_and_options_are_refused(tmp_path: Path) -> None:

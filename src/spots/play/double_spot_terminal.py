@@ -26,7 +26,7 @@ from ..games.double_spot.bots import BOTS, make
 from ..games.double_spot.record import open_record, save_record
 from ..games.double_spot.words import N_, describe_move
 from .double_spot_view import board
-from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen
+from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen, ask_or_stop
 
 PLAYERS = 2
 AUTOSAVE = "double-spot-autosave.json"
@@ -182,6 +182,7 @@ class DoubleSpotGame(TableScreen):
         else:  # IllegalMoveError leaves the state as it was
             self.state.apply_action(move, player=before.current_player())
         move = self.state.history()[-1]  # the canonical notation of what was typed
+        self._autosave()  # before the pause: a Ctrl-C while a bot's move is shown loses nothing
         line = "  " + describe_move(before, move, self.state, self.names(), self.tr)
         if before.is_chance_node():
             self.say(line, "cyan")
@@ -189,7 +190,6 @@ class DoubleSpotGame(TableScreen):
             self.say(line)
             if self.seats[before.seat] != HUMAN and not self.fast:
                 time.sleep(0.6)
-        self._autosave()
 
     def _claim(self) -> int | None:
         """Under the ``first`` claim rule: ask the players who claimed the card already on the board. None: quit."""
@@ -298,11 +298,9 @@ def start(args: Any, rules: Rules | None) -> int:
     if args.load:
         table = load_table(args.load, args.seat or None, autosave, args.seed)
     else:
-        try:
-            seats = check_seats(args.seat) if args.seat else ask_seats(console, input, tr)
-        except EOFError:
-            console.print(tr.gettext("Input closed."), markup=False, highlight=False)
-            return 0
+        seats = check_seats(args.seat) if args.seat else ask_or_stop(console, tr, lambda: ask_seats(console, input, tr))
+        if isinstance(seats, int):
+            return seats
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         table = new_table(rules or Rules(), seats, seed, autosave)
-    return DoubleSpotGame(table, console, fast=args.fast, plain=plain, tr=tr).run()
+    return DoubleSpotGame(table, console, fast=args.fast, plain=plain, tr=tr).play()

@@ -22,7 +22,7 @@ from ..games.spots.advice import advise, format_advice
 from ..games.spots.record import open_record, record_dict, save_record
 from ..games.spots.tricks import N_, TILES
 from .spots_view import board
-from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen
+from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen, ask_or_stop
 
 HELP = N_("""Type a move in the notation (e.g. 'trick walk', 'place 4 wilbur'), or its number from the list.
 Commands: hint (ranked moves with bust odds), rules (the face-up tiles), undo (take back your moves
@@ -147,6 +147,7 @@ class TerminalGame(TableScreen):
         else:
             self.state.apply_action(move, player=before.current_player())
             move = self.state.history()[-1]  # the canonical notation of what was typed
+        self._autosave()  # before the pause: a Ctrl-C while a bot's move is shown loses nothing
         line = describe_move(before, move, self.state, self.names(), self.tr)
         if move.startswith("roll") or move.startswith("reveal"):
             if before.turn > 0:
@@ -156,7 +157,6 @@ class TerminalGame(TableScreen):
             self.say("  " + line)
             if name != HUMAN and not self.fast:
                 time.sleep(0.6)
-        self._autosave()
 
     def names(self) -> list[str]:
         _ = self._
@@ -219,9 +219,12 @@ def start(args: Any, rules: Rules | None) -> int:
         table = load_table(args.load, args.seat or None, autosave)
     else:
         assert rules is not None
-        seats = check_seats(args.seat, rules.players) if args.seat else ask_seats(console, input, tr)
+        seats = (check_seats(args.seat, rules.players) if args.seat
+                 else ask_or_stop(console, tr, lambda: ask_seats(console, input, tr)))
+        if isinstance(seats, int):
+            return seats
         if not args.seat and len(seats) != rules.players:
             rules = Rules(**{**rules.to_dict(), "players": len(seats)})
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         table = Table(Game(rules).new_initial_state(), seats, seed, autosave)
-    return TerminalGame(table, console, fast=args.fast, plain=plain, tr=tr).run()
+    return TerminalGame(table, console, fast=args.fast, plain=plain, tr=tr).play()

@@ -38,8 +38,14 @@ def board(state: State, plain: bool = False, names: list[str] | None = None,
     if state.set_aside:
         parts.append(Text(tr.ngettext("Set aside for Bolt: {n} die", "Set aside for Bolt: {n} dice", state.set_aside)
                           .format(n=state.set_aside)))
-    parts.append(Text(describe_phase(state, tr), style="" if plain else "bold"))
+    labels = [_seat_label(seat, names, tr) for seat in range(len(state.players))]
+    parts.append(Text(describe_phase(state, tr, labels), style="" if plain else "bold"))
     return Group(*parts)
+
+
+def _seat_label(seat: int, names: list[str] | None, tr: gettext.NullTranslations) -> str:
+    """A seat as people count it, from 1 (the notation counts from 0): 'Seat 1 (you)'."""
+    return tr.gettext("Seat {seat}").format(seat=seat + 1) + (f" ({names[seat]})" if names else "")
 
 
 def _head(state: State, tr: gettext.NullTranslations) -> Text:
@@ -77,7 +83,7 @@ def _mat(state: State, seat: int, plain: bool, names: list[str] | None, tr: gett
     _ = tr.gettext
     rules, player = state.rules, state.players[seat]
     turn = seat == state.seat and not state.is_terminal()
-    who = _("Seat {seat}").format(seat=seat + 1) + (f" ({names[seat]})" if names else "")
+    who = _seat_label(seat, names, tr)
     yard = player.yard_total()
     danger = "" if plain else ("bold red" if yard >= rules.bust_limit - 1 else "")
     title = Text(f"{'▶ ' if turn and not plain else ('> ' if turn else '')}{who}   ")

@@ -115,14 +115,38 @@ class TableScreen:
         if self.table.autosave:
             self.table.save(self.table.autosave)
 
+    def run(self) -> int:
+        """The whole game, to its end or until the players leave; the exit status."""
+        raise NotImplementedError
+
+    def play(self) -> int:
+        """``run``, stopped cleanly by Ctrl-C (at a prompt or while a bot thinks): no traceback, the file named.
+
+        The record on disk holds every move made before the interrupt; the exit status is 130, the shell's
+        usual one for Ctrl-C.
+        """
+        try:
+            return self.run()
+        except KeyboardInterrupt:
+            self.say("")  # the interrupted prompt or log line is left unfinished
+            self.say(self._("Stopped (Ctrl-C)."))
+            self._tell_saved()
+            return 130
+
+    def _tell_saved(self) -> None:
+        """Name the autosave file and the command that continues it, when there is one on disk."""
+        path = self.table.autosave
+        if path is not None and path.exists():
+            self.say(self._("Saved to {file}; continue with: spots play --load {file}").format(file=path))
+
     def _stop(self, closed: bool) -> bool:
-        """The player leaves (typed quit, or input closed): say whether the game is saved. Always False."""
+        """The player leaves (typed quit, or input closed): say where the game is saved. Always False."""
         _ = self._
         if closed:
-            self.say(_("Input closed: the game is saved.") if self.table.autosave else _("Input closed."))
-        else:
-            self.say(_("Game saved; continue it with: spots play --load FILE.") if self.table.autosave
-                     else _("Bye."))
+            self.say(_("Input closed."))
+        elif not self.table.autosave:
+            self.say(_("Bye."))
+        self._tell_saved()
         return False
 
     def _human(self) -> bool:
@@ -167,6 +191,21 @@ class TableScreen:
                     self.say(i18n.refused_move(exc, line, moves, self.tr), "red")
                     continue
                 return True
+
+
+def ask_or_stop(console: Console, tr: gettext.NullTranslations, ask: Callable[[], list[str]]) -> list[str] | int:
+    """The set-up questions before a game (``ask``), or the exit status when the player leaves during them.
+
+    Input closed: 0, as ``quit`` later; Ctrl-C: 130, as during the game. Nothing is saved yet.
+    """
+    try:
+        return ask()
+    except EOFError:
+        console.print(tr.gettext("Input closed."), markup=False, highlight=False)
+        return 0
+    except KeyboardInterrupt:
+        console.print("\n" + tr.gettext("Stopped (Ctrl-C)."), markup=False, highlight=False)
+        return 130
 
 
 def moves_table(moves: list[str]) -> str:

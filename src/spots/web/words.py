@@ -129,15 +129,7 @@ def label(state: State, move: str, names: list[str], tr: gettext.NullTranslation
 def phase_text(state: State, names: list[str], tr: gettext.NullTranslations | None = None) -> str:
     """Where the game stands, with seat numbers replaced by names."""
     tr = tr or ENGLISH
-    text = describe_phase(state, tr, None if state.is_terminal() or state.is_chance_node() else names)
-    if state.is_terminal():
-        if state.winner is not None:
-            scored = state.players[state.winner].scored_count()
-            return tr.ngettext("Game over: {who} wins with {n} scored dog.",
-                               "Game over: {who} wins with {n} scored dogs.", scored).format(
-                who=names[state.winner], n=scored)
-        return text
-    return text
+    return describe_phase(state, tr, None if state.is_chance_node() else names)
 
 
 def view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.NullTranslations | None = None

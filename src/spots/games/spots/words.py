@@ -25,10 +25,14 @@ def describe_phase(state: State, tr: gettext.NullTranslations | None = None, nam
     ngettext = tr.ngettext
     if state.is_terminal():
         if state.winner is not None:
-            target = state.rules.target
+            scored = state.players[state.winner].scored_count()
+            if names:
+                return ngettext("Game over: {who} wins with {n} scored dog.",
+                                "Game over: {who} wins with {n} scored dogs.", scored).format(
+                    who=names[state.winner], n=scored)
             return ngettext("Game over: seat {seat} wins with {n} scored dog.",
-                            "Game over: seat {seat} wins with {n} scored dogs.", target).format(seat=state.winner,
-                                                                                                 n=target)
+                            "Game over: seat {seat} wins with {n} scored dogs.", scored).format(seat=state.winner,
+                                                                                                 n=scored)
         return _("Game over: the turn limit was reached.")
     if state.is_chance_node():
         if state.phase == "chance-roll":
