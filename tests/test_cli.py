@@ -19,7 +19,9 @@ import pytest
 from conftest import play, start
 from spots import bots
 from spots.arena import wilson
-from spots.cli import main
+from spots.cli import main, result_line
+from spots.games.double_spot import record as double_spot_record
+from spots.games.spots import record as spots_record
 
 SELFPLAY = ["selfplay", "--seed", "3", "--bots", "greedy,random"]
 ARENA = ["arena", "--bots", "greedy,random", "--games", "12", "--seed", "1", "--no-progress"]
@@ -88,6 +90,26 @@ def test_selfplay_prints_moves_and_final_position_and_writes_a_record(cli, tmp_p
     numbered = [line for line in lines if line[:5].strip().isdigit()]
     assert len(numbered) == len(doc["moves"])
     assert [line[15:] for line in numbered] == doc["moves"]  # "{n:5d}  {who:<7} {move}"
+
+
+@pytest.mark.parametrize(("game", "load"), [("spots", spots_record.load_record),
+                                             ("double-spot", double_spot_record.load_record)])
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_selfplay_says_who_won(cli, tmp_path: Path, game: str, load, seed: int) -> None:
+    """The last line names the winner, seats counted from 0 as in the move log; the record agrees."""
+    code, out, err = cli("selfplay", "--game", game, "--seed", seed, "--bots", "greedy,random", "--quiet",
+                         "--out", tmp_path / "game.json")
+    assert code == 0, err
+    state = load(tmp_path / "game.json")
+    assert state.is_terminal() and state.winner is not None
+    result = f"result: seat {state.winner} ({['greedy', 'random'][state.winner]}) wins"
+    assert out.splitlines()[-2:] == [result, f"record written to {tmp_path / 'game.json'}"]
+
+
+def test_the_result_line_of_a_draw() -> None:
+    assert result_line([0.5, 0.5], ["greedy", "mcts"]) == "result: a draw"
+    assert result_line([0.0, 0.5, 0.5], ["a", "b", "c"]) == "result: a draw between seats 1 (b), 2 (c)"
+    assert result_line([0.0, 1.0], ["a", "b"]) == "result: seat 1 (b) wins"
 
 
 def test_selfplay_same_seed_same_game(cli, tmp_path: Path) -> None:

@@ -137,10 +137,22 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"{len(state.history()):5d}  {who:<7} {move}")
     print(spec.render(state))
+    print(result_line(state.returns(), names))
     if args.out:
         spec.record(state).save(args.out)
         print(f"record written to {args.out}")
     return 0
+
+
+def result_line(returns: list[float], names: list[str]) -> str:
+    """Who won a finished game, seats counted from 0 as in the move log above it ('result: seat 1 (mcts) wins')."""
+    best = max(returns)
+    top = [seat for seat, value in enumerate(returns) if value == best]
+    if len(top) == 1:
+        return f"result: seat {top[0]} ({names[top[0]]}) wins"
+    if len(top) == len(returns):
+        return "result: a draw"
+    return "result: a draw between seats " + ", ".join(f"{seat} ({names[seat]})" for seat in top)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
