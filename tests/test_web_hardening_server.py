@@ -336,8 +336,8 @@ def test_a_full_disk_refuses_moves_clearly_loses_nothing_and_recovers(tmp_path: 
             assert "disk" in reply["message"] and reply["retry_after"] > 0, reply
     finally:
         server.stop()
-    assert "database call append_moves failed: disk I/O error; the server could not write to its disk (it may be" \
-        " full)" in server.log.read_text()  # the host is told too
+    assert "database call append_moves failed: disk I/O error; the server could not write to its disk, which may be" \
+        " full" in server.log.read_text()  # the host is told too
     con = sqlite3.connect(db)
     stored = dict(con.execute("SELECT idx, move FROM moves WHERE table_id = ?", (solo["id"],)).fetchall())
     con.close()

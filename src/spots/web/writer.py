@@ -40,10 +40,10 @@ def describe(exc: BaseException) -> str:
     """What went wrong, for the player: a full disk (SQLite says "full", or "disk I/O error" when a write
     runs past the space a file may take), a database turned read-only, a busy one, or something else."""
     text = str(exc).lower()
-    if "full" in text:
+    if "full" in text or "no space" in text:
         return "the server's disk is full"
     if "disk i/o" in text:
-        return "the server could not write to its disk (it may be full)"
+        return "the server could not write to its disk, which may be full"
     if "readonly" in text or "read-only" in text:
         return "the server's database has become read-only"
     if is_busy(exc):
