@@ -194,7 +194,7 @@ SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
     # Seat links never leak to another site through Referer; our own pages' requests keep their real
-    # Origin (under no-referrer a browser sends ``Origin: null`` even to the page's own server).
+    # Origin (under no-referrer a browser sends ``Origin: null`` with a form's POST, even to its own server).
     (b"referrer-policy", b"same-origin"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]

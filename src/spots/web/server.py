@@ -6,7 +6,10 @@ limits (``config.Limits``), the server bounds connections: at most
 ``max_connections`` open (``connections_per_client`` per address), a client
 that does not finish sending a request's headers within ``header_timeout``
 seconds is disconnected (slowloris), and idle keep-alive connections close
-after ``idle_timeout`` seconds. Seat and host links are scrubbed from the logs.
+after ``idle_timeout`` seconds; a WebSocket holds its connection's slot until it
+closes. ``X-Forwarded-For`` is believed only from the proxies ``--trusted-proxy``
+names (uvicorn alone would believe it from 127.0.0.1). Seat and host links are
+scrubbed from the logs.
 """
 
 from __future__ import annotations
@@ -57,7 +60,8 @@ def build_parser(prog: str = "spots serve") -> argparse.ArgumentParser:
                         help="fsync every move (survives power cuts, not only a killed process)")
     parser.add_argument("--public-url", default=None,
                         help="the address players reach the server at, for invite links"
-                             " (default http://HOST:PORT); never taken from a request's Host header")
+                             " (default http://HOST:PORT; never taken from a request's Host header); when given,"
+                             " the only origin whose pages may change things here (else: the request's own Host)")
     parser.add_argument("--workers", type=int, default=1,
                         help="processes that think for bots and hints (default 1; 0 = threads in the server)")
     parser.add_argument("--trusted-proxy", "--forwarded-allow-ips", dest="trusted_proxy", action="append",
