@@ -8,7 +8,9 @@ server is started (forwarded headers, Origin, caps, sockets, a full disk) is in
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -83,3 +85,18 @@ def test_3_addresses_are_grouped_into_networks() -> None:
     assert network_of("192.0.2.7") == "192.0.2.7/32" and network_of("192.0.2.7", ipv4_prefix=24) == "192.0.2.0/24"
     assert network_of("::ffff:192.0.2.7", ipv4_prefix=24) == "192.0.2.0/24"  # IPv4 seen through IPv6
     assert network_of("testclient") == "testclient"
+
+
+def test_a_database_turned_read_only_is_named_in_the_refusal(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path / "s.db", bot_delay=30.0)) as c:
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+
+        def read_only(*args: Any, **kwargs: Any) -> None:  # what SQLite raises when the file turned read-only
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+
+        store.create_table = read_only
+        r = c.post("/api/tables", json={"seats": TWO})
+        assert r.status_code == 503 and int(r.headers["retry-after"]) > 0
+        assert r.json()["message"] == ("the table could not be created: the server's database has become"
+                                       " read-only; try again later")
+        assert c.get("/api/tables").json()["tables"] == []
