@@ -408,7 +408,7 @@ def test_11_links_come_from_the_public_url_and_pages_carry_security_headers(tmp_
             r = c.get(url)
             csp = r.headers["content-security-policy"]
             assert "frame-ancestors 'none'" in csp
-            assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "no-referrer"
+            assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "same-origin"
             scripts = next(d for d in csp.split(";") if d.strip().startswith("script-src"))
             assert "unsafe" not in scripts, csp  # no inline script runs unless it carries this response's nonce
             nonce = re.fullmatch(r".*'nonce-([\w-]+)'.*", scripts)

@@ -13,11 +13,12 @@ from .. import i18n
 from .context import Context, request_lang, tr_of
 from .forms import clean_name, parse_new_table
 from .games import games_json
-from .guard import Refused, client_of, parse_json, read_body
+from .guard import Refused, client_of, parse_json, read_body, whole_number
 from .writer import Unavailable
 
 JOIN_BODY = 1024  # a join request is a seat number and a name
 PAGE, MAX_PAGE = 50, 200  # lobby rows per status: by default, at most
+MAX_MOVES = 10**6  # a replay's 'at': far above any game's length
 LOBBY_FRESH = 2.0  # seconds a lobby answer may be reused while no table changed (viewer counts may lag)
 
 
@@ -26,12 +27,14 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 def _whole_param(request: Request, name: str, default: int, high: int) -> int:
+    """A query parameter that counts something: ASCII digits from 0 to ``high``, else a clear 400."""
     value = request.query_params.get(name)
     if value is None:
         return default
-    if not value.isdigit() or int(value) > high:
+    number = whole_number(value)
+    if number is None or number > high:
         raise Refused(400, "bad-query", f"'{name}' must be a whole number from 0 to {high}")
-    return int(value)
+    return number
 
 
 class Api:
@@ -112,16 +115,18 @@ class Api:
                           " the player the table's creator invited")
         return JSONResponse({"seat": seat, "token": token, "link": self.ctx.link(f"/play/{token}")})
 
-    async def replay_step(self, request: Request, table_id: str, at: int = -1, side: int = 0) -> Response:
-        """The position after ``at`` moves, with the log so far (the replay viewer's data).
+    async def replay_step(self, request: Request, table_id: str) -> Response:
+        """The position after ``at`` moves (by default, or above the total: the end), with the log so far.
 
-        ``side``: whose side of a Double Spot frame to draw (0 or 1).
+        ``side``: whose side of a Double Spot frame to draw (0 or 1). This is the replay viewer's data.
         """
+        at = _whole_param(request, "at", -1, MAX_MOVES)
+        if request.query_params.get("side", "0") not in ("0", "1"):
+            return _error(400, "bad-side", "'side' must be 0 or 1")
+        side = int(request.query_params.get("side", "0"))
         room = await self.hub.table(table_id)
         if room is None:
             return _error(404, "unknown-table", f"there is no table {table_id!r}")
-        if side not in (0, 1):
-            return _error(400, "bad-side", "'side' must be 0 or 1")
         moves = room.state.history()
         total = len(moves)
         count = total if at < 0 or at > total else at

@@ -37,6 +37,7 @@ def create_app(
     limits: Limits | None = None,
     public_url: str = "",
     workers: int = 0,
+    origin: str | None = None,
     **more_limits: Any,
 ) -> FastAPI:
     """The web app on one SQLite file (held with a lock file while the app runs) or a PostgreSQL database.
@@ -47,6 +48,8 @@ def create_app(
     ``rate``/``burst`` for the per-connection message limit): what one client and
     the whole server may use. ``public_url``: the address links are built from.
     ``workers``: processes for bots and hints (0: threads of this process).
+    ``origin``: the site whose pages may open sockets and change things here (by default the
+    public URL's; "" or no public URL: the site each request names in its Host header).
     Raises ``StoreError`` (one line naming the database) when the database cannot be used.
     """
     limits = (limits or Limits()).but(**more_limits)
@@ -77,7 +80,7 @@ def create_app(
     app = FastAPI(title="Spots", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
     app.state.ctx = ctx
-    app.add_middleware(Gate, limits=limits)
+    app.add_middleware(Gate, limits=limits, origin=public_url if origin is None else origin)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(pages.routes(ctx))
     app.include_router(api.routes(ctx))

@@ -19,16 +19,24 @@ def limit(default: float, help: str) -> Any:
 
 @dataclass(frozen=True)
 class Limits:
-    """Per client (one IP address) and per server. Times in seconds, sizes in bytes."""
+    """Per client (one IP address), per network (its address block) and per server. Times in seconds, sizes in bytes.
+
+    A network is an IPv6 /64 (what one home or one hosted machine is given) or, unless the host
+    asks for a wider block with ``ipv4_prefix``, one IPv4 address. Of each server-wide cap,
+    ``newcomer_share`` is kept for networks that hold none of it yet.
+    """
 
     tables_per_client: int = limit(20, "unfinished tables one client may have")
     tables_per_minute: float = limit(6.0, "new tables a client may create a minute (after a burst of 10)")
+    tables_per_network: int = limit(40, "unfinished tables the addresses of one network may have")
     max_tables: int = limit(2000, "live tables on the server")
     bot_tables_per_client: int = limit(2, "live tables where only bots play, per client")
+    bot_tables_per_network: int = limit(2, "live tables where only bots play, per network")
     max_bot_tables: int = limit(8, "live tables where only bots play, on the server")
     expire_after: float = limit(24 * 3600.0, "seconds before a table nobody watches or plays at is retired")
     linger_after_end: float = limit(600.0, "seconds a finished table stays in memory after its last viewer")
     sockets_per_client: int = limit(32, "WebSockets one client may have open")
+    sockets_per_network: int = limit(64, "WebSockets the addresses of one network may have open")
     viewers_per_table: int = limit(100, "WebSockets on one table")
     max_sockets: int = limit(2000, "WebSockets on the server")
     message_rate: float = limit(10.0, "WebSocket messages a second per connection (after a burst)")
@@ -40,6 +48,11 @@ class Limits:
     requests_per_second: float = limit(20.0, "page and API requests a second per client (after a burst)")
     max_body: int = limit(16384, "bytes in a request body (refused before it is read)")
     body_timeout: float = limit(10.0, "seconds a client may take to send a request body")
+    newcomer_share: float = limit(0.25, "share of each server-wide cap (tables, bot-only tables, WebSockets) kept"
+                                  " for networks that hold none yet")
+    ipv4_prefix: int = limit(32, "IPv4 addresses are counted together per block of this prefix length (24: per"
+                             " /24)")
+    ipv6_prefix: int = limit(64, "IPv6 addresses are counted together per block of this prefix length")
     max_connections: int = limit(3000, "open TCP connections on the server")
     connections_per_client: int = limit(64, "open TCP connections per client")
     header_timeout: float = limit(10.0, "seconds a client may take to send a request's headers")
@@ -48,8 +61,9 @@ class Limits:
     @classmethod
     def private(cls) -> Limits:
         """Generous limits for a trusted network or a benchmark (still bounded)."""
-        return cls(tables_per_client=100000, tables_per_minute=1e6, max_tables=100000, bot_tables_per_client=1000,
-                   max_bot_tables=1000, sockets_per_client=100000, viewers_per_table=10000, max_sockets=100000,
+        return cls(tables_per_client=100000, tables_per_network=100000, tables_per_minute=1e6, max_tables=100000,
+                   bot_tables_per_client=1000, bot_tables_per_network=1000, max_bot_tables=1000,
+                   sockets_per_client=100000, sockets_per_network=100000, viewers_per_table=10000, max_sockets=100000,
                    hints_per_minute=600.0, hints_server_per_minute=6000.0, requests_per_second=1e6,
                    max_connections=100000, connections_per_client=100000)
 

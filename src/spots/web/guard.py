@@ -1,22 +1,28 @@
-"""Refusing abuse early and clearly: rate buckets per client, bounded request bodies, safe JSON, headers.
+"""Refusing abuse early and clearly: rate buckets per client, bounded request bodies, safe JSON, headers, origins.
 
 Why a module of its own: every route needs the same answers to "too much" (a
-``429`` with ``Retry-After``), "too big" (a ``413`` before the body is read)
-and "not what we accept" (a ``400`` naming the problem, never a ``500``).
+``429`` with ``Retry-After``), "too big" (a ``413`` before the body is read),
+"not what we accept" (a ``400`` naming the problem, never a ``500``) and
+"not from our own pages" (a ``403`` for a state-changing request another site's
+page made the browser send).
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import math
+import re
 import secrets
 import time
 from collections import OrderedDict
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
+from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
@@ -79,6 +85,43 @@ def client_of(request: Any) -> str:
     return client.host if client else "unknown"
 
 
+def network_of(address: str, ipv4_prefix: int = 32, ipv6_prefix: int = 64) -> str:
+    """The address block a client is counted in with its neighbours, e.g. ``2001:db8:1:2::/64``.
+
+    Why: one home or one rented machine gets a whole IPv6 /64, so counting per address
+    would let it be a million clients. IPv4 addresses stand alone unless the host asks for
+    a wider block (``--ipv4-prefix 24``); what is not an IP address stands for itself.
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = ipv4_prefix if ip.version == 4 else ipv6_prefix
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
+def kept_for_newcomers(cap: int, share: float) -> int:
+    """How much of a server-wide cap only networks that hold none of it yet may take."""
+    return min(cap, math.floor(cap * share))
+
+
+WHOLE = re.compile(r"[0-9]{1,9}")
+
+
+def whole_number(value: str | bytes) -> int | None:
+    """A count sent by a client (ASCII digits only: ``str.isdigit`` also takes ``²``, which ``int`` refuses)."""
+    text = value.decode("latin-1") if isinstance(value, bytes) else value
+    return int(text) if WHOLE.fullmatch(text) else None
+
+
+def over(declared: str | bytes, limit: int) -> bool:
+    """Whether a declared ``Content-Length`` is above ``limit`` (or is not a length at all)."""
+    size = whole_number(declared)
+    return size is None or size > limit
+
+
 async def read_body(request: Request, limit: int, timeout: float = 10.0) -> bytes:
     """The request body, refused with 413 as soon as it is known to be larger than ``limit``.
 
@@ -87,7 +130,7 @@ async def read_body(request: Request, limit: int, timeout: float = 10.0) -> byte
     trickles in slower than ``timeout`` seconds is refused with 408.
     """
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+    if declared is not None and over(declared, limit):
         raise Refused(413, "too-large", f"the request body is limited to {limit} bytes")
     chunks, size = [], 0
     try:
@@ -150,9 +193,72 @@ def content_security_policy(nonce: str) -> str:
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),  # seat links never leak to another site through Referer
+    # Seat links never leak to another site through Referer; our own pages' requests keep their real
+    # Origin (under no-referrer a browser sends ``Origin: null`` with a form's POST, even to its own server).
+    (b"referrer-policy", b"same-origin"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of a URL, lower case and without the default port; "" when it has none."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return ""
+    host, scheme = parts.hostname, parts.scheme.lower()
+    if not host or scheme not in DEFAULT_PORTS:
+        return ""
+    host = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{host}" + (f":{port}" if port is not None and port != DEFAULT_PORTS[scheme] else "")
+
+
+class Origins:
+    """Which pages may change things here: those of ``origin`` (the public URL's), else of the request's own Host.
+
+    A browser names the page behind a request in ``Origin`` (every WebSocket and every
+    POST). With none (curl, the CLI, another program) the request passes unless the browser's
+    ``Sec-Fetch-Site`` or a ``Referer`` says it came from another site.
+    """
+
+    def __init__(self, origin: str = "") -> None:
+        self.origin = origin_of(origin) if origin else ""
+
+    def allowed(self, url: str, headers: Headers) -> bool:
+        seen = origin_of(url)
+        if not seen:
+            return False  # "null" (a sandboxed frame, a file) or nonsense
+        if self.origin:
+            return seen == self.origin
+        return seen == origin_of(f"{seen.split(':', 1)[0]}://{headers.get('host', '')}")
+
+    def refusal(self, scope: Scope) -> Refused | None:
+        """A 403 for a WebSocket or a state-changing request from another site's page, else None."""
+        if scope["type"] == "http" and scope["method"] not in UNSAFE_METHODS:
+            return None
+        headers = Headers(scope=scope)
+        what = "WebSocket connections" if scope["type"] == "websocket" else "changes"
+        here = self.origin or "this server's own address"
+        origin = headers.get("origin")
+        if origin is not None:
+            if self.allowed(origin, headers):
+                return None
+            return Refused(403, "cross-origin", f"this server takes {what} only from its own pages ({here});"
+                           f" this request came from a page of {origin[:100]!r}")
+        site = headers.get("sec-fetch-site")
+        if site is not None and site not in ("same-origin", "none"):
+            return Refused(403, "cross-origin", f"this server takes {what} only from its own pages ({here});"
+                           f" the browser says this request came from another site ({site[:20]})")
+        referer = headers.get("referer")
+        if referer and not self.allowed(referer, headers):
+            return Refused(403, "cross-origin", f"this server takes {what} only from its own pages ({here});"
+                           " this request came from a page of another site")
+        return None
 
 
 NONCE_KEY = "csp_nonce"  # where the Gate leaves the response's nonce in the request's state
@@ -164,17 +270,28 @@ def script_nonce(request: Request) -> str:
 
 
 class Gate:
-    """ASGI middleware: security headers on every response, early 413s, and a request rate per client.
+    """ASGI middleware: security headers on every response, early 413s, a request rate per client, origins.
 
     Static files are not counted (a page load fetches several); everything else is,
-    at ``requests_per_second`` after a burst of three seconds' worth.
+    at ``requests_per_second`` after a burst of three seconds' worth. WebSockets and
+    state-changing requests from another site's pages are refused (``Origins``).
     """
 
-    def __init__(self, app: ASGIApp, limits: Any) -> None:
+    def __init__(self, app: ASGIApp, limits: Any, origin: str = "") -> None:
         self.app, self.max_body = app, limits.max_body
         self.requests = Buckets(limits.requests_per_second, max(60.0, limits.requests_per_second * 3))
+        self.origins = Origins(origin)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            refusal = self.origins.refusal(scope)
+            if refusal is None:
+                await self.app(scope, receive, send)
+            elif "websocket.http.response" in scope.get("extensions", {}):
+                await refusal.response()(scope, receive, send)  # a 403 the client can read
+            else:
+                await send({"type": "websocket.close", "code": 4403})
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -188,8 +305,11 @@ class Gate:
 
     def check(self, scope: Scope) -> Refused | None:
         for name, value in scope["headers"]:
-            if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
+            if name == b"content-length" and over(value, self.max_body):
                 return Refused(413, "too-large", f"request bodies are limited to {self.max_body} bytes")
+        refusal = self.origins.refusal(scope)
+        if refusal is not None:
+            return refusal
         if not scope["path"].startswith("/static/"):
             client = scope.get("client")
             wait = self.requests.take(client[0] if client else "unknown")

@@ -23,7 +23,7 @@ from typing import Any
 from .cluster import Follower
 from .config import Limits
 from .games import GameKind, hosted
-from .guard import Buckets, Refused
+from .guard import Buckets, Refused, kept_for_newcomers, network_of
 from .rooms import DICE, Room, replay_with_log
 from .store import TableRow, TableStore
 from .workers import Workers
@@ -34,9 +34,23 @@ RECENT = 200  # finished games the lobby lists from memory; older pages come fro
 ARCHIVE = 32  # finished tables kept in memory after someone asked for one
 
 
-def owner_of(client: str) -> str:
-    """The per-client key stored with a table: a hash, so the file holds no addresses."""
-    return hashlib.sha256(client.encode()).hexdigest()[:16]
+def owner_of(client: str, network: str = "") -> str:
+    """The owner key stored with a table: hashes of the address and of its network, so the file holds neither.
+
+    ``"<address>.<network>"``; a table stored before networks were counted has the address hash only.
+    """
+    digest = hashlib.sha256(client.encode()).hexdigest()[:16]
+    return f"{digest}.{hashlib.sha256(network.encode()).hexdigest()[:16]}" if network else digest
+
+
+def address_key(owner: str) -> str:
+    """The address part of an owner key."""
+    return owner.partition(".")[0]
+
+
+def network_key(owner: str) -> str:
+    """The network part of an owner key (an address stored before networks were counted is its own network)."""
+    return owner.rpartition(".")[2]
 
 
 class Hub:
@@ -120,24 +134,43 @@ class Hub:
     # -------------------------------------------------------------- tables
 
     def _check_room_for(self, client: str, bot_only: bool) -> str:
-        """Refuse a new table over a limit (429 for this client, 503 for the whole server); the owner key."""
-        limits, owner = self.limits, owner_of(client)
-        wait = self.new_tables.take(owner)
+        """Refuse a new table over a limit (429 for this client or its network, 503 for the server); the owner key."""
+        limits = self.limits
+        owner = owner_of(client, network_of(client, limits.ipv4_prefix, limits.ipv6_prefix))
+        network = network_key(owner)
+        wait = self.new_tables.take(network)
         if wait:
             raise Refused(429, "too-many-tables", "you are creating tables too fast; try again shortly", wait)
-        mine = [r for r in self.rooms.values() if r.row.owner == owner and not r.state.is_terminal()]
+        live = [r for r in self.rooms.values() if not r.state.is_terminal()]
+        ours = [r for r in live if network_key(r.row.owner) == network]
+        mine = [r for r in live if address_key(r.row.owner) == address_key(owner)]
         if len(mine) >= limits.tables_per_client:
             raise Refused(429, "too-many-tables", f"you already have {len(mine)} unfinished tables, the most one"
                           " player may have; finish or leave some first", 60)
-        if bot_only and sum(r.bot_only for r in mine) >= limits.bot_tables_per_client:
-            raise Refused(429, "too-many-bot-tables", f"you already have {limits.bot_tables_per_client} tables where"
-                          " only bots play, the most one player may have; watch them finish first", 60)
-        if len(self.rooms) >= limits.max_tables:
-            raise Refused(503, "server-full", "the server has as many tables as it can hold; try again later", 60)
-        if bot_only and sum(r.bot_only for r in self.rooms.values()) >= limits.max_bot_tables:
-            raise Refused(503, "server-full", "the server is running as many bot-only tables as it can;"
-                          " try again later, or sit at one yourself", 60)
+        if len(ours) >= limits.tables_per_network:
+            raise Refused(429, "too-many-tables", f"your network already has {len(ours)} unfinished tables, the most"
+                          " the addresses of one network may have; finish or leave some first", 60)
+        bots_mine, bots_ours = (sum(r.bot_only for r in rooms) for rooms in (mine, ours))
+        if bot_only and (bots_mine >= limits.bot_tables_per_client or bots_ours >= limits.bot_tables_per_network):
+            raise Refused(429, "too-many-bot-tables", f"you already have {max(bots_mine, bots_ours)} tables where"
+                          " only bots play, the most one player (or network) may have; watch them finish first", 60)
+        self._check_cap(len(self.rooms), limits.max_tables, not ours, "tables")
+        if bot_only:
+            self._check_cap(sum(r.bot_only for r in self.rooms.values()), limits.max_bot_tables, not bots_ours,
+                            "tables where only bots play")
         return owner
+
+    def _check_cap(self, used: int, cap: int, newcomer: bool, what: str) -> None:
+        """Refuse with 503 at a server-wide cap; its last share is kept for networks that hold none yet."""
+        kept = kept_for_newcomers(cap, self.limits.newcomer_share)
+        hours = self.limits.expire_after / 3600
+        if used >= cap:
+            raise Refused(503, "server-full", f"the server is full: it has {used} {what}, as many as it can hold."
+                          f" Tables free up as games end, and unplayed ones after {hours:g} hours; try again in a"
+                          " few minutes", 60)
+        if used >= cap - kept and not newcomer:
+            raise Refused(503, "server-full", f"the server is nearly full: its last {kept} {what} are kept for"
+                          " players who have none yet; finish or leave one of yours, then try again", 60)
 
     async def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], client: str = "",
                      dice: random.Random = DICE) -> Room:

@@ -6,18 +6,22 @@ limits (``config.Limits``), the server bounds connections: at most
 ``max_connections`` open (``connections_per_client`` per address), a client
 that does not finish sending a request's headers within ``header_timeout``
 seconds is disconnected (slowloris), and idle keep-alive connections close
-after ``idle_timeout`` seconds. Seat and host links are scrubbed from the logs.
+after ``idle_timeout`` seconds; a WebSocket holds its connection's slot until it
+closes. ``X-Forwarded-For`` is believed only from the proxies ``--trusted-proxy``
+names (uvicorn alone would believe it from 127.0.0.1). Seat and host links are
+scrubbed from the logs.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import logging
 import re
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .config import Limits
@@ -56,11 +60,15 @@ def build_parser(prog: str = "spots serve") -> argparse.ArgumentParser:
                         help="fsync every move (survives power cuts, not only a killed process)")
     parser.add_argument("--public-url", default=None,
                         help="the address players reach the server at, for invite links"
-                             " (default http://HOST:PORT); never taken from a request's Host header")
+                             " (default http://HOST:PORT; never taken from a request's Host header); when given,"
+                             " the only origin whose pages may change things here (else: the request's own Host)")
     parser.add_argument("--workers", type=int, default=1,
                         help="processes that think for bots and hints (default 1; 0 = threads in the server)")
-    parser.add_argument("--forwarded-allow-ips", default=None,
-                        help="behind a reverse proxy: the proxy's address, so limits apply per real client")
+    parser.add_argument("--trusted-proxy", "--forwarded-allow-ips", dest="trusted_proxy", action="append",
+                        default=[], metavar="ADDRESS",
+                        help="behind a reverse proxy: its address or network (repeat, or separate with commas);"
+                             " X-Forwarded-For and X-Forwarded-Proto are believed only from these (default: from no"
+                             " one), so limits apply per real client")
     parser.add_argument("--private", action="store_true",
                         help="generous limits for a trusted network or a benchmark (see docs/web.md)")
     group = parser.add_argument_group("limits (defaults suit a public server)")
@@ -78,14 +86,47 @@ def limits_from(args: argparse.Namespace) -> Limits:
     for name, value in given.items():
         if value < 0:
             raise ValueError(f"--{name.replace('_', '-')} must not be negative")
+    for name, high in (("newcomer_share", 1), ("ipv4_prefix", 32), ("ipv6_prefix", 128)):
+        if given.get(name, 0) > high:
+            raise ValueError(f"--{name.replace('_', '-')} must be from 0 to {high}")
     return base.but(**given)
 
 
-def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol with a bound on connections and a deadline for each request's headers."""
+def trusted_proxies(given: Sequence[str]) -> list[str]:
+    """The proxy addresses and networks the options name, each checked (uvicorn would take a typo as a name)."""
+    proxies = [part.strip() for option in given for part in option.split(",") if part.strip()]
+    for proxy in proxies:
+        if proxy == "*":
+            raise ValueError("--trusted-proxy '*' would let every client choose its own address; name the proxy's"
+                             " address or network (e.g. 10.0.0.0/8)")
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise ValueError(f"--trusted-proxy {proxy!r} is not an IP address or network (e.g. 127.0.0.1,"
+                             " ::1 or 10.0.0.0/8)") from None
+    return proxies
+
+
+def guarded_protocol(limits: Limits) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
+    """uvicorn's HTTP and WebSocket protocols with a bound on connections and a deadline for request headers.
+
+    A connection holds its address's slot from its first byte until it closes, whatever it has
+    become: an upgraded WebSocket gives the slot back the moment its socket closes.
+    """
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
+    from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
     per_client: Counter[str] = Counter()
+
+    class GuardedSocket(AutoWebSocketsProtocol):  # type: ignore[misc, valid-type]
+        """A WebSocket that tells the connection it was upgraded from when its socket closes."""
+
+        on_lost: Callable[[], None] | None = None
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.on_lost is not None:
+                self.on_lost()
+            super().connection_lost(exc)
 
     class Guarded(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         """Counts connections per address; closes one that is slow to send its request's headers."""
@@ -106,10 +147,21 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
             self.armed_cycle = self.cycle
             self.timer = asyncio.get_running_loop().call_later(limits.header_timeout, self.deadline)
 
-        def deadline(self) -> None:
-            if self.transport.get_protocol() is not self:  # upgraded: the WebSocket limits take over
+        def handle_websocket_upgrade(self, *args: Any) -> None:
+            timer = getattr(self, "timer", None)
+            if timer is not None:  # the WebSocket's own limits take over; the slot is given back when it closes
+                timer.cancel()
+            super().handle_websocket_upgrade(*args)
+            upgraded = self.transport.get_protocol()
+            if isinstance(upgraded, GuardedSocket):
+                upgraded.on_lost = self.uncount
+            else:
                 self.uncount()
-            elif not self.transport.is_closing():
+
+        def deadline(self) -> None:
+            if self.transport.get_protocol() is not self:  # upgraded: counted until the WebSocket closes
+                return
+            if not self.transport.is_closing():
                 idle = self.cycle is None or self.cycle.response_complete
                 if idle and self.cycle is self.armed_cycle:
                     self.transport.close()  # no complete request in time
@@ -130,7 +182,7 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
                 timer.cancel()
             super().connection_lost(exc)
 
-    return Guarded
+    return Guarded, GuardedSocket
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -141,6 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--bot-delay must not be negative")
     try:
         limits = limits_from(args)
+        proxies = trusted_proxies(args.trusted_proxy)
     except ValueError as exc:
         parser.error(str(exc))
     import uvicorn
@@ -154,15 +207,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     public = (args.public_url or f"http://{args.host}:{args.port}").rstrip("/")
     try:
         app = create_app(args.db, bot_delay=args.bot_delay, durable=args.durable, limits=limits, public_url=public,
-                         workers=args.workers)
+                         workers=args.workers, origin=args.public_url or "")
     except StoreError as exc:
         print(f"spots serve: {exc}", file=sys.stderr)
         return 2
     print(f"Spots is being served at {public}/ (database: {redact(args.db)})", flush=True)
-    options: dict[str, Any] = {"forwarded_allow_ips": args.forwarded_allow_ips} if args.forwarded_allow_ips else {}
+    http, ws = guarded_protocol(limits)
+    # uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise: here only the named proxies are believed
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME,
-                http=guarded_protocol(limits), timeout_keep_alive=limits.idle_timeout,
-                h11_max_incomplete_event_size=MAX_HEADERS, server_header=False, **options)
+                http=http, ws=ws, timeout_keep_alive=limits.idle_timeout, h11_max_incomplete_event_size=MAX_HEADERS,
+                server_header=False, proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
     return 0
 
 

@@ -20,7 +20,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .. import i18n
 from .context import Context, request_lang
-from .guard import client_of
+from .guard import client_of, kept_for_newcomers, network_of
 from .rooms import STATE, Conn, MoveError, Room, Unsaid
 from .writer import Unavailable
 
@@ -33,33 +33,47 @@ def _error(code: str, message: str, **more: Any) -> dict[str, Any]:
 
 
 class Sockets:
-    """How many sockets are open, per client and in all."""
+    """How many sockets are open: per client, per network (its address block) and in all."""
 
     def __init__(self) -> None:
         self.per_client: Counter[str] = Counter()
+        self.per_network: Counter[str] = Counter()
         self.total = 0
 
-    def refusal(self, ctx: Context, client: str, room: Room, lang: str) -> dict[str, Any] | None:
-        """The error for a socket over a limit, or None when it may open."""
+    def refusal(self, ctx: Context, client: str, network: str, room: Room, lang: str) -> dict[str, Any] | None:
+        """The error for a socket over a limit, or None when it may open.
+
+        The last ``newcomer_share`` of the server's sockets is kept for networks that have none open yet.
+        """
         _ = i18n.translator(lang).gettext
         limits = ctx.limits
         if self.per_client[client] >= limits.sockets_per_client:
             return _error("too-many-sockets", _("you have too many connections open ({n}); close some tabs").format(
                 n=self.per_client[client]))
+        if self.per_network[network] >= limits.sockets_per_network:
+            return _error("too-many-sockets", _(
+                "your network has too many connections open ({n}); close some tabs").format(
+                n=self.per_network[network]))
         if len(room.conns) >= limits.viewers_per_table:
             return _error("table-full", _("this table has as many viewers as it can take; try again later"))
         if self.total >= limits.max_sockets:
             return _error("server-full", _("the server has as many connections as it can take; try again later"))
+        kept = kept_for_newcomers(limits.max_sockets, limits.newcomer_share)
+        if self.total >= limits.max_sockets - kept and self.per_network[network]:
+            return _error("server-full", _("the server is nearly full: its last {n} connections are kept for"
+                                           " visitors who have none open; close another tab first").format(n=kept))
         return None
 
-    def opened(self, client: str) -> None:
+    def opened(self, client: str, network: str) -> None:
         self.per_client[client] += 1
+        self.per_network[network] += 1
         self.total += 1
 
-    def closed(self, client: str) -> None:
-        self.per_client[client] -= 1
-        if self.per_client[client] <= 0:
-            del self.per_client[client]
+    def closed(self, client: str, network: str) -> None:
+        for counter, key in ((self.per_client, client), (self.per_network, network)):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
         self.total -= 1
 
 
@@ -83,7 +97,8 @@ class SocketServer:
             await self.refuse(ws, _error("unknown-table", f"there is no table {table_id!r}"), 4404)
             return
         client = client_of(ws)
-        refusal = self.sockets.refusal(self.ctx, client, room, lang)
+        network = network_of(client, self.ctx.limits.ipv4_prefix, self.ctx.limits.ipv6_prefix)
+        refusal = self.sockets.refusal(self.ctx, client, network, room, lang)
         if refusal is not None:
             await self.refuse(ws, refusal, 4429)
             return
@@ -100,11 +115,11 @@ class SocketServer:
                 await self.refuse(ws, _error("bad-token", "this seat link is not valid for this table"), 4403)
                 return
             seat = found[1]
-        self.sockets.opened(client)
+        self.sockets.opened(client, network)
         try:
             await self.serve(ws, room, Conn(seat, lang, client, self.ctx.limits.queue))
         finally:
-            self.sockets.closed(client)
+            self.sockets.closed(client, network)
 
     async def serve(self, ws: WebSocket, room: Room, conn: Conn) -> None:
         """Read one viewer's messages until it leaves (or is dropped); its writer runs beside."""

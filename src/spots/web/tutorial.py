@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from .. import i18n
 from ..games.spots.tricks import N_, TILES
 from .context import request_lang
+from .forms import clean_name
 from .games import GameKind, Tutorial, hosted
 from .guard import Refused, client_of, read_body
 
@@ -26,7 +27,6 @@ router = APIRouter()
 
 LEARNER = N_("Learner")
 TEACHER = N_("Biscuit the bot")
-MAX_NAME = 24
 NAME_FORM = 1024  # bytes: the form holds a name and a game
 
 
@@ -40,7 +40,7 @@ async def new_tutorial(hub: Any, kind: GameKind, lesson: Tutorial, lang: str, na
     """Create a tutorial table (the learner in seat 0, a bot in seat 1); return the room and the seat link token."""
     _ = i18n.translator(lang).gettext
     rules = kind.spec.rules(**lesson.rules)  # a new game with these options (the rest: the defaults)
-    learner = " ".join((name or "").split())[:MAX_NAME] or _(LEARNER)
+    learner = clean_name(name, "") or _(LEARNER)  # the lobby's name check: no control characters
     seats = [{"kind": "human", "bot": None, "name": learner}, {"kind": "bot", "bot": lesson.bot, "name": _(TEACHER)}]
     room = await hub.create(kind, rules, seats, client=client, dice=random.Random(lesson.seed))
     return room, str(room.row.seats[0].token)

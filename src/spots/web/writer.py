@@ -37,9 +37,15 @@ def is_busy(exc: BaseException) -> bool:
 
 
 def describe(exc: BaseException) -> str:
+    """What went wrong, for the player: a full disk (SQLite says "full", or "disk I/O error" when a write
+    runs past the space a file may take), a database turned read-only, a busy one, or something else."""
     text = str(exc).lower()
-    if "full" in text:
+    if "full" in text or "no space" in text:
         return "the server's disk is full"
+    if "disk i/o" in text:
+        return "the server could not write to its disk, which may be full"
+    if "readonly" in text or "read-only" in text:
+        return "the server's database has become read-only"
     if is_busy(exc):
         return "the database is busy"
     return "the database could not be written"
@@ -77,7 +83,7 @@ class Writer:
         try:
             return await loop.run_in_executor(self.pool, self._retrying, call, args)
         except self.errors as exc:
-            log.error("database call %s failed: %s", getattr(call, "__name__", call), exc)
+            log.error("database call %s failed: %s; %s", getattr(call, "__name__", call), exc, describe(exc))
             raise Unavailable(describe(exc), 5 if is_busy(exc) else 30) from None
 
     def close(self) -> None:
