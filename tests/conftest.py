@@ -135,6 +135,33 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run"]
 
 
+# How long a test waits for the event it needs before it fails. A safety net for a loaded machine (CI, a CPU
+# hog beside the suite, several servers and browsers at once), never a pace: every wait ends as soon as its
+# event happens, so a quiet machine never spends it.
+PATIENT_S = 60.0
+PATIENT_MS = int(PATIENT_S * 1000)
+
+
+class PatientBrowser:
+    """A Playwright browser whose contexts and pages wait up to PATIENT_MS for what they are asked to find."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(PATIENT_MS)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        page = self._browser.new_page(**options)  # a page with a context of its own, closed with it
+        page.context.set_default_timeout(PATIENT_MS)
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Headless Chromium driven by Playwright, one per test module (the browser tests)."""
@@ -143,7 +170,7 @@ def browser() -> Iterator[Any]:
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
+        yield PatientBrowser(b)
         b.close()
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import httpx
 
+from conftest import PATIENT_S
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -43,9 +45,9 @@ class Server:
         return self
 
     def ready(self) -> Server:
-        """Wait until the server answers (raises when it died or did not start within 30 s)."""
+        """Wait until the server answers (raises when it died or did not start within PATIENT_S)."""
         assert self.proc is not None
-        deadline = time.time() + 30
+        deadline = time.time() + PATIENT_S
         while time.time() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("the server died: " + self.log.read_text())
@@ -54,7 +56,7 @@ class Server:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        raise RuntimeError(f"the server did not answer within {PATIENT_S:.0f} s: " + self.log.read_text())
 
     def kill(self) -> None:
         assert self.proc is not None

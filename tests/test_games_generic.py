@@ -23,7 +23,7 @@ from spots.core.bots import make_bot
 from spots.core.errors import RulesError, StateFormatError
 from spots.core.games import GameSpec, get, registry, sniff, spec_of_rules
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(300)
 
 Registry = dict[str, Callable[..., Any]]
 

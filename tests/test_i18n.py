@@ -24,7 +24,7 @@ from spots import bots, i18n
 from spots.games.spots.tricks import TILES
 from spots.games.spots.words import describe_move, describe_phase
 
-pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 I18N = Path(i18n.__file__).parent
 POT = I18N / "messages.pot"

@@ -19,7 +19,7 @@ from conftest import CHROMIUM, CHROMIUM_ARGS
 from spots import i18n
 from test_web_e2e import Server
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = pytest.mark.timeout(300)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 # The letters of ``text`` the page cannot draw: each is drawn on a canvas in the page's font and

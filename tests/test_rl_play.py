@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import PATIENT_S
 from spots.cli import main as cli_main
 
-pytestmark = [pytest.mark.timeout(60), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 
 def test_ppo_plays_a_terminal_game(capsys, monkeypatch):
@@ -30,7 +31,7 @@ def test_ppo_is_offered_in_the_web_lobby_and_plays_a_table(tmp_path: Path):
         seats = [{"kind": "bot", "bot": "ppo"}, {"kind": "bot", "bot": "random"}]
         r = c.post("/api/tables", json={"seats": seats, "tricks": "beginner", "target": 1})
         assert r.status_code == 201, r.text
-        deadline = time.time() + 30
+        deadline = time.time() + PATIENT_S
         row = c.get(f"/api/tables/{r.json()['id']}").json()
         while row["status"] != "over" and time.time() < deadline:
             time.sleep(0.1)

@@ -20,11 +20,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 import spots
+from conftest import PATIENT_S
 from spots.web import create_app
 from spots.web.games import hosted
 from spots.web.rooms import replay_with_log
 
-pytestmark = [pytest.mark.timeout(60), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 Msg = dict[str, Any]
 
@@ -405,7 +406,7 @@ def test_restart_mid_game_puts_every_table_back_and_bots_carry_on(tmp_path: Path
                 opened(ws)
                 assert play(ws, view["legal"][-1]["move"])[0]["type"] == "ok"
             view = c.get(f"/api/tables/{humans['id']}").json()["view"]
-        deadline = time.time() + 10
+        deadline = time.time() + PATIENT_S
         while c.get(f"/api/tables/{bots['id']}").json()["moves"] < 30 and time.time() < deadline:
             time.sleep(0.05)
         before = {tid: c.get(f"/api/tables/{tid}").json() for tid in (humans["id"], bots["id"])}
@@ -426,7 +427,7 @@ def test_restart_mid_game_puts_every_table_back_and_bots_carry_on(tmp_path: Path
         with c.websocket_connect(f"/ws/{humans['id']}?token={tok[again['view']['to_move']]}") as ws:
             assert opened(ws)["hello"]["seat"] == again["view"]["to_move"]
     with client(db, bot_delay=0.0) as c:  # and the bots carry on by themselves
-        deadline = time.time() + 30
+        deadline = time.time() + PATIENT_S
         row = c.get(f"/api/tables/{bots['id']}").json()
         while row["moves"] <= len(bot_moves) + 20 and not row["view"]["over"] and time.time() < deadline:
             time.sleep(0.05)

@@ -15,12 +15,13 @@ from typing import Any
 
 import pytest
 
+from conftest import PATIENT_S
 from spots.games.double_spot import Rules, State
 from spots.games.double_spot.patterns import FLIP
 from spots.web.store import Store
 from test_web_api import Msg, client, db_moves, is_state, opened, play, token, until
 
-pytestmark = [pytest.mark.timeout(60), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -212,7 +213,7 @@ def test_double_spot_tables_survive_a_restart_and_replay_from_either_side(tmp_pa
     db = tmp_path / "t.db"
     with client(db, bot_delay=0.0) as c:
         t = new_ds_table(c, [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}], target=2)
-        deadline = time.time() + 30
+        deadline = time.time() + PATIENT_S
         while not c.get(f"/api/tables/{t['id']}").json()["view"]["over"] and time.time() < deadline:
             time.sleep(0.05)
         before = c.get(f"/api/tables/{t['id']}").json()

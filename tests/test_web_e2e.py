@@ -19,16 +19,17 @@ import httpx
 import pytest
 
 import spots
+from conftest import PATIENT_S
 from servers import Server as ServerProcess
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(300)
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 
 
 def shoot(page: Any, name: str, full: bool = False) -> None:
     """A picture for the docs, only when asked with ``SPOTS_SCREENSHOTS=1`` (a test run leaves the tree clean)."""
     if os.environ.get("SPOTS_SCREENSHOTS") == "1":
-        page.wait_for_timeout(700)  # let the motion settle
+        settle(page)
         page.screenshot(path=str(SHOTS / name), full_page=full)
 
 
@@ -69,13 +70,16 @@ def moves_of(page: Any) -> int:
     return int(page.get_attribute("body", "data-moves") or -1)
 
 
-def wait_for_my_turn_or_end(page: Any, timeout: float = 20_000) -> bool:
+def wait_for_my_turn_or_end(page: Any) -> bool:
     """True when the game is over, False when this page has moves to click."""
     page.wait_for_function(
-        "() => document.body.dataset.over === '1' || document.querySelector('#controls button.move:not([disabled])')",
-        timeout=timeout,
-    )
+        "() => document.body.dataset.over === '1' || document.querySelector('#controls button.move:not([disabled])')")
     return page.get_attribute("body", "data-over") == "1"
+
+
+def settle(page: Any) -> None:
+    """Wait until nothing on the page is moving (every animation finished): what a picture or axe should read."""
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
 
 
 def click_a_move(page: Any, turn: int) -> None:
@@ -95,7 +99,7 @@ def click_a_move(page: Any, turn: int) -> None:
         if pick is None:
             pick = next((i for i, t in enumerate(labels) if t == "Stop"), 0)
         buttons.nth(pick).click()
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
 
 
 def new_game_against_a_bot(page: Any, server: Server) -> None:
@@ -185,7 +189,7 @@ def test_a_second_seat_and_a_spectator_see_moves_live(server: Server, browser: A
         log_before = other.locator("#log li").count()
         mover.locator("#controls button.move").first.click()
         for watcher in (other, spectator):
-            watcher.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+            watcher.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
         assert other.locator("#log li").count() > log_before
         assert ["Ann", "Bob"][to_move] in other.locator("#log li").nth(log_before).inner_text()
         for page in pages:
@@ -211,7 +215,7 @@ def test_kill_the_server_mid_game_and_start_it_again(tmp_path: Path) -> None:
     try:
         bots = srv.create([{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}], target=10)
         humans = srv.create([{"kind": "human"}, {"kind": "human"}], target=3)
-        deadline = time.time() + 20
+        deadline = time.time() + PATIENT_S
         while srv.table(bots["id"])["moves"] < 40 and time.time() < deadline:
             time.sleep(0.05)
         seen_before = srv.table(humans["id"])
@@ -221,7 +225,7 @@ def test_kill_the_server_mid_game_and_start_it_again(tmp_path: Path) -> None:
         srv.kill()
     finally:
         srv.stop()
-    deadline = time.time() + 10
+    deadline = time.time() + PATIENT_S
     while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.time() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()], "the killed server's workers exited"
@@ -238,7 +242,7 @@ def test_kill_the_server_mid_game_and_start_it_again(tmp_path: Path) -> None:
         first = srv.table(bots["id"])
         assert first["moves"] >= len(recorded)
         assert httpx.get(f"{srv.url}/api/tables/{bots['id']}/record").json()["moves"][: len(recorded)] == recorded
-        deadline = time.time() + 20
+        deadline = time.time() + PATIENT_S
         while srv.table(bots["id"])["moves"] < len(recorded) + 10 and time.time() < deadline:
             time.sleep(0.05)
         assert srv.table(bots["id"])["moves"] >= len(recorded) + 10 or crashed_at.is_terminal()
@@ -265,7 +269,7 @@ def test_play_double_spot_to_the_end_against_a_bot(server: Server, browser: Any)
     clicked: list[str] = []
     reloaded = False
     while True:
-        page.wait_for_function(OVER_OR_A_DROP, timeout=20_000)
+        page.wait_for_function(OVER_OR_A_DROP)
         if page.get_attribute("body", "data-over") == "1":
             break
         before = moves_of(page)
@@ -282,7 +286,7 @@ def test_play_double_spot_to_the_end_against_a_bot(server: Server, browser: Any)
             target = drops.nth(len(clicked) * 3 % drops.count())
         clicked.append(str(target.get_attribute("data-move")))
         target.click()
-        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
         if len(clicked) == 3 and not reloaded:
             page.reload()  # the table comes back as it was
             page.wait_for_function(f"() => Number(document.body.dataset.moves) >= {before + 1}")
@@ -320,11 +324,11 @@ def test_the_double_spot_tutorial_teaches_a_whole_game(server: Server, browser: 
     advice = False
     for _ in range(200):
         page.wait_for_function("() => document.body.dataset.over === '1' || !document.querySelector('#callout').hidden"
-                               " || document.querySelector('.ds-column button.drop')", timeout=20_000)
+                               " || document.querySelector('.ds-column button.drop')")
         if page.locator("#callout").is_visible():
             key = str(page.get_attribute("#callout", "data-key"))
             seen[key] = page.inner_text("#callout")
-            page.wait_for_timeout(50)
+            page.wait_for_selector("#callout:not([data-advice=asking])")  # the tip's advisor has answered
             advice = advice or page.inner_text("#callout-advice").startswith("Advisor: Column ")
             if key == "careful":
                 shoot(page, "tutorial-double-spot.png")
@@ -334,7 +338,7 @@ def test_the_double_spot_tutorial_teaches_a_whole_game(server: Server, browser: 
             break
         before = moves_of(page)
         page.locator(".ds-column button.drop").first.click()
-        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
     if "end" not in seen:
         page.wait_for_selector("#callout[data-key=end]")
         seen["end"] = page.inner_text("#callout")

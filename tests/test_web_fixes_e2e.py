@@ -17,7 +17,7 @@ import pytest
 from spots.i18n import LANGUAGES, translator
 from test_web_e2e import OVER_OR_A_DROP, Server, moves_of
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = pytest.mark.timeout(300)
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 ME_AND_A_BOT = [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy"}]
@@ -54,7 +54,7 @@ def drop_once(page: Any, turn: int) -> None:
     before = moves_of(page)
     drops = page.locator(".ds-column button.drop")
     drops.nth(turn * 5 % drops.count()).click()
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
 
 
 def symbols_shown(page: Any) -> bool:
@@ -91,7 +91,7 @@ def test_a_double_spot_game_in_colour_blind_mode(server: Server, browser: Any) -
     assert page.locator(".frame .disc:not(.empty) .sym").first.is_visible()
     turns = 1
     while True:
-        page.wait_for_function(OVER_OR_A_DROP, timeout=20_000)
+        page.wait_for_function(OVER_OR_A_DROP)
         assert page.evaluate(SHAPES_MATCH)
         if page.get_attribute("body", "data-over") == "1":
             break
@@ -145,7 +145,7 @@ def test_drops_fall_and_the_die_tumbles_unless_motion_is_reduced(server: Server,
     page.evaluate(CATCH_THE_DROP)
     page.locator(".ds-column button.drop").first.click()
     # after the drop: the new disc falls from above its column, and Bob's roll tumbles in
-    seen = page.wait_for_function("() => window.__drop", timeout=30_000).json_value()
+    seen = page.wait_for_function("() => window.__drop").json_value()
     assert seen[:2] == [fall, roll]
     assert int(seen[2]) >= 1  # rows to fall: from the top of the frame to where it lands
     context.close()

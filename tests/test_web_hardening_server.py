@@ -26,7 +26,7 @@ from websockets.exceptions import InvalidHandshake, InvalidStatus
 
 from servers import Server
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = pytest.mark.timeout(300)
 
 TWO = [{"kind": "human"}, {"kind": "human"}]
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]

@@ -14,7 +14,7 @@ from spots.i18n import LANGUAGES, translator
 from spots.web.words import JS_PLURALS, js_words
 from test_web_api import Msg, client, is_state, new_table, opened, play, token, until
 
-pytestmark = [pytest.mark.timeout(60), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 

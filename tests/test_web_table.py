@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from test_web_e2e import SHOTS, Server, moves_of, shoot, wait_for_my_turn_or_end
+from conftest import PATIENT_S
+from test_web_e2e import SHOTS, Server, moves_of, settle, shoot, wait_for_my_turn_or_end
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = pytest.mark.timeout(300)
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -53,10 +54,10 @@ ON_SCREEN = """(sel) => {
 def assert_on_screen(page: Any, selector: str) -> None:
     """The first element matching ``selector`` is wholly on screen and big enough for a finger.
 
-    Read in one go inside the page (position and window height from the same layout), and given 3 s:
-    the page scrolls the lit place into view, and a late layout change may move it once more."""
+    Read in one go inside the page (position and window height from the same layout), and waited for (up to
+    the browser's patience): the page scrolls the lit place into view, and a late layout change may move it."""
     try:
-        page.wait_for_function(ON_SCREEN, arg=selector, timeout=3_000)
+        page.wait_for_function(ON_SCREEN, arg=selector)
     except Exception as e:  # Playwright's TimeoutError: say where everything was
         shown = page.evaluate("""(sel) => ({
             boxes: [...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect().toJSON()),
@@ -67,10 +68,11 @@ def assert_on_screen(page: Any, selector: str) -> None:
 def wait_for_the_move(page: Any, before: int, what: str) -> None:
     """The table moves on; if it does not, say what the page showed (a failure here must be readable).
 
-    30 s, not 10: on a loaded machine (CI, several test runs at once) the server's answer alone has
-    taken seconds; a key press or tap that does nothing still fails, and says what the page showed."""
+    On a loaded machine (CI, several test runs at once) the server's answer alone has taken seconds, so
+    this waits up to the browser's patience; a key press or tap that does nothing still fails, and says
+    what the page showed."""
     try:
-        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=30_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
     except Exception as e:  # Playwright's TimeoutError
         shown = page.evaluate("""() => ({
             focus: document.activeElement && document.activeElement.outerHTML.slice(0, 300),
@@ -78,7 +80,7 @@ def wait_for_the_move(page: Any, before: int, what: str) -> None:
             conn: document.getElementById('conn').innerText, moves: document.body.dataset.moves,
             lit: [...document.querySelectorAll('.felt .lit')].map((e) => e.outerHTML.slice(0, 120)),
             controls: document.getElementById('controls').innerText})""")
-        raise AssertionError(f"{what}: no move after 30 s; the page showed {shown}; log: "
+        raise AssertionError(f"{what}: no move after {PATIENT_S:.0f} s; the page showed {shown}; log: "
                              + page.inner_text("#log")[-600:]) from e
 
 
@@ -177,7 +179,7 @@ def test_on_a_touch_screen_a_tile_shows_its_text_first(server: Server, browser: 
     while wait_for_my_turn_or_end(page) is False and not page.locator(".felt .tile.clickable").count():
         before = moves_of(page)
         tap_once(page)
-        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
     tile = page.locator(".felt .tile.clickable").first
     title = str(tile.get_attribute("title"))
     before = moves_of(page)
@@ -185,7 +187,7 @@ def test_on_a_touch_screen_a_tile_shows_its_text_first(server: Server, browser: 
     page.wait_for_selector("#tile-pop")
     assert title in page.inner_text("#tile-pop") and moves_of(page) == before  # read first, nothing played
     page.tap("#tile-pop [data-pop-move]")
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
     page.context.close()
 
 
@@ -217,7 +219,7 @@ def test_drag_a_die_onto_a_dog_and_an_illegal_drop_bounces_back(server: Server, 
                 tap_once(page)
         else:
             tap_once(page)
-        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
     assert refused
     page.context.close()
 
@@ -259,6 +261,9 @@ COUNT_MOTION = """() => {
 }"""
 
 
+TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 @pytest.mark.parametrize("motion", ["reduce", "no-preference"])
 def test_prefers_reduced_motion_turns_the_animation_off(server: Server, browser: Any, motion: str) -> None:
     page = open_seat(browser, server, DESKTOP, target=3, reduced_motion=motion)
@@ -268,8 +273,8 @@ def test_prefers_reduced_motion_turns_the_animation_off(server: Server, browser:
             break
         before = moves_of(page)
         tap_once(page)
-        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
-        page.wait_for_timeout(100)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
+        page.evaluate(TWO_FRAMES)  # the new state drawn: any animation it starts has started
     moved = page.evaluate("window.__motion")
     if motion == "reduce":
         assert moved == 0
@@ -295,14 +300,14 @@ def test_the_tutorial_to_its_end_in_each_language(server: Server, browser: Any, 
     shot = False
     for _ in range(400):
         page.wait_for_function("() => document.body.dataset.over === '1' || !document.querySelector('#callout').hidden"
-                               " || document.querySelector('#controls button.move:not([disabled])')", timeout=20_000)
+                               " || document.querySelector('#controls button.move:not([disabled])')")
         if page.locator("#callout").is_visible():
             key = str(page.get_attribute("#callout", "data-key"))
             seen[key] = page.inner_text("#callout h2")
             if not shot and key == "place":
                 shoot(page, "tutorial.png" if lang == "en" else f"tutorial-{lang}.png")
                 shot = True
-            page.wait_for_timeout(50)
+            page.wait_for_selector("#callout:not([data-advice=asking])")  # the tip's advisor has answered
             assert page.locator("#toast").is_hidden(), page.inner_text("#toast")  # the tips' hints raise no error
             advice = advice or bool(page.inner_text("#callout-advice").strip())
             page.click("#callout-ok")
@@ -311,7 +316,7 @@ def test_the_tutorial_to_its_end_in_each_language(server: Server, browser: Any, 
             break
         before = moves_of(page)
         tap_once(page)
-        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
     if "end" not in seen:
         page.wait_for_selector("#callout[data-key=end]")
         seen["end"] = page.inner_text("#callout h2")
@@ -348,12 +353,13 @@ def test_no_serious_accessibility_violations(server: Server, browser: Any) -> No
     pytest.importorskip("axe_playwright_python")
     page = open_seat(browser, server, DESKTOP, target=3)
     wait_for_my_turn_or_end(page)
+    before = moves_of(page)
     tap_once(page)  # a trick: dice in the tray
-    page.wait_for_timeout(300)
+    wait_for_the_move(page, before, "a trick")
     wait_for_my_turn_or_end(page)
     if page.locator(".felt button.tray-die.src").count():
         page.locator(".felt button.tray-die.src").first.click()  # a die picked up, its targets lit
-    page.wait_for_timeout(900)  # axe reads colours: let the cards finish sliding in
+    settle(page)  # axe reads colours: let the cards finish sliding in
     assert serious(page) == []
     page.goto(f"{server.url}/rules")
     page.wait_for_selector(".rule-tile")
@@ -408,7 +414,7 @@ def test_pictures_for_the_docs(server: Server, browser: Any, viewport: dict[str,
                     tap_once(page)
             else:
                 tap_once(page)
-            page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+            page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
         page.context.close()
         if taken == wanted:
             break

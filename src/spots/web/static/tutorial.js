@@ -66,10 +66,17 @@
     askAdvisor();
   }
 
+  // box.dataset.advice says where the tip's advisor line stands: "asking", then "shown" or "none".
   function askAdvisor() {
     const v = table.view();
-    if (!v || v.over || v.to_move !== table.me()) return;
-    if (table.send({ type: "hint" })) waitingHint += 1;
+    const asked = v && !v.over && v.to_move === table.me() && table.send({ type: "hint" });
+    if (asked) waitingHint += 1;
+    box.dataset.advice = asked ? "asking" : "none";
+  }
+
+  function answered(shown) {
+    if (shown) box.dataset.advice = "shown";
+    else if (!waitingHint && box.dataset.advice === "asking") box.dataset.advice = "none";
   }
 
   table.on("hint", (msg) => {
@@ -77,17 +84,19 @@
     waitingHint -= 1;
     const out = document.getElementById("callout-advice");
     const v = table.view();
-    if (!out || !v || msg.moves !== v.moves || !msg.advice.length) return true;
+    if (!out || !v || msg.moves !== v.moves || !msg.advice.length) { answered(false); return true; }
     const top = msg.advice[0];
     out.textContent = top.bust === null ? fill(W.advisor_safe, { move: top.label }) : fill(W.advisor, { move: top.label, odds: PCT(top.bust) });
+    answered(true);
     return true;
   });
 
   table.on("error", (m) => {
     if (!waitingHint) return false;
-    if (m.code === "not-your-turn") waitingHint -= 1;
+    if (m.code === "not-your-turn") { waitingHint -= 1; answered(false); }
     if (m.code !== "hint-timeout" && m.code !== "hint-limit") return false;
     waitingHint -= 1;  // the tips' own advisor question: no odds this time, and no error for a question not asked
+    answered(false);
     return true;
   });
 
