@@ -21,7 +21,7 @@ def _whole(name: str, value: Any) -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """Options; the defaults are the game of ``rules/double-spot.md``.
+    """Options; the defaults are the game of ``docs/rules.md`` (Double Spot).
 
     columns, rows: the frame (8×5, one cell per disc).
     discs: discs of each kind (blue/green and pink/yellow); ``None`` gives enough
