@@ -86,7 +86,8 @@ class GameKind:
 
     @property
     def bots(self) -> tuple[str, ...]:
-        return tuple(self.spec.bots)
+        """The bots a table may seat: those the lobby offers (a baseline kept for the arena is not one)."""
+        return tuple(b.name for b in self.spec.offered_bots())
 
     @property
     def record_format(self) -> str:
