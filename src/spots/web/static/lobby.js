@@ -92,7 +92,10 @@
       });
       const data = await r.json();
       if (!r.ok) { $("create-error").textContent = data.message; return; }
-      location.href = data.host;
+      // Alone with bots, nothing needs sharing: straight to your seat (the host page lists links to send).
+      const own = data.seats.find((s) => s.mine && s.link);
+      const friends = data.seats.some((s) => s.kind === "human" && !s.mine);
+      location.href = own && !friends ? own.link : data.host;
     } catch (err) {
       $("create-error").textContent = T("Could not reach the server.");
     } finally {

@@ -1,7 +1,8 @@
-"""The lobby as a newcomer meets it: bots labelled by strength with no internal baseline, one frame range, an icon.
+"""What a newcomer meets first: bots labelled by strength with no internal baseline, one frame range, an icon, and
+a hint refusal that reads right.
 
-Through the real app on a real SQLite file (FastAPI's TestClient); the browser checks of the same page are in
-``tests/test_web_polish_e2e.py``.
+Through the real app on a real SQLite file (FastAPI's TestClient); what needs a browser (the panel after a refused
+hint, the sizes of targets on a phone, the tutorial) is in ``tests/test_web_newcomer_e2e.py``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import pytest
 
 from spots.cli import main
 from spots.core import games
+from spots.web.config import Limits
+from test_web_api import opened, play, token, until
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -89,3 +92,30 @@ def test_every_page_has_an_icon_and_favicon_ico_is_no_404(web: Any) -> None:
     assert icon.content.lstrip().startswith(b"<svg") and icon.content == web.get("/static/favicon.svg").content
     for path in ("/", "/rules"):
         assert '<link rel="icon" href="/static/favicon.svg"' in web.get(path).text, path
+
+
+def test_the_default_hint_limit_covers_a_hint_every_turn() -> None:
+    """Asked at every turn of a normal game (15-20 a minute against a bot), no hint is refused (12 refused 1 in 4)."""
+    assert Limits().hints_per_minute >= 20
+
+
+def test_a_refused_hint_says_when_to_ask_again_in_good_english(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from spots.web import create_app
+
+    with TestClient(create_app(tmp_path / "h.db", bot_delay=30.0, hints_per_minute=60)) as c:
+        t = c.post("/api/tables", json={"seats": [{"kind": "human", "name": "Solo"}], "target": 3}).json()
+        refused = None
+        with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+            view = opened(ws)["state"]["view"]
+            for _ in range(60):  # a new position each time, until the bucket (a burst of 3) is dry
+                ws.send_json({"type": "hint"})
+                reply = until(ws, lambda m: m["type"] in ("hint", "error"))
+                if reply["type"] == "error" or view["over"]:
+                    refused = reply
+                    break
+                view = play(ws, view["legal"][-1]["move"], view["moves"])[1]["view"]  # type: ignore[index]
+    assert refused is not None and refused["code"] == "hint-limit"
+    assert refused["retry_after"] == 1
+    assert refused["message"] == "hints take a lot of thinking: try again in 1 second"
