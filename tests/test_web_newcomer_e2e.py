@@ -124,6 +124,8 @@ def test_a_refused_hint_leaves_a_usable_panel(tmp_path: Path, browser: Any, view
             if page.locator("#hints .hint-refused").count():
                 refusal = page.inner_text("#hints .hint-refused")
                 break
+            ranks = set(page.locator("#hints td.rank").all_inner_texts())  # "no drop matters" only when it is so
+            assert (len(ranks) == 1) == (page.locator("#hints .advice-even").count() == 1), ranks
             page.click("#close-hints")
             drop(page)
         assert "try again in" in refusal and "Thinking" not in page.inner_text("#hints"), refusal
@@ -192,4 +194,18 @@ def test_the_double_spot_tutorial_names_its_game_and_ends_with_it(server: Server
     assert "Leave the tutorial" not in page.inner_text("body")
     assert page.get_attribute(".tutorial-bar a", "href") == "/"
     assert page.inner_text(".tutorial-bar").startswith("Learn Double Spot")
+    page.context.close()
+
+
+def test_an_early_double_spot_hint_says_no_drop_matters_yet(server: Server, browser: Any) -> None:
+    """On the empty frame every drop is worth the same: the panel says so in words, not only as a column of 1=."""
+    t = server.create(ME_AND_A_BOT, game="double-spot")
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(t["seats"][0]["link"] + "?lang=en")
+    page.wait_for_selector("#hint-button:not([hidden])", timeout=20_000)
+    page.click("#hint-button")
+    page.wait_for_selector("#hints table.advice")
+    ranks = set(page.locator("#hints td.rank").all_inner_texts())
+    assert ranks == {"1="}, ranks
+    assert page.inner_text("#hints .advice-even") == "No drop matters yet: every column leaves the same chances."
     page.context.close()
