@@ -12,6 +12,8 @@ if ! dpkg -s fonts-wqy-microhei >/dev/null 2>&1; then
   NEED="$NEED fonts-wqy-microhei"
 fi
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || NEED="$NEED postgresql"
+# tests/test_i18n.py runs GNU msgfmt --check over every catalog.
+command -v msgfmt >/dev/null || NEED="$NEED gettext"
 if [ -n "$NEED" ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -245,7 +245,7 @@ def test_save_and_load_continue_the_same_position(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("content", "message"), [
     ('{"format": "double-spot-record", "version": 1, "moves": [', "not valid JSON"),
     (json.dumps({"format": "double-spot-record", "version": 1, "rules": {"rows": 99}, "moves": []}),
-     "bad rules in record: rows must be from 3 to 20"),
+     "bad rules in record: rows must be from 3 to 10"),
     (json.dumps({"format": "double-spot-record", "version": 1, "rules": {}, "moves": ["reveal p01", "drop 1 blue"]}),
      "move 2 of the record"),
 ])
@@ -264,8 +264,8 @@ def test_a_corrupt_or_tampered_file_is_refused_and_left_alone(tmp_path: Path, co
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    (["--columns", "2"], "columns must be from 3 to 20, not 2"),
-    (["--rows", "21"], "rows must be from 3 to 20, not 21"),
+    (["--columns", "2"], "columns must be from 3 to 12, not 2"),
+    (["--rows", "21"], "rows must be from 3 to 10, not 21"),
     (["--target", "0"], "target must be from 1 to 40, not 0"),
     (["--claim", "last"], "claim must be one of mover, first, not 'last'"),
     (["--tricks", "hunting"], "--tricks is a Spots option"),

@@ -19,7 +19,8 @@ from spots import i18n
 from spots.games.spots.tricks import SUGGESTED_SETS, TILES
 
 I18N = Path(i18n.__file__).parent
-GLOSSARY: dict[str, Any] = tomllib.loads((I18N / "glossary.toml").read_text("utf-8"))["terms"]
+TOML: dict[str, Any] = tomllib.loads((I18N / "glossary.toml").read_text("utf-8"))
+GLOSSARY: dict[str, Any] = TOML["terms"]
 LANGS = [code for code in i18n.LANGUAGES if code != i18n.DEFAULT]
 QUOTED = re.compile(r"'[^']*'|\{\w*\}")  # move notation and commands the player types, and placeholders
 PRINTED = {tile.title for tile in TILES.values()} | {"Adoption Event"}  # matched in their printed case
@@ -79,6 +80,28 @@ def test_every_message_with_a_key_term_uses_the_glossary_word(code: str) -> None
                 if not any(form.casefold() in s.casefold() for form in forms):
                     problems.append(f"{msgid!r} -> {s!r}: needs {key!r} as {forms}")
     assert not problems, f"{code}: {len(problems)} messages off the glossary:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_no_translation_uses_a_word_the_glossary_avoids(code: str) -> None:
+    """One word for one thing: a term's rejected words ('lanzada', 'vestíbulo', 軍師) and the spellings a language
+    does not write (㩒 beside 撳) appear in no translation at all."""
+    avoided = {word: f"{key}: write {term[code]['word']!r}" for key, term in GLOSSARY.items()
+               for word in term[code].get("avoid", [])}
+    avoided |= {word: f"write {instead}" for word, instead in TOML.get("spellings", {}).get(code, {}).items()}
+    problems = [f"{msgid!r} -> {s!r}: {word!r} ({why})" for msgid, strings in catalog(code).items()
+                for s in strings for word, why in avoided.items() if word.casefold() in s.casefold()]
+    assert not problems, f"{code}:\n" + "\n".join(problems)
+
+
+def test_spanish_double_spot_cards_are_tarjetas() -> None:
+    """Seed 004 calls Double Spot's pattern cards 'tarjetas' (Spots' dog cards are 'cartas'): a message about a
+    drop, a disc, the frame or a claim says 'tarjeta', never 'carta'."""
+    double_spot = {"disc", "frame", "pattern-card", "drop", "claim"}
+    bad = [f"{msgid!r} -> {s!r}" for msgid, strings in catalog("es").items()
+           if re.search(r"\bcards?\b", msgid, re.IGNORECASE) and double_spot & set(terms_in(msgid))
+           for s in strings if re.search(r"\bcartas?\b", s, re.IGNORECASE)]
+    assert not bad, bad
 
 
 @pytest.mark.parametrize("code", LANGS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -77,6 +78,38 @@ def test_every_message_has_a_translation(code: str) -> None:
             elif set(FIELD.findall(s)) != fields:
                 problems.append(f"{key!r}: placeholders {sorted(set(FIELD.findall(s)))} instead of {sorted(fields)}")
     assert not problems, f"{code}: " + "; ".join(problems)
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_every_catalog_passes_babels_checks(code: str) -> None:
+    """Babel's checkers: a translation keeps the %-placeholders its message is flagged with, and the plural count."""
+    problems = [f"{m.id!r}: {', '.join(str(e) for e in errors)}" for m, errors in catalog(code).check()]
+    assert not problems, f"{code}: " + "; ".join(problems)
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_every_catalog_passes_msgfmt_check(code: str, tmp_path: Path) -> None:
+    """GNU gettext's own check (formats, plurals, header), as a translator's tools run it; no warning either."""
+    if shutil.which("msgfmt") is None:
+        pytest.skip("msgfmt is not installed (Debian's gettext; scripts/test.sh installs it)")
+    po = I18N / "locale" / i18n.FOLDERS[code] / "LC_MESSAGES" / "spots.po"
+    done = subprocess.run(["msgfmt", "--check", "-o", str(tmp_path / "spots.mo"), str(po)],
+                          capture_output=True, text=True, env={**CHILD_ENV, "LC_ALL": "C"})
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr
+
+
+@pytest.mark.parametrize("code", OTHERS)
+def test_no_catalog_keeps_obsolete_entries(code: str) -> None:
+    """Texts the code no longer has are purged (pybabel update --ignore-obsolete), not kept as '#~' lines."""
+    po = I18N / "locale" / i18n.FOLDERS[code] / "LC_MESSAGES" / "spots.po"
+    assert not catalog(code).obsolete, sorted(catalog(code).obsolete)
+    assert "\n#~ " not in po.read_text("utf-8")
+
+
+def test_no_message_is_flagged_as_a_percent_format() -> None:
+    """The texts use {fields}: a '%' in a message must not read as a %-directive ('50% is' was '% i')."""
+    flagged = [m.id for m in template() if m.id and "python-format" in m.flags]
+    assert not flagged, f"messages extracted as python-format (reword the '%'): {flagged}"
 
 
 def test_tile_texts_and_titles_are_in_the_catalogs() -> None:

@@ -93,7 +93,7 @@ def test_the_double_spot_arena_reports_how_games_end(capsys: pytest.CaptureFixtu
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["selfplay", "--game", "double-spot", "--columns", "2"], "columns must be from 3 to 20, not 2"),
+    (["selfplay", "--game", "double-spot", "--columns", "2"], "columns must be from 3 to 12, not 2"),
     (["selfplay", "--game", "double-spot", "--claim", "last"], "claim must be one of mover, first"),
     (["selfplay", "--columns", "5"], "--columns is a Double Spot option: add --game double-spot"),
     (["arena", "--game", "double-spot", "--bots", "greedy", "--players", "3"], "--players is a Spots option"),

@@ -45,7 +45,7 @@ def my_drop(view: Msg) -> str:
     ({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "minimax"}]},
      "the bots are random, greedy, mcts, expectimax, search"),
     ({"seats": HUMANS, "options": {"lifts": 10}}, "lifts must be from 0 to 9, not 10"),
-    ({"seats": HUMANS, "options": {"columns": 30}}, "columns must be from 4 to 12, not 30"),
+    ({"seats": HUMANS, "options": {"columns": 30}}, "columns must be from 3 to 12, not 30"),
     ({"seats": HUMANS, "options": {"claim": "loudest"}}, "claim must be one of mover, first"),
     ({"seats": HUMANS, "options": {"tricks": "all"}}, "unknown option 'tricks'"),
     ({"seats": HUMANS, "target": 0}, "target must be from 1 to 10, not 0"),

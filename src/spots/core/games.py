@@ -25,8 +25,8 @@ from .errors import StateFormatError
 from .options import Option, validate_options
 from .record import Record, RecordFormat
 
-__all__ = ["BUILTIN", "GameSpec", "Outcome", "get", "load_position", "new_state", "register", "registry", "sniff",
-           "spec_of_format", "spec_of_rules", "unregister"]
+__all__ = ["BUILTIN", "GameSpec", "LobbyBot", "Outcome", "get", "load_position", "new_state", "register", "registry",
+           "sniff", "spec_of_format", "spec_of_rules", "unregister"]
 
 # The modules whose ``SPEC`` is registered on first use, in the order games are listed.
 BUILTIN = ("spots.games.spots.spec", "spots.games.double_spot.spec")
@@ -46,6 +46,19 @@ class Outcome:
     turns: int
     winner: int | None  # the seat that won outright; None for a draw or a shared win
     busts: list[int] | None = None
+
+
+@dataclass(frozen=True)
+class LobbyBot:
+    """A bot offered to players (the web lobby and the docs' lists), with its strength in a word.
+
+    ``level``: a message id (``easiest``, ``easy``, ``strong``, ``strongest``) taken from the bot's measured
+    matches (docs/bots.md, docs/double-spot.md); ``why``: those figures in a few words, for the docs.
+    """
+
+    name: str
+    level: str
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -75,6 +88,9 @@ class GameSpec:
     # Option sets for short games, the first the game's defaults or close: the generic tests play each.
     quick: tuple[Mapping[str, Any], ...] = field(default=({},))
     aliases: tuple[str, ...] = field(default=())
+    # The bots players are offered, weakest first; the others (a frozen baseline, a research agent) stay for the
+    # arena, the terminal and Python. Empty: every bot, with no level.
+    lobby_bots: tuple[LobbyBot, ...] = field(default=())
 
     # ---------------------------------------------------------------- options and states
 
@@ -97,6 +113,10 @@ class GameSpec:
         raise KeyError(name)
 
     # ---------------------------------------------------------------- bots and records
+
+    def offered_bots(self) -> tuple[LobbyBot, ...]:
+        """The bots a lobby offers (``lobby_bots``, else every bot), weakest first."""
+        return self.lobby_bots or tuple(LobbyBot(name, "") for name in self.bots)
 
     def make_bot(self, name: str, seed: int = 0, **budget: Any) -> Bot:
         """A bot of this game by name; a ValueError names the known bots or the bad option."""
@@ -121,6 +141,7 @@ class GameSpec:
         """The spec as plain data (``GET /api/games`` and ``spots games``)."""
         return {"name": self.name, "title": self.title, "players": {"min": self.players[0], "max": self.players[1]},
                 "bots": list(self.bots), "options": [o.to_json() for o in self.options],
+                "lobby_bots": [{"name": b.name, "level": b.level} for b in self.offered_bots()],
                 "record_format": self.records.record, "state_format": self.records.state}
 
 

@@ -5,9 +5,9 @@ into memory the first time a language is asked for (no build step, no ``.mo``
 files in git). To refresh the template after changing texts, from the project folder::
 
     pybabel extract -F src/spots/i18n/babel.cfg -k N_ -k NP_:1,2 --no-location --sort-output \\
-        -o src/spots/i18n/messages.pot src/spots/engine src/spots/double_spot src/spots/play src/spots/web \\
-        src/spots/advisor.py src/spots/i18n
-    pybabel update -i src/spots/i18n/messages.pot -d src/spots/i18n/locale -D spots --no-fuzzy-matching
+        -o src/spots/i18n/messages.pot src/spots/games src/spots/play src/spots/web src/spots/i18n
+    pybabel update -i src/spots/i18n/messages.pot -d src/spots/i18n/locale -D spots \\
+        --no-fuzzy-matching --ignore-obsolete
 
 Dog names and the move notation are not translated.
 """

@@ -264,8 +264,8 @@ def format_hints(advice: list[Advice], names: list[str], seat: int, tr: gettext.
     heads = [_("rank"), _("move"), _("value"), _("what it does")]  # not inside the f-string: pybabel finds them
     w = [max(n, i18n.width(h)) for n, h in zip((4, 16, 9), heads, strict=False)]
     head = f"{i18n.pad(heads[0], w[0], True)}  {i18n.pad(heads[1], w[1])} {i18n.pad(heads[2], w[2], True)}  {heads[3]}"
-    lines = [_("Hints for {who} (exact chances over the die; 50% is even, equal drops share a rank):").format(
-        who=names[seat]), head]
+    title = _("Hints for {who} (exact over the die; at a value of 50%, neither side gains; equal drops share a rank):")
+    lines = [title.format(who=names[seat]), head]
     for a in advice[:limit]:
         done = []
         if a.takes:

@@ -28,6 +28,7 @@ JS_WORDS = [
     N_("Takes now"), N_("Opponent's roll"), N_("Your next roll"), N_("wins the game"), N_("ends the game in a draw"),
     N_("ends the game, lost"),
     N_("The chance to finish a card, exact over the die; drops of equal value share a rank."),
+    N_("No drop matters yet: every column leaves the same chances."),
 ]
 
 

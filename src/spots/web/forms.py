@@ -49,6 +49,9 @@ def parse_seats(body: dict[str, Any], kind: GameKind) -> list[dict[str, Any]]:
             raise ValueError(f"seat {i}: 'kind' must be 'human' or 'bot'")
         if s["kind"] == "bot":
             bot = s.get("bot", "greedy")
+            if isinstance(bot, str) and bot in kind.spec.bots and bot not in kind.bots:
+                raise ValueError(f"seat {i}: the bot {bot!r} is not offered at tables (the arena and the terminal "
+                                 f"have it); the bots are {', '.join(kind.bots)}")
             if not isinstance(bot, str) or bot not in kind.bots:
                 raise ValueError(f"seat {i}: unknown bot {bot!r}; the bots are {', '.join(kind.bots)}")
             seats.append({"kind": "bot", "bot": bot, "name": clean_name(s.get("name"), f"{bot.title()} bot")})
@@ -131,7 +134,9 @@ def lobby_form(_: Callable[[str], str]) -> list[dict[str, Any]]:
         fields = [lobby_field(spec, option, _) for option in spec.options if option.lobby is not None]
         out.append({"name": spec.name, "title": _(spec.title), "blurb": _(spec.blurb) if spec.blurb else spec.summary,
                     "goal": list(kind.web.goal), "draws": kind.web.draws,
-                    "bots": list(spec.bots), "seats": spec.players[0], "seats_option": spec.seats_option,
+                    "bots": list(kind.bots), "seats": spec.players[0], "seats_option": spec.seats_option,
+                    "bot_labels": {b.name: _("Bot: {bot} ({level})").format(bot=b.name, level=_(b.level))
+                                   if b.level else _("Bot: {bot}").format(bot=b.name) for b in spec.offered_bots()},
                     "main": [f for f in fields if f["place"] == "main"],
                     "variants": [f for f in fields if f["place"] != "main"]})
     return out

@@ -86,7 +86,8 @@ class GameKind:
 
     @property
     def bots(self) -> tuple[str, ...]:
-        return tuple(self.spec.bots)
+        """The bots a table may seat: those the lobby offers (a baseline kept for the arena is not one)."""
+        return tuple(b.name for b in self.spec.offered_bots())
 
     @property
     def record_format(self) -> str:
@@ -104,7 +105,8 @@ class GameKind:
                 "styles": list(web.styles), "scripts": list(web.scripts),
                 "sides": web.per_seat_view,  # the replay offers "Other side" when each seat sees its own
                 "tutorial": None if web.tutorial is None else {"words": web.tutorial.words,
-                                                               "script": web.tutorial.script}}
+                                                               "script": web.tutorial.script,
+                                                               "title": gettext(web.tutorial.button)}}
 
     def rules_from_dict(self, doc: Any) -> Any:
         return self.spec.records.rules_from_dict(doc)

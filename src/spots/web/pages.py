@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from .context import Context, tr_of
 from .forms import lobby_form
 from .tutorial import teaching
 from .writer import Unavailable
+
+# Every page links the icon (base.html); browsers and bookmarks still ask for /favicon.ico: the same drawing.
+FAVICON = (Path(__file__).parent / "static" / "favicon.svg").read_bytes()
 
 
 def routes(ctx: Context) -> APIRouter:
@@ -22,12 +27,17 @@ def routes(ctx: Context) -> APIRouter:
     def no_table(request: Request, table_id: str) -> HTMLResponse:
         return not_found(request, tr_of(request)("There is no table {table}.").format(table=repr(table_id)))
 
+    @router.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
+
     @router.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:
         tr = tr_of(request)
         games = lobby_form(tr)  # every hosted game's form, from its options schema
         lessons = [{"game": name, "button": tr(lesson.button)} for name, (_, lesson) in teaching().items()]
         return ctx.page(request, "lobby.html", games=games, bots={g["name"]: g["bots"] for g in games},
+                        bot_labels={g["name"]: g["bot_labels"] for g in games},
                         about={g["name"]: {k: g[k] for k in ("title", "goal", "draws")} for g in games},
                         lessons=lessons)
 

@@ -234,8 +234,10 @@ class SocketServer:
         if advice is None:
             wait = self.ctx.hints.take(conn.client) or self.ctx.hints_server.take("server")
             if wait:
-                return _error("hint-limit", _("hints take a lot of thinking: try again in {n} seconds").format(
-                    n=max(1, round(wait))), retry_after=max(1, round(wait)))
+                n = max(1, round(wait))
+                return _error("hint-limit", tr.ngettext("hints take a lot of thinking: try again in {n} second",
+                                                        "hints take a lot of thinking: try again in {n} seconds",
+                                                        n).format(n=n), retry_after=n)
             try:
                 advice = await asyncio.wait_for(
                     self.hub.workers.hint(room.kind.name, state.clone(), room.names, conn.lang), HINT_TIMEOUT)

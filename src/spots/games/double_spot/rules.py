@@ -9,7 +9,8 @@ from ...core.errors import RulesError
 from ...core.options import whole
 
 CLAIM_RULES = ("mover", "first")
-LIMITS = {"columns": (3, 20), "rows": (3, 20), "discs": (1, 400), "target": (1, 40), "lifts": (0, 99)}
+# One range for every front end (the terminal, the web lobby, Python): the frame fits a phone's screen at 12×10.
+LIMITS = {"columns": (3, 12), "rows": (3, 10), "discs": (1, 400), "target": (1, 40), "lifts": (0, 99)}
 
 # One set of errors for every game: a bad Double Spot option is a ``RulesError`` (the old name stays).
 DoubleSpotRulesError = RulesError
@@ -21,7 +22,7 @@ def _whole(name: str, value: Any) -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """Options; the defaults are the game of ``rules/double-spot.md``.
+    """Options; the defaults are the game of ``docs/rules.md`` (Double Spot).
 
     columns, rows: the frame (8×5, one cell per disc).
     discs: discs of each kind (blue/green and pink/yellow); ``None`` gives enough

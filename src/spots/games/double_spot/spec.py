@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...core.advice import Advice
-from ...core.games import GameSpec, Outcome
+from ...core.games import GameSpec, LobbyBot, Outcome
 from ...core.options import Lobby, Option
 from .advice import advise
 from .bots import BOTS
@@ -15,9 +15,9 @@ from .words import N_, describe_move
 TARGETS = Lobby("main", cap=(1, 10), presets=((3, N_("3 (quick)")), (5, N_("5 (standard)")), (7, N_("7 (long)"))))
 CLAIMS = Lobby(presets=(("mover", N_("the player to move")), ("first", N_("whoever claims it first"))))
 
-OPTIONS = (  # lobby: the bounds and menus of the web lobby (a public server offers no 20-column frames)
-    Option("columns", "int", 8, N_("Columns"), "columns of the frame", *LIMITS["columns"], lobby=Lobby(cap=(4, 12))),
-    Option("rows", "int", 5, N_("Rows"), "rows of the frame", *LIMITS["rows"], lobby=Lobby(cap=(4, 10))),
+OPTIONS = (  # lobby: the menus of the web lobby; the frame's range is the same everywhere (rules.LIMITS)
+    Option("columns", "int", 8, N_("Columns"), "columns of the frame", *LIMITS["columns"], lobby=Lobby()),
+    Option("rows", "int", 5, N_("Rows"), "rows of the frame", *LIMITS["rows"], lobby=Lobby()),
     Option("discs", "int", None, N_("Discs of each kind"), "discs of each kind (default: half the cells, rounded up)",
            *LIMITS["discs"], lobby=None),
     Option("target", "int", 5, N_("Cards to win"), "pattern cards that win at once", *LIMITS["target"],
@@ -28,6 +28,15 @@ OPTIONS = (  # lobby: the bounds and menus of the web lobby (a public server off
     Option("lifts", "int", 3, N_("When the frame fills, lift it and play on (times)"),
            "times a full frame is lifted, its discs let fall, and play goes on (0: a full frame ends the game)",
            *LIMITS["lifts"], lobby=Lobby(cap=(0, 9))),
+)
+
+# The lobby's bots by measured strength (docs/double-spot.md): the three searches are level with each other.
+LOBBY_BOTS = (
+    LobbyBot("random", N_("easiest"), "uniform over the legal moves"),
+    LobbyBot("greedy", N_("easy"), "takes a card when it can, hands over no finish it can avoid: 0.902 against random"),
+    LobbyBot("mcts", N_("strong"), "0.538 against greedy"),
+    LobbyBot("expectimax", N_("strong"), "0.562 against greedy, 0.529 against mcts; the hints"),
+    LobbyBot("search", N_("strong"), "0.529 against greedy, 0.509 against mcts"),
 )
 
 ENDINGS = {"target": "target reached", "full-board": "board full"}
@@ -63,6 +72,7 @@ SPEC = GameSpec(
     outcome=outcome,
     terminal="spots.play.double_spot_terminal:start",
     web="spots.web.double_spot_words:WEB_VIEW",
+    lobby_bots=LOBBY_BOTS,
     blurb=N_("Drop two-sided discs and race to make the patterns on the cards. 2 players, each on their own side "
              "of the frame."),
     summary="drop double-sided discs to make the patterns on the face-up cards (2 players)",

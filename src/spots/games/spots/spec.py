@@ -8,7 +8,7 @@ players, a dog limit at least the target, ...).
 from __future__ import annotations
 
 from ...core.advice import Advice
-from ...core.games import GameSpec, Outcome
+from ...core.games import GameSpec, LobbyBot, Outcome
 from ...core.options import CUSTOM, Lobby, Option
 from .advice import advise as spots_advise
 from .bots import BOTS
@@ -51,6 +51,17 @@ OPTIONS = (
 )
 
 
+# The lobby's bots by measured strength (docs/arena.md, docs/bots.md). Kept out: expectimax-v1, the frozen first
+# expectimax the arena measures its successor against, and ppo, the trained agent (level with greedy, 52.7%; it
+# needs numpy from the rl extra): both stay for the arena, the terminal and Python.
+LOBBY_BOTS = (
+    LobbyBot("random", N_("easiest"), "uniform over the legal moves: loses every game to greedy"),
+    LobbyBot("greedy", N_("easy"), "a casual player's rules of thumb: wins 100% against random"),
+    LobbyBot("mcts", N_("strong"), "88.0% against greedy"),
+    LobbyBot("expectimax", N_("strongest"), "85.8% against greedy over 2,000 games, 61% against mcts; the advisor"),
+)
+
+
 def advise(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
     """``spots.advisor.advise`` in the shared shape: a bot's ranking (the strongest by default), each move's bust
     chance."""
@@ -78,6 +89,7 @@ SPEC = GameSpec(
     outcome=outcome,
     terminal="spots.play.spots_terminal:start",
     web="spots.web.words:WEB_VIEW",
+    lobby_bots=LOBBY_BOTS,
     seats_option="players",
     blurb=N_("Push your luck: roll dice, fill dogs, don't bust. 1 to 4 players."),
     summary="the push-your-luck dice game about dogs: fill dogs, don't bust (1-4 players)",

@@ -195,7 +195,10 @@ const DoubleSpot = (() => {
     const rows = advice.map((a) => `<tr data-rank="${a.rank}"><td class="rank">${a.rank}${shared(a.rank) ? "=" : ""}</td>
       <td>${Spots.moveButton(a)}</td><td class="takes">${esc(now(a))}</td><td class="risk">${pct(a.risk)}</td>
       <td class="next">${pct(a.next)}</td></tr>`).join("");
-    return `<p class="muted advice-note">${esc(T("The chance to finish a card, exact over the die; drops of equal value share a rank."))}</p>
+    // Early on every drop is worth the same (all ranked 1=): say so in words rather than leave a column of 1=.
+    const even = advice.length > 1 && advice.every((a) => a.rank === advice[0].rank)
+      ? `<p class="advice-even">${esc(T("No drop matters yet: every column leaves the same chances."))}</p>` : "";
+    return `${even}<p class="muted advice-note">${esc(T("The chance to finish a card, exact over the die; drops of equal value share a rank."))}</p>
       <table class="advice"><thead><tr><th>#</th><th>${esc(T("Move"))}</th><th>${esc(T("Takes now"))}</th>
       <th>${esc(T("Opponent's roll"))}</th><th>${esc(T("Your next roll"))}</th></tr></thead>
       <tbody>${rows}</tbody></table>`;

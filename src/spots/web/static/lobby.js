@@ -7,6 +7,7 @@
     "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
   })[c]);
   const botsOf = window.SPOTS_BOTS || { spots: ["random", "greedy"] };
+  const botLabels = window.SPOTS_BOT_LABELS || {};  // "Bot: greedy (easy)", translated, by game and bot
   const about = window.SPOTS_GAMES || {};  // each game's title, goal words and whether it can end in a draw
   const game = () => $("game").value;
   // The chosen game's options (generated from its options schema on the server: lobby.html).
@@ -31,7 +32,7 @@
     for (let i = 0; i < n; i++) {
       const prev = old[i] || { kind: i === 0 ? "human" : fallback, name: "" };
       if (prev.kind !== "human" && !bots.includes(prev.kind.slice(4))) prev.kind = fallback;  // not in this game
-      const options = [["human", T("Human")], ...bots.map((b) => [`bot:${b}`, T("Bot: {bot}", { bot: b })])]
+      const options = [["human", T("Human")], ...bots.map((b) => [`bot:${b}`, (botLabels[game()] || {})[b] || T("Bot: {bot}", { bot: b })])]
         .map(([v, t]) => `<option value="${v}"${prev.kind === v ? " selected" : ""}>${t}</option>`).join("");
       html += `<div class="seat-row"><span class="seat-no">${esc(T("Seat {n}", { n: i + 1 }))}</span>
         <select name="seat-${i}" aria-label="${esc(T("seat {n} player", { n: i + 1 }))}">${options}</select>
@@ -91,7 +92,10 @@
       });
       const data = await r.json();
       if (!r.ok) { $("create-error").textContent = data.message; return; }
-      location.href = data.host;
+      // Alone with bots, nothing needs sharing: straight to your seat (the host page lists links to send).
+      const own = data.seats.find((s) => s.mine && s.link);
+      const friends = data.seats.some((s) => s.kind === "human" && !s.mine);
+      location.href = own && !friends ? own.link : data.host;
     } catch (err) {
       $("create-error").textContent = T("Could not reach the server.");
     } finally {

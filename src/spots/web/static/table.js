@@ -13,6 +13,7 @@
   let ws = null;
   let busy = false;
   let retry = 0;
+  let hintAsked = false;  // a hint was asked, and neither it nor its refusal has come back yet
   const listeners = { state: [], hint: [], error: [] };
   const $ = (id) => document.getElementById(id);
 
@@ -78,22 +79,31 @@
     } else if (msg.type === "error") {
       busy = false;
       const handled = listeners.error.map((f) => f(msg) === true).includes(true);  // e.g. the tutorial's own hints
-      if (!handled) toast(msg.message);
+      const forHint = hintAsked && /^(hint-|not-your-turn$)/.test(msg.code || "");
+      if (forHint) hintAsked = false;
+      if (!handled && forHint) hintPanel(`<p class="hint-refused" role="status">${Spots.esc(msg.message)}</p>`);
+      else if (!handled) toast(msg.message);
       draw(null);
       if (msg.code === "unknown-table" || msg.code === "bad-token") { retry = -1; setConn(T("not available"), false); }
     } else if (msg.type === "hint") {
+      hintAsked = false;
       if (!listeners.hint.some((f) => f(msg))) showHints(msg);
     }
   }
 
-  function showHints(msg) {
+  // The advisor's panel always has its title and a close button: while it thinks, with the ranking, or with why a
+  // hint was refused (a refusal must never leave "Thinking…" over the buttons).
+  function hintPanel(body) {
     const h = $("hints");
-    if (!view || msg.moves !== view.moves) return;
-    const table = rendererFor(view).hints(msg.advice);
     h.innerHTML = `<h2>${Spots.esc(T("Advisor"))} <button type="button" class="close" id="close-hints" aria-label="${Spots.esc(T("Close"))}">×</button></h2>
-      ${table}`;
+      ${body}`;
     h.hidden = false;
     $("close-hints").onclick = () => { h.hidden = true; };
+  }
+
+  function showHints(msg) {
+    if (!view || msg.moves !== view.moves) return;
+    hintPanel(rendererFor(view).hints(msg.advice));
   }
 
   function connect() {
@@ -140,8 +150,8 @@
   });
   $("hint-button").addEventListener("click", () => {
     if (send({ type: "hint" })) {
-      $("hints").innerHTML = `<p>${Spots.esc(T("Thinking…"))}</p>`;
-      $("hints").hidden = false;
+      hintAsked = true;
+      hintPanel(`<p>${Spots.esc(T("Thinking…"))}</p>`);
     }
   });
   Play.init({ sendMove, toast });

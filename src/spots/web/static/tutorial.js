@@ -11,9 +11,11 @@
   const seen = new Set();
   const queue = [];
   let showing = null;
+  let resting = false;  // a tip was just dismissed: the next waits for the table to move on (one tip per move)
   let waitingHint = 0;  // advisor replies this script asked for (they do not open the hint panel)
   let lastMine = null;  // the last move this page sent
   const esc = (s) => Spots.esc(s);
+  const RISKY = 0.25;  // a bust chance from which the advice explains itself
   const fill = (text, values) => Object.keys(values || {}).reduce((t, k) => t.split(`{${k}}`).join(values[k]), text);
 
   const box = document.createElement("section");
@@ -41,7 +43,18 @@
     if (seen.has(key) || document.body.dataset.tutorial !== "on") return;
     seen.add(key);
     queue.push({ key, values, anchor });
-    if (!showing) next();
+    if (!showing && !resting) next();
+  }
+
+  // "Got it": after the welcome the first tip follows at once; after any other, the next waits for a move, so tips
+  // come one at a time as the game goes on instead of a stack of them read one second apart.
+  function dismiss() {
+    const after = showing && showing.key;
+    if (after === "welcome") { next(); return; }
+    showing = null;
+    box.hidden = true;
+    document.querySelectorAll(".callout-focus").forEach((el) => el.classList.remove("callout-focus"));
+    resting = queue.length > 0;
   }
 
   function next() {
@@ -54,8 +67,9 @@
     if (!showing) { box.hidden = true; return; }
     const [title, text] = W.callouts[showing.key];
     box.dataset.key = showing.key;
+    const over = !!(table.view() && table.view().over);  // nothing left to leave once the game is over
     box.innerHTML = `<h2>${esc(title)}</h2><p>${esc(fill(text, showing.values))}</p><p class="advice-line" id="callout-advice"></p>
-      <div class="callout-actions"><button type="button" id="callout-leave">${esc(W.leave)}</button>
+      <div class="callout-actions">${over ? "" : `<button type="button" id="callout-leave">${esc(W.leave)}</button>`}
       <button type="button" class="primary" id="callout-ok">${esc(W.got_it)}</button></div>`;
     box.hidden = false;
     const el = showing.anchor && document.querySelector(showing.anchor);
@@ -86,7 +100,9 @@
     const v = table.view();
     if (!out || !v || msg.moves !== v.moves || !msg.advice.length) { answered(false); return true; }
     const top = msg.advice[0];
-    out.textContent = top.bust === null ? fill(W.advisor_safe, { move: top.label }) : fill(W.advisor, { move: top.label, odds: PCT(top.bust) });
+    // a trick with a high bust chance says why it may still be right (a beginner's first advice is Run at 52.3%)
+    const line = top.bust === null ? W.advisor_safe : top.bust >= RISKY ? W.advisor_risky : W.advisor;
+    out.textContent = fill(line, { move: top.label, odds: top.bust === null ? "" : PCT(top.bust) });
     answered(true);
     return true;
   });
@@ -101,10 +117,16 @@
   });
 
   box.addEventListener("click", (e) => {
-    if (e.target.id === "callout-ok") next();
+    if (e.target.id === "callout-ok") dismiss();
     if (e.target.id === "callout-leave") leave();
   });
   document.getElementById("leave-tutorial").addEventListener("click", leave);
+
+  function finished() {  // the game is over: the bar says so and leads back to the lobby, no "Leave the tutorial"
+    bar.innerHTML = `<b>${esc(W.title)}</b> <a class="button" href="/">${esc(W.back)}</a>`;
+    const leaveTip = document.getElementById("callout-leave");
+    if (leaveTip) leaveTip.remove();
+  }
 
   function leave() {
     document.body.dataset.tutorial = "off";
@@ -126,7 +148,9 @@
     const tutor = { say, me: () => table.me(), lastMine: () => lastMine };
     const onState = (v, prev) => {
       if (table.me() === null || v.game !== lesson.game) return;
+      if (v.over && document.body.dataset.tutorial === "on") finished();
       lesson.onState(v, prev, tutor);
+      if (resting && (v.over || (prev && prev.moves !== v.moves))) { resting = false; if (!showing) next(); }
       const advice = document.getElementById("callout-advice");
       if (showing && !box.hidden && advice && prev && prev.moves !== v.moves) {
         advice.textContent = "";

@@ -4,7 +4,7 @@
 
 window.SpotsTutorial && window.SpotsTutorial.teach({
   game: "spots",
-  still: { tiles: "trick", place: "place", bury: "bury", treats: "reroll", score: "score" },
+  still: { tiles: "trick", tiles_touch: "trick", place: "place", bury: "bury", treats: "reroll", score: "score" },
   onState(v, prev, tutor) {
     const say = tutor.say;
     const me = tutor.me();
@@ -13,7 +13,9 @@ window.SpotsTutorial && window.SpotsTutorial.teach({
     say("welcome", { bot: bot ? bot.name : "", n: v.rules.target }, ".mat.me");
     const myTurn = v.to_move === me;
     const kinds = new Set(v.legal.map((b) => b.move.split(" ")[0]));
-    if (myTurn && kinds.has("trick")) say("tiles", {}, ".felt .tiles");
+    // a click plays a tile at once where there is a mouse (its text shows on hover); a tap first shows the text
+    const touch = window.matchMedia("(hover: none)").matches;
+    if (myTurn && kinds.has("trick")) say(touch ? "tiles_touch" : "tiles", {}, ".felt .tiles");
     if (myTurn && kinds.has("place")) say("place", {}, ".felt .tray");
     if (myTurn && kinds.has("bury")) say("bury", {}, ".mat.me .yard-patch");
     if (myTurn && kinds.has("reroll")) say("treats", {}, ".felt .tray");
