@@ -442,8 +442,8 @@ def test_cards_to_win_is_an_option() -> None:
 
 
 def full_board_position(won: tuple[list[str], list[str]]) -> tuple[State, str]:
-    """A 3×3 frame one quiet drop from full, with no lifts left (so a full frame ends the game)."""
-    rules = Rules(columns=3, rows=3, lifts=0)
+    """A 3×3 frame one quiet drop from full under the default rules (a full frame ends the game)."""
+    rules = Rules(columns=3, rows=3)
     rows = ["BG.", "PYG", "YBP"]
     for a in DECK:
         for b in DECK:

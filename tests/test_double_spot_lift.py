@@ -52,12 +52,15 @@ def test_with_no_lifts_a_full_frame_ends_the_game() -> None:
     assert state.is_terminal() and state.end_reason == "full-board"
 
 
-def test_by_default_a_full_frame_is_lifted_three_times_but_old_saves_keep_their_game() -> None:
-    assert Rules().lifts == 3 and Rules.from_dict({"target": 3}).lifts == 3
+def test_lifting_is_a_house_rule_off_by_default_and_old_saves_keep_their_game() -> None:
+    assert Rules().lifts == 0 and Rules.from_dict({"target": 3}).lifts == 0
     record = record_dict(play_out(Rules(columns=3, rows=3, target=40, lifts=0), 1))
     del record["rules"]["lifts"]  # a record saved before the option existed
     assert Rules.from_saved(record["rules"]).lifts == 0
     assert parse_record(record).replay().end_reason == "full-board"  # the game it was: over on the first full frame
+    lifted = record_dict(play_out(Rules(columns=3, rows=3, target=40, lifts=3), 1))
+    assert lifted["rules"]["lifts"] == 3  # written out, so the default can never change a saved game
+    assert parse_record(lifted).replay().lifted == 3
 
 
 def play_out(rules: Rules, seed: int) -> State:

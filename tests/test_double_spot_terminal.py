@@ -123,7 +123,7 @@ def test_options_are_accepted_and_the_first_claim_rule_asks_who_claimed(tmp_path
     child.expect_exact("Saved to double-spot-autosave.json; continue with: spots play --load double-spot-autosave.json")
     child.expect(pexpect.EOF)
     record = autosaved(tmp_path)
-    assert record["rules"] == {"columns": 5, "rows": 4, "discs": 10, "target": 3, "claim": "first", "lifts": 3}
+    assert record["rules"] == {"columns": 5, "rows": 4, "discs": 10, "target": 3, "claim": "first", "lifts": 0}
     assert "claim 1" in record["moves"]
 
 

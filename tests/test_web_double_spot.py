@@ -7,6 +7,7 @@ server offers and check what each side of the frame shows.
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import time
@@ -24,6 +25,7 @@ from test_web_api import Msg, client, db_moves, is_state, opened, play, token, u
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+FIXTURES = Path(__file__).parent / "fixtures" / "double_spot_lifts3"
 
 
 def new_ds_table(c: Any, seats: list[Msg] | None = None, **body: Any) -> Msg:
@@ -257,3 +259,28 @@ def test_a_database_from_before_double_spot_is_upgraded(tmp_path: Path) -> None:
         assert old["game"] == "spots" and old["view"]["players"][0]["name"] == "Ann"
         t = new_ds_table(c)
         assert c.get(f"/api/tables/{t['id']}").json()["game"] == "double-spot"
+
+
+def test_a_table_stored_while_lifts_was_3_by_default_keeps_its_lifts(tmp_path: Path) -> None:
+    """A table the server stored under the old default (its rules row names ``"lifts": 3``, as that server
+    wrote every option) resumes after the frame was lifted; a new table gets the rules' ending."""
+    db = tmp_path / "t.db"
+    saved = json.loads((FIXTURES / "state_after_a_lift.json").read_text())
+    store = Store(db)
+    try:
+        old = store.create_table("double-spot", saved["rules"], [{**s, "bot": None} for s in HUMANS],
+                                 [(m, -1) for m in saved["history"]]).id
+    finally:
+        store.close()
+    with client(db) as c:
+        row = c.get(f"/api/tables/{old}").json()
+        assert row["status"] == "playing" and row["view"]["rules"]["lifts"] == 3 and not row["view"]["over"]
+        assert db_moves(db, old)[len(saved["history"])].startswith("roll")  # the server rolled on for seat 0
+        assert all(not col["discs"] for col in row["view"]["columns"])  # the lifted, empty frame
+        fresh = new_ds_table(c)
+        assert c.get(f"/api/tables/{fresh['id']}").json()["view"]["rules"]["lifts"] == 0
+        lobby = c.get("/").text
+        field = lobby[lobby.index('id="opt-double-spot-lifts"'):]
+        field = field[:field.index("</select>")]
+        assert '<option value="0" selected>0 (the rules: a full frame ends the game)</option>' in field
+        assert "3 (recommended: 86 in 100 games reach the target instead of 27)" in field
