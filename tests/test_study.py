@@ -253,3 +253,19 @@ def test_the_fast_runner_seam_is_used_only_where_it_fits(monkeypatch: pytest.Mon
     assert seen[0][0]["bots"] == ["greedy", "random"]
     assert runner_for(strong) is reference_chunk
     assert runner_for(greedy, "reference") is reference_chunk
+
+
+def test_double_spot_results_played_under_another_default_are_not_mixed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same study file, once under the engine whose default lifted a full frame three times: its rows
+    are refused, although the options the file names are the same."""
+    from spots.games.double_spot import Rules as DsRules
+    from spots.study import play
+
+    text = SMALL.replace('kind = "seats"', 'kind = "double-spot"').replace("[base]", '[base]\ngame = "double-spot"')
+    text = text[:text.index("[grid]")] + '[grid]\nclaim = ["mover", "first"]\n'
+    ChunkStore(tmp_path, load_study(str(write(tmp_path, text))))
+    assert load_study(str(write(tmp_path, text))).fingerprint() == load_study(str(write(tmp_path, text))).fingerprint()
+    monkeypatch.setattr(play, "make_rules", lambda config, seed: DsRules(**{"lifts": 3, **config.options}))
+    with pytest.raises(ValueError, match="different version of study 'small'"):
+        ChunkStore(tmp_path, load_study(str(write(tmp_path, text))))

@@ -60,8 +60,13 @@ class Study:
         }
 
     def fingerprint(self) -> str:
-        """What fixes every game's result: configurations, seed and chunking (not the number of games)."""
-        doc = {"seed": self.seed, "chunk": self.chunk, "configs": [c.to_dict() for c in self.configs]}
+        """What fixes every game's result: configurations, seed and chunking (not the number of games).
+
+        A Double Spot configuration counts with its rules in full, not only the options it names: rows
+        played while ``lifts`` was 3 by default are never mixed with rows played under the rules' ending.
+        """
+        configs = [{**c.to_dict(), **_rules_in_full(c)} for c in self.configs]
+        doc = {"seed": self.seed, "chunk": self.chunk, "configs": configs}
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
     def chunks(self) -> list[tuple[int, int, int]]:
@@ -76,6 +81,15 @@ class Study:
     @property
     def total_games(self) -> int:
         return self.games * len(self.configs)
+
+
+def _rules_in_full(config: Config) -> dict[str, Any]:
+    """Double Spot's rules as played (its defaults have changed once); {} for Spots (fingerprints kept)."""
+    if config.game != "double-spot":
+        return {}
+    from .play import make_rules
+
+    return {"rules": make_rules(config, 0).to_dict()}
 
 
 SUGGESTED = ["adoption-event", "dog-park", "agility-course", "hunting", "kennel-club", "puppy-pen"]
