@@ -14,7 +14,7 @@ from spots.core import StateFormatError, replay
 from spots.games.double_spot import DoubleSpotRulesError, Game, Rules, State
 from spots.games.double_spot.record import parse_record, record_dict
 from test_double_spot import DECK, full_board_position, position
-from test_double_spot_terminal import spawn
+from test_double_spot_terminal import PROMPT, spawn
 
 
 def lifted_position(lifts: int, won: tuple[list[str], list[str]] = ([], [])) -> tuple[State, str]:
@@ -132,3 +132,19 @@ def test_the_terminal_refuses_a_bad_lifts_value(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
+
+
+@pytest.mark.parametrize(("args", "house_rule"), [((), None), (("--lifts", "3"), "(up to 3 times)")])
+def test_the_terminal_rules_give_the_default_ending_and_name_the_house_rule_only_when_chosen(
+        tmp_path: Path, args: tuple[str, ...], house_rule: str | None) -> None:
+    child = spawn(tmp_path, "--seat", "me", "--seat", "greedy", "--seed", "1", *args)
+    child.expect(PROMPT)
+    child.sendline("rules")
+    child.expect(r"if\s+the\s+board\s+fills\s+first,\s+more\s+cards\s+wins\s+and\s+equal\s+counts\s+draw\.")
+    child.expect(PROMPT)
+    assert ("House rule" in child.before) == (house_rule is not None)
+    if house_rule:
+        assert house_rule in " ".join(child.before.split())
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert json.loads((tmp_path / "double-spot-autosave.json").read_text())["rules"]["lifts"] == (3 if args else 0)
