@@ -13,7 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from .solve import VARIANTS, Solution, canonical_key, solve, variant_of
+from .solve import DECISION, VARIANTS, Solution, canonical_key, solve, variant_of
 from .state import State
 
 OBJECTIVES = ("turns", "within")
@@ -113,6 +113,21 @@ class MoveValues:
         left = self.left(state)
         return [(m, self._after(state, m, left)) for m in state.legal_actions()]
 
+    def solved_moves(self, state: State) -> list[tuple[str, float]] | None:
+        """The moves the solver searched from this position, with their values, read from the graph without
+        playing them (None off the graph). A roll's dice come lowest face first, as in ``solve.searched_moves``."""
+        graph = self.solution.graph
+        node = graph.index.get(canonical_key(state))
+        if node is None or graph.kind[node] != DECISION:
+            return None
+        crossings = zip(graph.moves[node], graph.children[node], graph.crossing[node], strict=True)
+        if self.objective == "turns":
+            turns = self.solution.turns
+            return [(m, turns[c] + crossing) for m, c, crossing in crossings]
+        left = self.left(state)
+        now, after = self.solution.within[left], self.solution.within[left - 1] if left > 0 else None
+        return [(m, (0.0 if after is None else after[c]) if crossing else now[c]) for m, c, crossing in crossings]
+
 
 class OptimalBot:
     """``spots.bots.make("optimal", objective="turns")`` or ``objective="within", turns=N``: the exact policy.
@@ -144,7 +159,7 @@ class OptimalBot:
 
     def choose(self, state: State) -> str:
         values = self._for(state)
-        ranked = values.moves(state)
+        ranked = values.solved_moves(state) or values.moves(state)
         best_move, best_value = ranked[0]
         for move, value in ranked[1:]:
             if values.better(value, best_value) and abs(value - best_value) > 1e-12:

@@ -40,17 +40,20 @@ SMALL_DECK = (
 )
 
 
-def _variant(target: int, tricks: tuple[str, ...], treats: int = 0) -> dict[str, Any]:
-    """Solitaire with the small deck, a dog limit of the target (at least 2) and a small treat supply."""
-    return {"players": 1, "target": target, "tricks": list(tricks), "deck": [dict(c) for c in SMALL_DECK],
+def _variant(target: int, tricks: tuple[str, ...], treats: int = 0,
+             deck: tuple[dict[str, Any], ...] = SMALL_DECK) -> dict[str, Any]:
+    """Solitaire with a small deck, a dog limit of the target (at least 2) and a small treat supply."""
+    return {"players": 1, "target": target, "tricks": list(tricks), "deck": [dict(c) for c in deck],
             "dog_limit": max(2, target), "treats": treats, "starting_treats": min(1, treats)}
 
 
 # The solved variants, by name: the rules options each is played with. ``solo-hand`` is small enough to
-# work out by hand (tests/test_solve.py): one dog with one space, a 6, and a bust limit of 0.
+# work out by hand (tests/test_solve.py): one dog with one space, a 6, and a bust limit of 0. ``solo-1-pair``
+# is the smallest with the standard bust limit: both cards of its deck are dealt, so no card is drawn.
 VARIANTS: dict[str, dict[str, Any]] = {
     "solo-hand": {"players": 1, "target": 1, "tricks": ["howl", "walk"], "deck": [{"name": "Rex", "spaces": [6]}],
                   "starting_dogs": 1, "dog_limit": 1, "bust_limit": 0, "treats": 0, "starting_treats": 0},
+    "solo-1-pair": _variant(1, ("howl", "walk"), deck=SMALL_DECK[:2]),
     "solo-1": _variant(1, ("howl", "walk")),
     "solo-1-treats": _variant(1, ("howl", "walk"), treats=1),
     "solo-1-beg": _variant(1, ("howl", "walk", "beg"), treats=1),
