@@ -174,7 +174,11 @@ def test_every_bot_of_the_game_plays_only_legal_moves(game: str) -> None:
             if state.is_chance_node():
                 state.sample_chance(rng)
                 continue
-            move = bot.choose(state.clone())
+            try:
+                move = bot.choose(state.clone())
+            except ValueError as exc:  # the exact policy plays only its solved variants, and says so
+                assert name == "optimal" and "no solution for these rules" in str(exc), (name, exc)
+                break
             assert move in state.legal_actions(), (name, move)
             state.apply_action(move, player=state.current_player())
 

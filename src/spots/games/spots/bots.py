@@ -1,5 +1,5 @@
 """Spots' bots by name: ``random``, ``greedy``, ``expectimax`` (and its frozen first version ``expectimax-v1``),
-``mcts`` and the trained ``ppo``.
+``mcts``, the trained ``ppo`` and ``optimal`` (the exact policy of the solved solitaire variants, ``solve.py``).
 
 Every bot has ``choose(state) -> move`` and is deterministic under its seed. The
 registry (``GameSpec.bots``), ``spots.bots.make`` and the front ends all get them here;
@@ -38,6 +38,12 @@ def _mcts(seed: int = 0, **budget: Any) -> Bot:
     return MctsBot(seed=seed, **budget)
 
 
+def _optimal(seed: int = 0, **budget: Any) -> Bot:
+    from .optimal import OptimalBot  # refuses, naming the solved variants, on any other rules
+
+    return OptimalBot(seed=seed, **budget)
+
+
 def _ppo(seed: int = 0, **budget: Any) -> Bot:
     from ...rl import ppo_bot  # the trained policy (docs/rl.md); says so if numpy (the rl extra) is missing
 
@@ -51,6 +57,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "expectimax-v1": _expectimax_v1,
     "mcts": _mcts,
     "ppo": _ppo,
+    "optimal": _optimal,
 }
 
 
