@@ -5,7 +5,8 @@ games moved into their own folders; each entry is what a user gets back from one
 per-game results, a ``spots selfplay --out`` record file, a study chunk's rows), over both games. A
 change of any seeded result is a change of behaviour, and this test says which entry moved.
 
-Regenerate (only when a behaviour change is meant): ``PYTHONPATH=src python tests/test_golden.py --write``.
+Regenerate (only when a behaviour change is meant): ``PYTHONPATH=src python tests/test_golden.py --write``
+(it was written with ``PYTHONPATH`` at the code before the move, commit f263baa).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ STUDIES: list[tuple[dict[str, Any], int]] = [
     ({"game": "spots", "bots": ["greedy"], "players": 3, "target": 2, "tricks": "random:6"}, 3),
     ({"game": "spots", "bots": ["random", "greedy:risk=0.5"], "players": 2, "target": 1}, 3),
     ({"game": "double-spot", "bots": ["greedy"], "claim": "first", "columns": 6, "rows": 4}, 3),
+    ({"game": "double-spot", "bots": ["greedy", "random"], "columns": 5, "rows": 4, "target": 3}, 16),
 ]
 
 
