@@ -1,15 +1,17 @@
 """A third game plugs in through the registry alone: no front end names it.
 
 ``Take`` (take one or two stones; who takes the last one wins) is registered here, in
-the test, with a spec, a record format and a bare web view. ``spots games``, the command
-line's ``--game`` choices and rules flags, ``GET /api/games`` and the lobby's form then
-list it, and ``spots selfplay --game take`` plays it, with no front-end code changed.
+the test, with a spec, a record format, a summary and a bare web view. ``spots games``, the
+command line's ``--game`` choices and rules flags, ``GET /api/games``, the lobby's form and its
+list of tables then show it; ``spots selfplay --game take`` and ``spots play --game take`` play
+it, and a study runs it, with no front-end code changed.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -21,7 +23,7 @@ from spots import cli
 from spots.core import games
 from spots.core.bots import RandomBot
 from spots.core.errors import IllegalMoveError, RulesError
-from spots.core.games import GameSpec, Outcome
+from spots.core.games import GameSpec, Outcome, Summary, Termination
 from spots.core.options import Lobby, Option
 from spots.core.protocol import TERMINAL
 from spots.core.record import RecordFormat
@@ -68,7 +70,7 @@ class State:
 
     def apply_action(self, action: object, player: int | None = None) -> None:
         if str(action) not in self.legal_actions() or player not in (None, self.seat):
-            raise IllegalMoveError(f"illegal move {action!r}; legal: {', '.join(self.legal_actions())}")
+            raise IllegalMoveError(str(action), "not a legal move", self.legal_actions())
         self.left -= int(str(action).split()[1])
         self._history.append(str(action))
         self.turn += 1
@@ -104,8 +106,16 @@ def load_state(doc: dict[str, Any]) -> State:
     return state
 
 
+def summarize(state: State) -> Summary:
+    """Two seats, no score but the win, whose turn, how it ended."""
+    over = state.is_terminal()
+    outcome = Outcome(Termination.TARGET, state.turn, state.seat, words="last stone taken") if over else None
+    return Summary(seats=2, scores=tuple(int(r) for r in state.returns()), target=None, turn=state.turn,
+                   seat=None if over else state.seat, outcome=outcome)
+
+
 VIEW = WebView(view=lambda state, seats, moves, tr, seat, live: {"game": "take", "left": state.left},
-               label=lambda state, move, names, tr: move, scores=lambda state: [0, 0],
+               label=lambda state, move, names, tr: move,
                tagline="the last stone wins", styles=("take.css",), scripts=("take.js",))
 
 SPEC = GameSpec(
@@ -115,8 +125,8 @@ SPEC = GameSpec(
     rules=Rules, seats=lambda rules: 2, load_state=load_state, bots={"random": RandomBot},
     describe_move=lambda before, move, after=None, names=None, tr=None: move,
     advise=lambda state, seed=0, bot=None: [], render=lambda state: f"{state.left} stones left",
-    outcome=lambda state: Outcome("last stone taken", state.turn, state.seat), turn=lambda state: state.turn,
-    web="test_third_game:VIEW", summary="take one or two stones; the last one wins",
+    outcome=lambda state: summarize(state).outcome, summarize=summarize, turn=lambda state: state.turn,
+    web=lambda: VIEW, summary="take one or two stones; the last one wins",
 )
 
 
@@ -180,3 +190,82 @@ def test_its_table_pages_come_from_its_web_view(take: GameSpec, tmp_path: Path) 
         assert f"<title>Table {table['id']} · Take</title>" in pages[0]
         assert f'<h1 class="who" id="who">Table {table["id"]} · you are Ann</h1>' in pages[0]
         assert '<button type="button" id="flip" class="icon-button" hidden>' in pages[2]  # one view for every seat
+
+
+def test_the_lobby_lists_its_tables_while_playing_and_once_over(take: GameSpec, tmp_path: Path) -> None:
+    """``GET /api/tables`` asks each game for its summary: seats, scores, whose turn, the winner."""
+    with client(tmp_path / "s.db", bot_delay=0.0) as c:
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}]
+        waiting = c.post("/api/tables", json={"game": "take", "seats": seats, "options": {"pile": 4}}).json()
+        bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        played = c.post("/api/tables", json={"game": "take", "seats": bots, "options": {"pile": 5}}).json()
+        deadline = time.monotonic() + 60  # the bots play on their own: poll the list until their game is over
+        while True:
+            rows = {t["id"]: t for t in c.get("/api/tables").json()["tables"]}
+            if rows[played["id"]]["status"] == "over" or time.monotonic() > deadline:
+                break
+            time.sleep(0.02)  # a short pause between polls, not a wait for the event
+        listed = rows[waiting["id"]]
+        assert listed["game"] == "take" and listed["to_move"] == "Ann" and listed["target"] is None
+        assert [p["scored"] for p in listed["players"]] == [0, 0]
+        over = rows[played["id"]]
+        assert over["status"] == "over" and over["to_move"] is None
+        assert over["winner"] in {p["name"] for p in over["players"]}
+        assert sorted(p["scored"] for p in over["players"]) == [0, 1]
+
+
+def test_it_plays_in_the_terminal_through_the_generic_screen(take: GameSpec, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """``spots play --game take``: a bad move is refused, the numbers pick moves, the record is saved and reloads."""
+    typed = iter(["take 3", "help", "2", "1", "1", "1", "1"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
+    save = tmp_path / "take.json"
+    assert cli.main(["play", "--game", "take", "--pile", "5", "--seat", "me", "--seat", "random", "--seed", "3",
+                     "--fast", "--plain", "--autosave", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert "5 stones left" in out and "not a legal move: 'take 3'. Legal here: take 1, take 2." in out
+    assert "Type a move as it is listed" in out and "Game over (last stone taken)" in out
+    record = json.loads(save.read_text())
+    assert record["format"] == "take-record" and record["seats"] == ["me", "random"]
+    assert sum(int(m.split()[1]) for m in record["moves"]) == 5  # every stone taken, by the moves saved
+    assert cli.main(["replay", str(save)]) == 0 and "0 stones left" in capsys.readouterr().out
+
+
+STUDY = """
+name = "take-seats"
+kind = "seats"
+games = 6
+seed = 3
+chunk = 4
+[base]
+game = "take"
+bots = ["random"]
+[grid]
+pile = [4, 7]
+"""
+
+
+def test_a_study_runs_it(take: GameSpec, tmp_path: Path) -> None:
+    """A study file names the game; its rows come from the game's summary, the report reads them."""
+    pytest.importorskip("matplotlib")
+    from spots.study import load_study
+    from spots.study.play import play_chunk
+    from spots.study.report import write_report
+
+    path = tmp_path / "take.toml"
+    path.write_text(STUDY, encoding="utf-8")
+    study = load_study(str(path))
+    rows = [row for index, start, stop in study.chunks()
+            for row in play_chunk(study.configs[index], index, study.seed, start, stop)]
+    assert len(rows) == 12 and {r["kind"] for r in rows} == {"take"} and {r["engine"] for r in rows} == {"reference"}
+    for row in rows:
+        assert row["returns"][row["winner"]] == 1.0 and row["end_reason"] == "target"
+        assert row["scores"] == [int(r) for r in row["returns"]] and sum(row["turns_taken"]) == row["turns"]
+    again = play_chunk(study.configs[1], 1, study.seed, 0, 4)
+    assert again == [r for r in rows if r["config"] == 1][:4]  # seeded: the same rows every time
+    report = write_report(study, rows, tmp_path / "report").read_text()
+    assert "12 games" in report and "Win rate by turn order" in report
+    with pytest.raises(ValueError, match="game must be one of spots, double-spot, take, not 'taken'"):
+        load_study(str(path.with_name("bad.toml"))) if path.with_name("bad.toml").write_text(
+            STUDY.replace('"take"', '"taken"')) else None

@@ -3,7 +3,7 @@
 A study has a *kind* (which report reads its rows), a base configuration, a
 ``grid`` (every combination of the listed values) and optional ``cases``
 (explicit overrides, crossed with the grid). A configuration is a game
-(``spots`` or ``double-spot``), the bots in seat order and the game's rules
+(any registered game: ``spots``, ``double-spot``, ...), the bots in seat order and the game's rules
 options. Studies are built in (``BUILTIN``) or read from a small TOML file.
 """
 
@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 KINDS = ("seats", "tiles", "sets", "variants", "ladder", "double-spot")
-GAMES = ("spots", "double-spot")
 STUDY_KEYS = {"name", "kind", "description", "games", "seed", "chunk", "base", "grid", "cases"}
 
 
@@ -231,12 +230,14 @@ def parse_study(doc: Mapping[str, Any], where: str) -> Study:
 
 def make_config(options: dict[str, Any], where: str) -> Config:
     """One configuration, checked: a known game, known bots, rules options the game accepts."""
+    from ..core.games import registry
     from .play import check_config
 
     options = dict(options)
-    game = options.pop("game", "spots")
-    if game not in GAMES:
-        raise StudyError(f"{where}: game must be one of {', '.join(GAMES)}, not {game!r}")
+    games = registry()
+    game = options.pop("game", next(iter(games)))  # a configuration that names no game plays the first listed
+    if game not in games:
+        raise StudyError(f"{where}: game must be one of {', '.join(games)}, not {game!r}")
     bots = options.pop("bots", ["greedy"])
     if isinstance(bots, str):
         bots = [bots]

@@ -100,7 +100,6 @@ def summary(state: State, names: list[str], tr: gettext.NullTranslations | None 
 WEB_VIEW = WebView(
     view=view,
     label=lambda state, move, names, tr: drop_label(move, tr),
-    scores=lambda state: list(state.scores()),
     per_seat_view=True,
     racers=lambda state: [0, 1] if state.phase == "claim" else [],  # the ``first`` claim rule
     goal=("first to {n} card", "first to {n} cards"),

@@ -3,9 +3,9 @@
 Why a small description per game instead of branches in the room: the room,
 the store and the WebSocket protocol are the same for every game (moves in
 notation, chance events drawn by the server, one record per table). Everything
-about the game itself (rules, states, records, bots, words, the advisor) comes
-from its ``GameSpec``; a game adds here only how its table is drawn as JSON
-(``view``), how a move reads on a button (``label``), its scores, and whether
+about the game itself (rules, states, records, bots, words, the advisor, the
+summary a lobby row shows) comes from its ``GameSpec``; a game adds here only how its
+table is drawn as JSON (``view``), how a move reads on a button (``label``), and whether
 each player sees their own side or races to claim a chance event: a ``WebView``
 that its spec names (``GameSpec.web``), so the server lists games from the registry.
 """
@@ -13,13 +13,12 @@ that its spec names (``GameSpec.web``), so the server lists games from the regis
 from __future__ import annotations
 
 import gettext
-import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.games import GameSpec, registry
+from ..core.games import GameSpec, Summary, registry
 
 Translations = gettext.NullTranslations
 BOT_CLOCK_MS = 250.0  # the longest a search bot thinks on the server (its node budget usually stops it sooner)
@@ -47,7 +46,6 @@ class WebView:
     # (state, seats, moves, translator, the seat whose side is drawn, live) -> the JSON view
     view: Callable[[Any, Seats, int, Translations, int | None, bool], dict[str, Any]]
     label: Callable[[Any, str, list[str], Translations], str]  # (state, move, names, tr) -> a button's words
-    scores: Callable[[Any], list[int]]
     per_seat_view: bool = False  # does each player see their own side of the table?
     # seats that may claim the pending chance event live, first come first served (none: the server draws it)
     racers: Callable[[Any], list[int]] = field(default=lambda state: [])
@@ -128,11 +126,9 @@ class GameKind:
              ) -> dict[str, Any]:
         return self.web.view(state, seats, moves, tr, seat, live)
 
-    def scores(self, state: Any) -> list[int]:
-        return self.web.scores(state)
-
-    def target(self, state: Any) -> int:
-        return int(state.rules.target)
+    def summary(self, state: Any) -> Summary:
+        """Seats, scores, target, whose turn and how it ended: what a lobby row shows, from the game itself."""
+        return self.spec.summarize(state)
 
     def racers(self, state: Any) -> list[int]:
         return self.web.racers(state)
@@ -157,11 +153,8 @@ def _rounded(chance: float | None) -> float | None:
 
 
 def web_view(spec: GameSpec) -> WebView | None:
-    """The web view a game's spec names (``GameSpec.web``); None when it has none (the server does not host it)."""
-    if not spec.web:
-        return None
-    module, _, name = spec.web.partition(":")
-    view = getattr(importlib.import_module(module), name)
+    """The web view a game's spec gives (``GameSpec.web``); None when it has none (the server does not host it)."""
+    view = spec.web_view()
     return view if isinstance(view, WebView) else None
 
 

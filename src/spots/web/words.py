@@ -271,7 +271,6 @@ def web_view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.
 WEB_VIEW = WebView(
     view=web_view,
     label=lambda state, move, names, tr: str(label(state, move, names, tr)[0]),
-    scores=lambda state: [p.scored_count() for p in state.players],
     tagline="roll dice, fill dogs, don't bust",  # extracted from base.html, where it is the site's default
     # a gentle deal: the learner starts, with Missy (3, 4) and Ursula (1, 5) and a 3 in the yard; two dogs win
     tutorial=Tutorial(rules={"players": 2, "tricks": "beginner", "target": 2}, seed=7, bot="greedy",

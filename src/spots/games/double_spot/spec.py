@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...core.advice import Advice
-from ...core.games import GameSpec, Outcome
+from ...core.games import TERMINATION_WORDS, GameSpec, Outcome, Summary, Termination
 from ...core.options import Lobby, Option
 from .advice import advise
 from .bots import BOTS
@@ -30,14 +32,36 @@ OPTIONS = (  # lobby: the bounds and menus of the web lobby (a public server off
            *LIMITS["lifts"], lobby=Lobby(cap=(0, 9))),
 )
 
-ENDINGS = {"target": "target reached", "full-board": "board full"}
-
-
 def outcome(state: State) -> Outcome:
-    ending = ENDINGS.get(state.end_reason or "", state.end_reason or "unfinished")
-    if state.winner is None:
-        ending += ", a draw"
-    return Outcome(ending, state.turn, state.winner)
+    termination = Termination.TARGET if state.end_reason == "target" else Termination.EXHAUSTED
+    words = TERMINATION_WORDS[termination] + (", a draw" if state.winner is None else "")
+    return Outcome(termination, state.turn, state.winner, words=words)
+
+
+def summarize(state: State) -> Summary:
+    """Two seats, cards taken, the target, whose turn."""
+    over = state.is_terminal()
+    return Summary(seats=2, scores=tuple(state.scores()), target=state.rules.target, turn=state.turn,
+                   seat=None if over else state.seat, outcome=outcome(state) if over else None)
+
+
+def study_row(rules: Rules, state: State, decisions: list[tuple[int, str]]) -> dict[str, object]:
+    """Double Spot's columns of a study row: how it ended, in the engine's words."""
+    return {"end_reason": state.end_reason or ""}
+
+
+def terminal(args: Any, rules: Rules | None) -> int:
+    """``spots play --game double-spot`` (the play extra, imported when started)."""
+    from ...play.double_spot_terminal import start
+
+    return start(args, rules)
+
+
+def web_view() -> object:
+    """The web app's view of Double Spot (the web extra, imported when first asked for)."""
+    from ...web.double_spot_words import WEB_VIEW
+
+    return WEB_VIEW
 
 
 def hint(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
@@ -61,8 +85,11 @@ SPEC = GameSpec(
     advise=hint,
     render=render,
     outcome=outcome,
-    terminal="spots.play.double_spot_terminal:start",
-    web="spots.web.double_spot_words:WEB_VIEW",
+    summarize=summarize,
+    study_row=study_row,
+    study_final_lead=False,
+    terminal=terminal,
+    web=web_view,
     blurb=N_("Drop two-sided discs and race to make the patterns on the cards. 2 players, each on their own side "
              "of the frame."),
     summary="drop double-sided discs to make the patterns on the face-up cards (2 players)",

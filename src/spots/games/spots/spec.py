@@ -7,8 +7,10 @@ players, a dog limit at least the target, ...).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...core.advice import Advice
-from ...core.games import GameSpec, Outcome
+from ...core.games import GameSpec, Outcome, Summary, Termination
 from ...core.options import CUSTOM, Lobby, Option
 from .advice import advise as spots_advise
 from .bots import BOTS
@@ -59,8 +61,41 @@ def advise(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
 
 
 def outcome(state: State) -> Outcome:
-    ending = "target reached" if state.winner is not None else "turn limit"
-    return Outcome(ending, state.turn, state.winner, list(state.busts))
+    termination = Termination.TARGET if state.winner is not None else Termination.LIMIT
+    return Outcome(termination, state.turn, state.winner, list(state.busts))
+
+
+def summarize(state: State) -> Summary:
+    """Seats, dogs scored, the target, whose turn; the lobby also shows the trick set."""
+    over = state.is_terminal()
+    return Summary(seats=state.rules.players, scores=tuple(p.scored_count() for p in state.players),
+                   target=state.rules.target, turn=state.turn, seat=None if over else state.seat,
+                   outcome=outcome(state) if over else None, details={"tricks": list(state.rules.tricks)})
+
+
+def study_row(rules: Rules, state: State, decisions: list[tuple[int, str]]) -> dict[str, object]:
+    """Spots' columns of a study row: the trick set, who went first, busts and each seat's uses of each tile."""
+    index = {name: i for i, name in enumerate(rules.tricks)}
+    uses = [[0] * len(rules.tricks) for _ in range(rules.players)]
+    for seat, move in decisions:
+        if move.startswith("trick "):
+            uses[seat][index[move[6:]]] += 1
+    return {"tricks": list(rules.tricks), "bust_limit": rules.bust_limit, "first_player": state.first_player,
+            "busts": list(state.busts), "uses": uses, "end_reason": state.end_reason or ""}
+
+
+def terminal(args: Any, rules: Rules | None) -> int:
+    """``spots play`` for Spots (the play extra, imported when started)."""
+    from ...play.spots_terminal import start
+
+    return start(args, rules)
+
+
+def web_view() -> object:
+    """The web app's view of Spots (the web extra, imported when first asked for)."""
+    from ...web.words import WEB_VIEW
+
+    return WEB_VIEW
 
 
 SPEC = GameSpec(
@@ -76,8 +111,10 @@ SPEC = GameSpec(
     advise=advise,
     render=render,
     outcome=outcome,
-    terminal="spots.play.spots_terminal:start",
-    web="spots.web.words:WEB_VIEW",
+    summarize=summarize,
+    study_row=study_row,
+    terminal=terminal,
+    web=web_view,
     seats_option="players",
     blurb=N_("Push your luck: roll dice, fill dogs, don't bust. 1 to 4 players."),
     summary="the push-your-luck dice game about dogs: fill dogs, don't bust (1-4 players)",
