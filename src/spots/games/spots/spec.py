@@ -36,9 +36,10 @@ TARGETS = Lobby("main", cap=(1, 20), presets=((1, N_("1 (warm-up)")), (3, N_("3 
 DEFAULTS = {f.name: f.default for f in fields(Rules) if f.init}
 
 
-def rules_option(name: str, kind: str, label: str, help: str, *bounds: int, **more: Any) -> Option:
+def rules_option(name: str, kind: str, label: str, help: str, low: int | None = None, high: int | None = None,
+                 **more: Any) -> Option:
     """An option of ``Rules`` with the default the dataclass declares."""
-    return Option(name, kind, DEFAULTS[name], label, help, *bounds, **more)
+    return Option(name, kind, DEFAULTS[name], label, help, low, high, **more)
 
 
 OPTIONS = (
