@@ -31,6 +31,7 @@ MOVED = {
     "spots.odds": "spots.games.spots.odds",
     "spots.play.terminal": "spots.play.spots_terminal",
     "spots.play.view": "spots.play.spots_view",
+    "spots.games.spots.fields": "spots.core.fields",  # both games' states declare their fields with it
 }
 
 

@@ -22,12 +22,12 @@ from fractions import Fraction
 from typing import Any
 
 from ...core.document import SavedState
+from ...core.fields import Schema, slot
 from ...core.protocol import CHANCE, TERMINAL
 from ...core.protocol import Game as BaseGame
 from . import load as loader
 from .dice import faces_text, roll_distribution, roll_outcomes, roll_text
 from .errors import IllegalMoveError
-from .fields import Schema, slot
 from .notation import Move, canonical, parse
 from .pieces import Dog, Player, Roll, Tile, Trick, remove_dice, sub_multisets
 from .procedures import PROCEDURES
