@@ -124,4 +124,4 @@ def start(args: Any, rules: Any) -> int:
         seats = args.seat or [HUMAN, *[next(iter(spec.bots))] * (spec.seats(state.rules) - 1)]
     autosave = None if args.autosave == "" else Path(args.autosave or args.load or f"{spec.name}-autosave.json")
     table = table_class(spec)(state, check_seats(spec, seats, spec.seats(state.rules)), seed, autosave)
-    return GenericScreen(spec, table, console, fast=args.fast, plain=True, tr=tr).run()
+    return GenericScreen(spec, table, console, fast=args.fast, plain=True, ask=input, tr=tr).run()

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...core.document import SavedState
-from ...core.errors import IllegalMoveError
+from ...core.errors import IllegalMoveError, MalformedMoveError
 from ...core.fields import Schema, slot
 from ...core.protocol import CHANCE, TERMINAL
 from ...core.protocol import Game as BaseGame
@@ -31,6 +31,7 @@ FACE_KIND = {**KIND, "blue-green": "blue-green", "pink-yellow": "pink-yellow"}
 ROLL, REVEAL, CLAIM, DROP, OVER = PHASES
 CHANCE_PHASES = (ROLL, REVEAL, CLAIM)
 
+FORMS = {"roll": "roll FACE", "drop": "drop COLUMN COLOUR", "reveal": "reveal CARD", "claim": "claim SEAT"}
 STATE_FORMAT = "double-spot-state"
 STATE_VERSION = 1
 
@@ -59,6 +60,20 @@ def _key_columns(columns: list[list[Any]]) -> tuple[tuple[Any, ...], ...]:
 
 def _sorted_tuple(cards: list[str]) -> tuple[str, ...]:
     return tuple(sorted(cards))
+
+
+def _malformed(move: str) -> str:
+    """Why ``move`` (lower case, single spaces) is not Double Spot notation at all; empty when it is."""
+    word, *args = move.split() or [""]
+    if word not in FORMS:
+        return "not Double Spot notation (roll, drop, reveal or claim)"
+    if len(args) != len(FORMS[word].split()) - 1:
+        return f"a {word} move has the form {FORMS[word]!r}"
+    if word == "drop" and (not args[0].isdigit() or args[1] not in FLIP):
+        return f"a drop names a column number and a colour: {FORMS['drop']!r}"
+    if (word == "roll" and args[0] not in FACES) or (word == "claim" and args[0] not in ("0", "1")):
+        return f"{args[0]!r} is not a {'die face' if word == 'roll' else 'seat (0 or 1)'}"
+    return ""
 
 
 @dataclass(init=False, eq=False, repr=False)
@@ -180,6 +195,9 @@ class State(SavedState):
             raise IllegalMoveError(text, f"seat {player} cannot move now: it is {who}'s turn", legal)
         move = " ".join(text.lower().split())
         if move not in legal:
+            malformed = _malformed(move)
+            if malformed:
+                raise MalformedMoveError(text, malformed, legal)
             raise IllegalMoveError(text, self._why_illegal(move), legal)
         self._apply(move)
 
@@ -207,9 +225,7 @@ class State(SavedState):
     # ------------------------------------------------------------- machinery
 
     def _why_illegal(self, move: str) -> str:
-        word = move.split()[0] if move else ""
-        if word not in ("roll", "drop", "reveal", "claim"):
-            return "not Double Spot notation (roll, drop, reveal or claim)"
+        word = move.split()[0]
         expected = {ROLL: "roll", REVEAL: "reveal", CLAIM: "claim", DROP: "drop"}[self.phase]
         if word != expected:
             who = "chance" if self.is_chance_node() else f"seat {self.seat}"
