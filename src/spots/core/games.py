@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .advice import Advice
 from .bots import Bot, make_bot
@@ -86,34 +86,39 @@ class Summary:
         return None if self.outcome is None else self.outcome.winner
 
 
+RulesT = TypeVar("RulesT")
+StateT = TypeVar("StateT")
+
+
 @dataclass(frozen=True)
-class GameSpec:
-    """Everything a front end needs from one game."""
+class GameSpec(Generic[RulesT, StateT]):
+    """Everything a front end needs from one game, typed by the game's rules and state classes
+    (``GameSpec[Rules, State]``), so mypy follows each face to the game's own code."""
 
     name: str  # the id on the command line, in URLs, the API and the database
     title: str
     players: tuple[int, int]  # fewest and most seats
     options: tuple[Option, ...]  # the rules options, in the order they are shown
     records: RecordFormat  # rules from/to plain data, record and state formats
-    rules: Callable[..., Any]  # the game's Rules class: checked options -> rules (which check how they combine)
-    load_state: Callable[[Any], Any]  # a saved state document (a dict) -> the state
+    rules: Callable[..., RulesT]  # the game's Rules class: checked options -> rules (which check how they combine)
+    load_state: Callable[[Any], StateT]  # a saved state document (a dict) -> the state
     bots: Mapping[str, Callable[..., Bot]]  # bot name -> factory(seed=..., **budget)
     describe_move: Callable[..., str]  # (before, move, after=None, names=None, tr=None) -> one log line
     advise: Callable[..., list[Advice]]  # (state, seed=0, bot=None) -> the legal moves, best first
-    render: Callable[[Any], str]  # the position as plain text
-    outcome: Callable[[Any], Outcome]  # a finished state -> how it ended
-    summarize: Callable[[Any], Summary]  # any state -> what a shell shows of it (the lobby, the studies)
-    seats: Callable[[Any], int] = attrgetter("players")  # rules -> the number of seats
-    turn: Callable[[Any], int] = attrgetter("turn")  # the state's turn counter (the arena counts each seat's turns)
+    render: Callable[[StateT], str]  # the position as plain text
+    outcome: Callable[[StateT], Outcome]  # a finished state -> how it ended
+    summarize: Callable[[StateT], Summary]  # any state -> what a shell shows of it (the lobby, the studies)
+    seats: Callable[[RulesT], int] = attrgetter("players")  # rules -> the number of seats
+    turn: Callable[[StateT], int] = attrgetter("turn")  # the state's turn counter (the arena counts each seat's turns)
     hint_bot: str = "expectimax"  # the bot the advisor ranks with, shown by ``spots hint``
     # The terminal front end, started as terminal(args, rules) -> exit status (None: the generic one,
     # ``spots.play.generic``, plays it); and a function giving the web app's view of the game (a
     # ``spots.web.games.WebView``; None: not hosted). Both import their front end only when called.
-    terminal: Callable[[Any, Any], int] | None = None
+    terminal: Callable[[Any, RulesT | None], int] | None = None
     web: Callable[[], object] | None = None
     # The game's own columns of a study row: (rules, final state, [(seat, move) of each decision]) -> columns
     # (``spots.study.play`` fills the rest from the summary; see ``spots.study.store.ROW_FIELDS``).
-    study_row: Callable[[Any, Any, list[tuple[int, str]]], Mapping[str, Any]] | None = None
+    study_row: Callable[[RulesT, StateT, list[tuple[int, str]]], Mapping[str, Any]] | None = None
     # Does a study count a lead change made by the game's last move? (Spots' rows do; Double Spot's never have,
     # and its recorded studies keep their rows.)
     study_final_lead: bool = True
@@ -130,11 +135,11 @@ class GameSpec:
         """``given`` checked against the options schema (see ``spots.core.options``; ``public``: a web lobby's)."""
         return validate_options(self.options, given, self.title, public)
 
-    def make_rules(self, **given: Any) -> Any:
+    def make_rules(self, **given: Any) -> RulesT:
         """The game's rules from options (checked by the schema, then by the rules themselves)."""
         return self.rules(**self.check_options(given))
 
-    def new_state(self, rules: Any = None) -> Any:
+    def new_state(self, rules: RulesT | None = None) -> StateT:
         """The initial state under ``rules`` (the defaults when None)."""
         return self.records.new_state(self.rules() if rules is None else rules)
 
@@ -150,7 +155,7 @@ class GameSpec:
 
     # ---------------------------------------------------------------- front ends
 
-    def terminal_start(self) -> Callable[[Any, Any], int] | None:
+    def terminal_start(self) -> Callable[[Any, RulesT | None], int] | None:
         """How ``spots play`` starts this game's own terminal; None: it has none (the generic one plays it)."""
         if isinstance(self.terminal, str):  # the old "module:function" form
             return _named(self.terminal, f"{self.name}'s GameSpec.terminal") if self.terminal else None

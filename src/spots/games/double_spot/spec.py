@@ -72,7 +72,7 @@ def hint(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
     return advise(state, seed=seed)
 
 
-SPEC = GameSpec(
+SPEC: GameSpec[Rules, State] = GameSpec(
     name="double-spot",
     title="Double Spot",
     players=(2, 2),

@@ -109,7 +109,7 @@ def web_view() -> object:
     return WEB_VIEW
 
 
-SPEC = GameSpec(
+SPEC: GameSpec[Rules, State] = GameSpec(
     name="spots",
     title="Spots",
     players=(1, 4),
