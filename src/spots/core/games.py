@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gettext
 import importlib
+import os
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ __all__ = ["BUILTIN", "GameSpec", "Outcome", "Summary", "Termination", "get", "l
 
 # The modules whose ``SPEC`` is registered on first use, in the order games are listed.
 BUILTIN = ("spots.games.spots.spec", "spots.games.double_spot.spec")
+# More games, each a module whose ``SPEC`` is registered after the built-in ones: "mygame,other.game".
+PLUGINS = "SPOTS_GAMES"
 
 Translations = gettext.NullTranslations
 
@@ -229,6 +232,11 @@ def registry() -> dict[str, GameSpec]:
         _loaded = True
         for module in BUILTIN:
             register(importlib.import_module(module).SPEC)
+        for module in filter(None, (m.strip() for m in os.environ.get(PLUGINS, "").split(","))):
+            try:
+                register(importlib.import_module(module).SPEC)
+            except (ImportError, AttributeError) as exc:
+                raise ValueError(f"{PLUGINS} names {module!r}, which is not a module with a SPEC: {exc}") from None
     return dict(_GAMES)
 
 

@@ -16,7 +16,11 @@ import gettext
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 from typing import Any
+
+import jinja2
 
 from ..core.games import GameSpec, Summary, registry
 
@@ -35,8 +39,8 @@ class Tutorial:
     seed: int
     bot: str
     button: str  # the lobby button's words (a message id)
-    words: str  # under templates/
-    script: str  # under static/
+    words: str  # a template in the game's folder (``WebView.assets``/templates)
+    script: str  # a script in the game's folder (``WebView.assets``/static)
 
 
 @dataclass(frozen=True)
@@ -53,14 +57,20 @@ class WebView:
     goal: tuple[str, str] = ("first to {n}", "first to {n}")
     draws: bool = False  # may a game end in a draw (the lobby says "a draw" for a finished game without a winner)?
     # The table page's look: the header's brand and tagline (message ids, translated where shown; the brand is
-    # the spec's title when empty), the stylesheets and the scripts (names under /static/) that draw this game's
-    # table, added after the ones every table page loads, so the templates name no game. A game's script adds its
-    # renderer (board, controls, end; optional before/after hooks around a redraw) to ``Renderers[name]`` (render.js).
+    # the spec's title when empty), the stylesheets and the scripts that draw this game's table, added after the
+    # ones every table page loads, so the templates name no game. A game's script adds its renderer (board,
+    # controls, end, hints; optional init, before/after a redraw, disarm) to ``Renderers[name]`` (static/page.js).
     brand: str = ""
     tagline: str = ""
     styles: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
     tutorial: Tutorial | None = None  # the lobby offers a guided first game of each game that has one
+    # The game's folder of browser files: ``static/`` (its styles and scripts, served at /games/<name>/) and
+    # ``templates/`` (its tutorial's words). None: its styles and scripts are names under the app's /static/.
+    assets: Path | None = None
+
+    def asset_url(self, game: str, name: str) -> str:
+        return f"/games/{game}/{name}" if self.assets is not None else f"/static/{name}"
 
 
 @dataclass(frozen=True)
@@ -96,13 +106,13 @@ class GameKind:
 
     def look(self, gettext: Callable[[str], str]) -> dict[str, Any]:
         """The table pages' header and assets for this game (``base.html``, ``table.html``), translated."""
-        web = self.web
+        web, url = self.web, partial(self.web.asset_url, self.name)
         return {"name": self.name, "brand": gettext(web.brand or self.title),
                 "tagline": gettext(web.tagline) if web.tagline else "",
-                "styles": list(web.styles), "scripts": list(web.scripts),
+                "styles": [url(s) for s in web.styles], "scripts": [url(s) for s in web.scripts],
                 "sides": web.per_seat_view,  # the replay offers "Other side" when each seat sees its own
-                "tutorial": None if web.tutorial is None else {"words": web.tutorial.words,
-                                                               "script": web.tutorial.script}}
+                "tutorial": None if web.tutorial is None else {"words": f"games/{self.name}/{web.tutorial.words}",
+                                                               "script": url(web.tutorial.script)}}
 
     def rules_from_dict(self, doc: Any) -> Any:
         return self.spec.records.rules_from_dict(doc)
@@ -146,6 +156,34 @@ class GameKind:
              "takes": list(a.takes), "result": a.result, "risk": _rounded(a.risk), "next": _rounded(a.next)}
             for i, a in enumerate(self.spec.advise(state, seed=seed)[:12], 1)
         ]
+
+
+ASSET_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
+
+
+def asset_path(game: str, name: str) -> Path | None:
+    """A browser file of a hosted game's folder (``WebView.assets``/static), or None: a plain file name with a
+    served suffix only, so nothing else of the folder (its templates, its Python) is ever sent."""
+    kind = hosted().get(game)
+    if kind is None or kind.web.assets is None or Path(name).name != name or name.startswith("."):
+        return None
+    path = kind.web.assets / "static" / name
+    return path if path.suffix in ASSET_TYPES and path.is_file() else None
+
+
+class GameTemplates(jinja2.BaseLoader):
+    """Templates named ``games/<game>/<file>``, read from that hosted game's folder (``WebView.assets``/templates)."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        _, game, name = [*template.split("/", 2), "", ""][:3]
+        kind = hosted().get(game) if template.startswith("games/") else None
+        if kind is None or kind.web.assets is None or "/" in name:
+            raise jinja2.TemplateNotFound(template)
+        path = kind.web.assets / "templates" / name
+        if not path.is_file():
+            raise jinja2.TemplateNotFound(template)
+        mtime = path.stat().st_mtime
+        return path.read_text("utf-8"), str(path), lambda: path.stat().st_mtime == mtime
 
 
 def _rounded(chance: float | None) -> float | None:

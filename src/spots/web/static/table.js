@@ -53,7 +53,7 @@
     const list = $("log");
     if (start === 0) { log = []; list.innerHTML = ""; }
     log = log.concat(lines);
-    list.insertAdjacentHTML("beforeend", Spots.logLines(lines, start));
+    list.insertAdjacentHTML("beforeend", Page.logLines(lines, start));
     const panel = list.parentElement;
     panel.scrollTop = panel.scrollHeight;
     list.scrollTop = list.scrollHeight;
@@ -90,7 +90,7 @@
     const h = $("hints");
     if (!view || msg.moves !== view.moves) return;
     const table = rendererFor(view).hints(msg.advice);
-    h.innerHTML = `<h2>${Spots.esc(T("Advisor"))} <button type="button" class="close" id="close-hints" aria-label="${Spots.esc(T("Close"))}">×</button></h2>
+    h.innerHTML = `<h2>${Page.esc(T("Advisor"))} <button type="button" class="close" id="close-hints" aria-label="${Page.esc(T("Close"))}">×</button></h2>
       ${table}`;
     h.hidden = false;
     $("close-hints").onclick = () => { h.hidden = true; };
@@ -124,11 +124,12 @@
     ws.send(JSON.stringify({ type: "move", move, at: view.moves }));
     $("controls").innerHTML = rendererFor(view).controls(view, me, busy);
     document.body.classList.add("sending");
-    Play.disarm();
+    const R = rendererFor(view);
+    if (R.disarm) R.disarm();
   }
 
   document.addEventListener("click", (e) => {
-    if (e.target.closest("#board .tile, .tile-pop")) return;  // tiles: see Play (a tap may show the text first)
+    if (e.target.closest("#board .tile, .tile-pop")) return;  // tiles: a game's own play (a tap may show the text first)
     const el = e.target.closest("[data-move]");
     if (el && !el.disabled && me !== null && !el.closest("#board [data-src]")) sendMove(el.dataset.move);
   });
@@ -140,11 +141,11 @@
   });
   $("hint-button").addEventListener("click", () => {
     if (send({ type: "hint" })) {
-      $("hints").innerHTML = `<p>${Spots.esc(T("Thinking…"))}</p>`;
+      $("hints").innerHTML = `<p>${Page.esc(T("Thinking…"))}</p>`;
       $("hints").hidden = false;
     }
   });
-  Play.init({ sendMove, toast });
+  for (const R of Object.values(Renderers)) if (R.init) R.init({ sendMove, toast });  // a game's own hand play
   window.SpotsTable = {
     on: (kind, f) => listeners[kind].push(f),
     send, sendMove, toast,

@@ -13,7 +13,7 @@
   let showing = null;
   let waitingHint = 0;  // advisor replies this script asked for (they do not open the hint panel)
   let lastMine = null;  // the last move this page sent
-  const esc = (s) => Spots.esc(s);
+  const esc = (s) => Page.esc(s);
   const fill = (text, values) => Object.keys(values || {}).reduce((t, k) => t.split(`{${k}}`).join(values[k]), text);
 
   const box = document.createElement("section");

@@ -4,7 +4,7 @@
 "use strict";
 
 const DoubleSpot = (() => {
-  const esc = Spots.esc;
+  const esc = Page.esc;
   const LETTER = { B: "blue", G: "green", P: "pink", Y: "yellow" };
   const COLOURS = ["blue", "green", "pink", "yellow"];
 
@@ -193,7 +193,7 @@ const DoubleSpot = (() => {
       : a.result === 0 ? T("ends the game, lost") : a.takes.length ? a.takes.join(" ") : "–";
     const pct = (x) => x === null ? "–" : PCT(x);
     const rows = advice.map((a) => `<tr data-rank="${a.rank}"><td class="rank">${a.rank}${shared(a.rank) ? "=" : ""}</td>
-      <td>${Spots.moveButton(a)}</td><td class="takes">${esc(now(a))}</td><td class="risk">${pct(a.risk)}</td>
+      <td>${Page.moveButton(a)}</td><td class="takes">${esc(now(a))}</td><td class="risk">${pct(a.risk)}</td>
       <td class="next">${pct(a.next)}</td></tr>`).join("");
     return `<p class="muted advice-note">${esc(T("The chance to finish a card, exact over the die; drops of equal value share a rank."))}</p>
       <table class="advice"><thead><tr><th>#</th><th>${esc(T("Move"))}</th><th>${esc(T("Takes now"))}</th>
@@ -201,7 +201,7 @@ const DoubleSpot = (() => {
       <tbody>${rows}</tbody></table>`;
   }
 
-  return { board, controls, end, hints, logLines: Spots.logLines, esc };
+  return { board, controls, end, hints, esc };
 })();
 
 Renderers["double-spot"] = DoubleSpot;
