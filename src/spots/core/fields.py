@@ -56,7 +56,12 @@ class Schema:
         plain = [name for name, s in self.slots if s.key is same]
         self._plain = itemgetter(*plain)  # fields that enter the key as they are, read in one go
         self.converted = [(name, s.key) for name, s in self.slots if s.key is not None and s.key is not same]
-        self.keyed = [(name, s.key) for name, s in self.slots if s.key is not None]
+        keyed = [(name, s.key) for name, s in self.slots if s.key is not None]
+        # One tuple expression, as a state would write it by hand (searches take keys by the million): made
+        # from the slots the way ``dataclasses`` makes its methods.
+        converters = {f"k{i}": key for i, (_, key) in enumerate(keyed) if key is not same}
+        items = [f"v[{name!r}]" if key is same else f"k{i}(v[{name!r}])" for i, (name, key) in enumerate(keyed)]
+        self._flat = eval(f"lambda v: ({', '.join(items)},)", converters)  # only names of the class
 
     def clone(self, obj: Any) -> Any:
         """A copy sharing only immutable values."""
@@ -73,8 +78,7 @@ class Schema:
 
     def flat_key(self, obj: Any) -> tuple[Any, ...]:
         """The keyed fields in declaration order, one flat tuple (``key`` groups them for speed instead)."""
-        values = obj.__dict__
-        return tuple([key(values[name]) for name, key in self.keyed])
+        return self._flat(obj.__dict__)
 
     def dump(self, obj: Any, doc: dict[str, Any]) -> dict[str, Any]:
         """Write every slot into ``doc`` at its path, in declaration order."""
