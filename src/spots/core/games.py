@@ -125,6 +125,8 @@ class GameSpec(Generic[RulesT, StateT]):
     # Does a study count a lead change made by the game's last move? (Spots' rows do; Double Spot's never have,
     # and its recorded studies keep their rows.)
     study_final_lead: bool = True
+    # The game's built-in balance studies by name (``spots study --list``; declarations as in a study file).
+    studies: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     summary: str = ""  # one line for ``spots games``
     blurb: str = ""  # one line for the lobby (a message id, translated where shown)
     seats_option: str = ""  # the option that is the number of seats, if any (the lobby sets it from the seats)

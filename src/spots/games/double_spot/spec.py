@@ -12,6 +12,7 @@ from .bots import BOTS
 from .record import FORMAT
 from .rules import CLAIM_RULES, LIMITS, Rules
 from .state import State, render
+from .studies import STUDIES
 from .words import N_, describe_move
 
 TARGETS = Lobby("main", cap=(1, 10), presets=((3, N_("3 (quick)")), (5, N_("5 (standard)")), (7, N_("7 (long)"))))
@@ -87,6 +88,7 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     outcome=outcome,
     summarize=summarize,
     study_row=study_row,
+    studies=STUDIES,
     study_final_lead=False,
     terminal=terminal,
     web=web_view,

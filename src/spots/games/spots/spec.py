@@ -18,6 +18,7 @@ from .bots import BOTS
 from .record import FORMAT
 from .rules import Rules
 from .state import State
+from .studies import STUDIES
 from .tricks import N_, SUGGESTED_SETS, TILES
 from .words import describe_move, render
 
@@ -124,6 +125,7 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     outcome=outcome,
     summarize=summarize,
     study_row=study_row,
+    studies=STUDIES,
     terminal=terminal,
     web=web_view,
     seats_option="players",
