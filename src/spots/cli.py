@@ -186,9 +186,11 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if not names or len(names) > players:
         raise ValueError(f"--bots needs 1 to {players} bot names (one per seat), got {args.bots!r}")
     budget = parse_budget(spec, args.budget)
-    if args.engine == "fast":  # the compiled simulator (spots[fast]): Spots, random and greedy seats only
-        if spec.name != "spots":
-            raise ValueError(f"--engine fast plays Spots only, not {spec.name}")
+    if args.engine == "fast":  # the compiled simulator (spots[fast]): it says which games it plays
+        from .fast import supports
+
+        if not supports({"game": spec.name, "bots": []}):
+            raise ValueError(f"--engine fast: the compiled simulator does not play {spec.title}")
         from .fast.arena import NOTE, run_fast_match
 
         results = run_fast_match(rules, names, args.games, seed=args.seed, budget=budget)
@@ -196,8 +198,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
     else:
         results = run_match(rules, names, args.games, seed=args.seed, jobs=args.jobs, budget=budget,
                             progress=not args.no_progress)
-    tricks = f", tricks {','.join(rules.tricks)}" if hasattr(rules, "tricks") else ""
-    print(f"{spec.title}: {args.games} games, {players} players{tricks}, seed {args.seed}, "
+    details = "".join(f", {key} {','.join(map(str, value)) if isinstance(value, list) else value}"
+                      for key, value in spec.summarize(spec.new_state(rules)).details.items())  # Spots: its tricks
+    print(f"{spec.title}: {args.games} games, {players} players{details}, seed {args.seed}, "
           f"seats rotated over: {', '.join(names)}")
     print(format_table(summarise(results), results))
     if args.out:
