@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -27,8 +28,9 @@ class Server:
 
     free_port = staticmethod(free_port)
 
-    def __init__(self, db: Path | str, *options: str, log: Path | None = None) -> None:
-        self.db, self.options = db, options
+    def __init__(self, db: Path | str, *options: str, log: Path | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        self.db, self.options, self.env = db, options, env
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log or Path(db).with_suffix(".log")
@@ -41,7 +43,8 @@ class Server:
         """Start the process without waiting for it (start several at once, then ``ready`` each)."""
         out = self.log.open("ab")
         self.proc = subprocess.Popen([sys.executable, "-m", "spots.web.server", "--port", str(self.port), "--db",
-                                      str(self.db), "--workers", "0", *self.options], stdout=out, stderr=out)
+                                      str(self.db), "--workers", "0", *self.options], stdout=out, stderr=out,
+                                     env=None if self.env is None else {**os.environ, **self.env})
         return self
 
     def ready(self) -> Server:

@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("numba")
 
 from spots.fast import study_rows
-from spots.study.play import game_seed, play_chunk, play_spots, reference_chunk, runner_for
+from spots.study.play import game_seed, play_chunk, play_game, reference_chunk, runner_for
 from spots.study.spec import make_config
 
 EXACT = [
@@ -40,7 +40,7 @@ def test_given_the_reference_dice_greedy_seats_write_the_reference_rows(options:
     config = make_config(options, "test")
     games = [(g, game_seed(3, 0, g)) for g in range(12)]
     fast = study_rows(config.to_dict(), games, dice=[uniforms(seed) for _, seed in games])
-    reference = [play_spots(config, g, seed) for g, seed in games]
+    reference = [play_game(config, g, seed) for g, seed in games]
     for mine, theirs in zip(fast, reference, strict=True):
         assert mine == theirs, {k: (mine[k], theirs[k]) for k in theirs if mine[k] != theirs[k]}
 

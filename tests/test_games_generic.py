@@ -20,7 +20,7 @@ import pytest
 
 from spots.core import CHANCE, TERMINAL, Advice, GameState, IllegalMoveError, ReplayError, play_game, replay
 from spots.core.bots import make_bot
-from spots.core.errors import RulesError, StateFormatError
+from spots.core.errors import MalformedMoveError, RulesError, StateFormatError
 from spots.core.games import GameSpec, get, registry, sniff, spec_of_rules
 
 pytestmark = pytest.mark.timeout(300)
@@ -158,6 +158,25 @@ def test_a_bad_record_names_its_first_bad_move(game: str) -> None:
     with pytest.raises(ReplayError) as err:
         replay(new, [*history[:6], "nonsense move", *history[6:]])
     assert str(err.value).startswith("move 7 of the record:") and "'nonsense move'" in str(err.value)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_malformed_move_and_an_illegal_one_are_told_apart_by_type(game: str) -> None:
+    """Text that is no move at all raises MalformedMoveError; a well-formed move that is not legal here (one played
+    earlier) raises a plain IllegalMoveError. Both change nothing."""
+    new = GAMES[game][0]
+    state, rng = new(), random.Random(5)
+    for _ in range(12):
+        step(state, rng)
+    before = state.to_json()
+    for garbage in ("nonsense move", "", "drop x blue" if game.startswith("double") else "roll 7 7"):
+        with pytest.raises(MalformedMoveError):
+            state.apply_action(garbage)
+    played = next(m for m in state.history() if m not in state.legal_actions())
+    with pytest.raises(IllegalMoveError) as err:
+        state.apply_action(played)
+    assert not isinstance(err.value, MalformedMoveError), err.value
+    assert state.to_json() == before
 
 
 @pytest.mark.parametrize("game", list(GAMES))

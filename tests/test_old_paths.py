@@ -10,6 +10,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 CODE = """
 import importlib.resources, spots
 import spots.odds, spots.advisor, spots.engine.errors
@@ -36,13 +38,38 @@ def test_the_old_module_paths_give_the_moved_modules() -> None:
     assert out.stdout.split() == ["True", "True"]
 
 
+def test_an_old_path_warns_with_the_new_place() -> None:
+    code = "import warnings; warnings.simplefilter('always'); import spots.odds, spots.double_spot.bots"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert "DeprecationWarning: spots.odds moved to spots.games.spots.odds; import it from there" in out.stderr
+    assert "spots.double_spot moved to spots.games.double_spot" in out.stderr
+
+
 def test_the_old_terminal_module_names_give_the_renamed_ones() -> None:
     """``spots.play.terminal`` and ``.view`` became ``spots_terminal`` and ``spots_view`` (like Double Spot's)."""
     code = ("import spots, spots.play.terminal as old, spots.play.spots_terminal as new\n"
             "from spots.play.view import board\n"
             "import spots.play.spots_view as view\n"
             "from spots.core import games\n"
-            "print(old is new, board is view.board, games.get('spots').terminal)")
+            "print(old is new, board is view.board, games.get('spots').terminal.__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["True", "True", "spots.play.spots_terminal:start"]
+    assert out.stdout.split() == ["True", "True", "spots.games.spots.spec"]  # a face is an object of the game
+
+
+def test_faces_named_by_module_attr_strings_still_work_and_warn() -> None:
+    """A spec written before faces were objects (``terminal="module:function"``, ``web="module:name"``)."""
+    from dataclasses import replace
+
+    from spots.core import games
+    from spots.web.words import WEB_VIEW
+
+    old = replace(games.get("spots"), terminal="spots.play.spots_terminal:start", web="spots.web.words:WEB_VIEW")
+    with pytest.warns(DeprecationWarning, match="GameSpec.terminal is a 'module:attr' string"):
+        start = old.terminal_start()
+    from spots.play.spots_terminal import start as spots_start
+
+    assert start is spots_start
+    with pytest.warns(DeprecationWarning, match="GameSpec.web is a 'module:attr' string"):
+        assert old.web_view() is WEB_VIEW

@@ -247,6 +247,7 @@ def test_the_fast_runner_seam_is_used_only_where_it_fits(monkeypatch: pytest.Mon
         return [{"game": g} for g, _ in games]
 
     fake.study_rows = study_rows  # type: ignore[attr-defined]
+    fake.supports = importlib.import_module("spots.fast").supports  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "spots.fast", fake)
     assert runner_for(greedy)(greedy, 3, [(0, 11), (1, 12)]) == [
         {"config": 3, "engine": "fast", "game": 0}, {"config": 3, "engine": "fast", "game": 1}]

@@ -1,123 +1,31 @@
 """A third game plugs in through the registry alone: no front end names it.
 
-``Take`` (take one or two stones; who takes the last one wins) is registered here, in
-the test, with a spec, a record format and a bare web view. ``spots games``, the command
-line's ``--game`` choices and rules flags, ``GET /api/games`` and the lobby's form then
-list it, and ``spots selfplay --game take`` plays it, with no front-end code changed.
+``Take`` (take one or two stones; who takes the last one wins) lives in a folder of its own,
+``tests/take/``: its rules, state, spec, summary, web view and browser files. Registered here
+(or with ``SPOTS_GAMES=take`` for a server process), ``spots games``, the command line's ``--game``
+choices and rules flags, ``GET /api/games``, the lobby's form and its list of tables show it;
+``spots selfplay --game take`` and ``spots play --game take`` play it, a study runs it, and a
+browser plays it with its own tiny renderer, with no line changed outside its folder.
 """
 
 from __future__ import annotations
 
 import json
-import random
+import os
+import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
+from servers import Server
 from spots import cli
 from spots.core import games
-from spots.core.bots import RandomBot
-from spots.core.errors import IllegalMoveError, RulesError
-from spots.core.games import GameSpec, Outcome
-from spots.core.options import Lobby, Option
-from spots.core.protocol import TERMINAL
-from spots.core.record import RecordFormat
-from spots.web.games import WebView
+from spots.core.games import GameSpec
+from take import SPEC
 from test_web_api import client, token
-
-
-@dataclass(frozen=True)
-class Rules:
-    pile: int = 7
-
-    def __post_init__(self) -> None:
-        if self.pile < 1:
-            raise RulesError(f"pile must be at least 1, not {self.pile}")
-
-    @classmethod
-    def from_dict(cls, doc: Any) -> Rules:
-        return cls(**doc)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-class State:
-    """Two players take 1 or 2 stones in turn; no chance."""
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules, self.left, self.seat, self.turn, self._history = rules, rules.pile, 0, 0, []
-
-    def current_player(self) -> int:
-        return TERMINAL if self.is_terminal() else self.seat
-
-    def is_chance_node(self) -> bool:
-        return False
-
-    def is_terminal(self) -> bool:
-        return self.left == 0
-
-    def legal_actions(self) -> list[str]:
-        return [] if self.is_terminal() else [f"take {n}" for n in (1, 2) if n <= self.left]
-
-    def chance_outcomes(self, exact: bool = False) -> list[tuple[str, Any]]:
-        return []
-
-    def apply_action(self, action: object, player: int | None = None) -> None:
-        if str(action) not in self.legal_actions() or player not in (None, self.seat):
-            raise IllegalMoveError(f"illegal move {action!r}; legal: {', '.join(self.legal_actions())}")
-        self.left -= int(str(action).split()[1])
-        self._history.append(str(action))
-        self.turn += 1
-        if self.left:
-            self.seat = 1 - self.seat
-
-    def sample_chance(self, rng: random.Random) -> str:
-        raise ValueError("Take has no chance")
-
-    def clone(self) -> State:
-        other = State(self.rules)
-        for move in self._history:
-            other.apply_action(move)
-        return other
-
-    def returns(self) -> list[float]:
-        return [1.0 if self.is_terminal() and s == self.seat else 0.0 for s in (0, 1)]
-
-    def history(self) -> list[str]:
-        return list(self._history)
-
-    def key(self) -> tuple[Any, ...]:
-        return (self.left, self.seat)
-
-    def to_json(self, indent: int | None = None) -> str:
-        return json.dumps({"format": "take-state", "rules": self.rules.to_dict(), "history": self._history})
-
-
-def load_state(doc: dict[str, Any]) -> State:
-    state = State(Rules.from_dict(doc["rules"]))
-    for move in doc["history"]:
-        state.apply_action(move)
-    return state
-
-
-VIEW = WebView(view=lambda state, seats, moves, tr, seat, live: {"game": "take", "left": state.left},
-               label=lambda state, move, names, tr: move, scores=lambda state: [0, 0],
-               tagline="the last stone wins", styles=("take.css",), scripts=("take.js",))
-
-SPEC = GameSpec(
-    name="take", title="Take", players=(2, 2),
-    options=(Option("pile", "int", 7, "Stones", "stones in the pile", 1, 99, lobby=Lobby("main", cap=(1, 30))),),
-    records=RecordFormat("Take", "take-record", "take-state", Rules.from_dict, State),
-    rules=Rules, seats=lambda rules: 2, load_state=load_state, bots={"random": RandomBot},
-    describe_move=lambda before, move, after=None, names=None, tr=None: move,
-    advise=lambda state, seed=0, bot=None: [], render=lambda state: f"{state.left} stones left",
-    outcome=lambda state: Outcome("last stone taken", state.turn, state.seat), turn=lambda state: state.turn,
-    web="test_third_game:VIEW", summary="take one or two stones; the last one wins",
-)
 
 
 @pytest.fixture
@@ -174,9 +82,128 @@ def test_its_table_pages_come_from_its_web_view(take: GameSpec, tmp_path: Path) 
                  c.get(f"/t/{table['id']}/replay").text]
         for page in pages:
             assert '<a class="brand" href="/">Take</a>' in page and "the last stone wins" in page
-            assert '<link rel="stylesheet" href="/static/take.css">' in page
-            assert '<script src="/static/take.js"></script>' in page
+            assert '<link rel="stylesheet" href="/games/take/take.css">' in page
+            assert '<script src="/games/take/take.js"></script>' in page
             assert "double_spot" not in page and "roll dice, fill dogs" not in page  # no other game's look
+            assert "/games/spots/" not in page and "spots-table.css" not in page
         assert f"<title>Table {table['id']} · Take</title>" in pages[0]
         assert f'<h1 class="who" id="who">Table {table["id"]} · you are Ann</h1>' in pages[0]
         assert '<button type="button" id="flip" class="icon-button" hidden>' in pages[2]  # one view for every seat
+        script = c.get("/games/take/take.js")
+        assert script.status_code == 200 and "Renderers.take" in script.text
+        assert script.headers["content-type"].startswith("text/javascript")
+        for hidden in ("__init__.py", "static", "..%2F__init__.py", "nothing.js"):  # only its static files
+            assert c.get(f"/games/take/{hidden}").status_code == 404
+        assert c.get("/games/spots/take.js").status_code == 404
+
+
+def test_the_lobby_lists_its_tables_while_playing_and_once_over(take: GameSpec, tmp_path: Path) -> None:
+    """``GET /api/tables`` asks each game for its summary: seats, scores, whose turn, the winner."""
+    with client(tmp_path / "s.db", bot_delay=0.0) as c:
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}]
+        waiting = c.post("/api/tables", json={"game": "take", "seats": seats, "options": {"pile": 4}}).json()
+        bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        played = c.post("/api/tables", json={"game": "take", "seats": bots, "options": {"pile": 5}}).json()
+        deadline = time.monotonic() + 60  # the bots play on their own: poll the list until their game is over
+        while True:
+            rows = {t["id"]: t for t in c.get("/api/tables").json()["tables"]}
+            if rows[played["id"]]["status"] == "over" or time.monotonic() > deadline:
+                break
+            time.sleep(0.02)  # a short pause between polls, not a wait for the event
+        listed = rows[waiting["id"]]
+        assert listed["game"] == "take" and listed["to_move"] == "Ann" and listed["target"] is None
+        assert [p["scored"] for p in listed["players"]] == [0, 0]
+        over = rows[played["id"]]
+        assert over["status"] == "over" and over["to_move"] is None
+        assert over["winner"] in {p["name"] for p in over["players"]}
+        assert sorted(p["scored"] for p in over["players"]) == [0, 1]
+
+
+def test_it_plays_in_the_terminal_through_the_generic_screen(take: GameSpec, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """``spots play --game take``: a bad move is refused, the numbers pick moves, the record is saved and reloads."""
+    typed = iter(["take 3", "help", "2", "1", "1", "1", "1"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
+    save = tmp_path / "take.json"
+    assert cli.main(["play", "--game", "take", "--pile", "5", "--seat", "me", "--seat", "random", "--seed", "3",
+                     "--fast", "--plain", "--autosave", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert "5 stones left" in out and "not a legal move: 'take 3'. Legal here: take 1, take 2." in out
+    assert "Type a move as it is listed" in out and "Game over (last stone taken)" in out
+    record = json.loads(save.read_text())
+    assert record["format"] == "take-record" and record["seats"] == ["me", "random"]
+    assert sum(int(m.split()[1]) for m in record["moves"]) == 5  # every stone taken, by the moves saved
+    assert cli.main(["replay", str(save)]) == 0 and "0 stones left" in capsys.readouterr().out
+
+
+STUDY = """
+name = "take-seats"
+kind = "seats"
+games = 6
+seed = 3
+chunk = 4
+[base]
+game = "take"
+bots = ["random"]
+[grid]
+pile = [4, 7]
+"""
+
+
+def test_a_study_runs_it(take: GameSpec, tmp_path: Path) -> None:
+    """A study file names the game; its rows come from the game's summary, the report reads them."""
+    pytest.importorskip("matplotlib")
+    from spots.study import load_study
+    from spots.study.play import play_chunk
+    from spots.study.report import write_report
+
+    path = tmp_path / "take.toml"
+    path.write_text(STUDY, encoding="utf-8")
+    study = load_study(str(path))
+    rows = [row for index, start, stop in study.chunks()
+            for row in play_chunk(study.configs[index], index, study.seed, start, stop)]
+    assert len(rows) == 12 and {r["kind"] for r in rows} == {"take"} and {r["engine"] for r in rows} == {"reference"}
+    for row in rows:
+        assert row["returns"][row["winner"]] == 1.0 and row["end_reason"] == "target"
+        assert row["scores"] == [int(r) for r in row["returns"]] and sum(row["turns_taken"]) == row["turns"]
+    again = play_chunk(study.configs[1], 1, study.seed, 0, 4)
+    assert again == [r for r in rows if r["config"] == 1][:4]  # seeded: the same rows every time
+    report = write_report(study, rows, tmp_path / "report").read_text()
+    assert "12 games" in report and "Win rate by turn order" in report
+    with pytest.raises(ValueError, match="game must be one of spots, double-spot, take, not 'taken'"):
+        load_study(str(path.with_name("bad.toml"))) if path.with_name("bad.toml").write_text(
+            STUDY.replace('"take"', '"taken"')) else None
+
+
+def test_a_browser_plays_it_with_its_own_renderer(tmp_path: Path, browser: Any) -> None:
+    """A real server that has the game from ``SPOTS_GAMES``; a person plays it by the buttons its script draws."""
+    tests = str(Path(__file__).parent)
+    env = {"SPOTS_GAMES": "take", "PYTHONPATH": os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))}
+    server = Server(tmp_path / "take.db", "--host", "127.0.0.1", "--bot-delay", "0.05", "--log-level", "warning",
+                    "--private", "--workers", "1", env=env).start()
+    try:
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}]
+        r = httpx.post(server.url + "/api/tables", json={"game": "take", "seats": seats, "options": {"pile": 5}})
+        assert r.status_code == 201, r.text
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{server.url}/play/{token(r.json()['seats'][0]['link'])}")
+        page.wait_for_selector("body[data-game='take'] #pile")
+        assert page.eval_on_selector(".take-pile", "el => getComputedStyle(el).fontSize") != "16px"  # take.css
+        for _ in range(10):
+            page.wait_for_function("() => document.body.dataset.over === '1' || "
+                                   "document.querySelector('button.take-move:not([disabled])')", timeout=20_000)
+            if page.get_attribute("body", "data-over") == "1":
+                break
+            before = int(page.get_attribute("#pile", "data-left") or 0)
+            page.click("button.take-move")
+            page.wait_for_function(f"() => Number(document.querySelector('#pile').dataset.left) < {before}",
+                                   timeout=20_000)
+        assert page.get_attribute("body", "data-over") == "1"
+        assert page.get_attribute("#pile", "data-left") == "0"
+        assert "took the last stone" in page.inner_text("#take-winner")
+        assert errors == []
+    finally:
+        server.stop()

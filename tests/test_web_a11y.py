@@ -78,7 +78,7 @@ def test_the_replay_page(server: Server, browser: Any, axe: Any) -> None:
     ds = server.create([{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}], game="double-spot",
                        target=2)
     spots = server.create([{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}], target=1)
-    # a Spots board and end table are drawn by render.js, checked with the Spots table's own tests
+    # a Spots board and end table are drawn by its spots.js, checked with the Spots table's own tests
     for t, where in ((ds, None), (spots, {"exclude": [["#board"], ["#end"]]})):
         wait_until_over(server, t["id"])
         context = browser.new_context(viewport=PHONE)

@@ -79,7 +79,7 @@ def test_each_game_has_its_own_title_and_tagline(tmp_path: Path) -> None:
             title = re.search(r"<title>(.*?)</title>", page, re.S)
             assert title and "Double Spot" in title.group(1), url
             assert "drop discs, make the patterns" in page and "fill dogs" not in page, url
-            assert "/static/double_spot.css" in page or "host" in url
+            assert "/games/double-spot/double_spot.css" in page or "host" in url
         for url in (spots_table["watch"], spots_table["seats"][0]["link"], spots_table["watch"] + "/replay"):
             page = c.get(path(url)).text
             assert "roll dice, fill dogs, don&#39;t bust" in page and "make the patterns" not in page, url
@@ -112,8 +112,9 @@ def test_the_page_catalog_has_both_forms_of_every_plural(lang: str) -> None:
 
 def test_every_plural_the_page_scripts_show_is_in_the_catalog() -> None:
     """A P(one, other, n) pair missing from JS_PLURALS would show English in every language."""
-    static = Path(__file__).parent.parent / "src" / "spots" / "web" / "static"
-    pairs = {(m[0], m[1]) for js in static.glob("*.js")
+    src = Path(__file__).parent.parent / "src" / "spots"
+    scripts = [*(src / "web" / "static").glob("*.js"), *(src / "games").glob("*/web/static/*.js")]  # each game's own
+    pairs = {(m[0], m[1]) for js in scripts
              for m in re.findall(r'\bP\("((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"', js.read_text("utf-8"))}
     assert ("{n} card left in the deck", "{n} cards left in the deck") in pairs
     assert pairs <= set(JS_PLURALS), pairs - set(JS_PLURALS)

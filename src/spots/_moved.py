@@ -3,7 +3,8 @@
 People's scripts import ``spots.odds``, ``spots.advisor``, ``spots.double_spot``,
 ``spots.engine``, ``spots.bots.greedy`` and ``spots.play.terminal`` (and their submodules). A finder on
 ``sys.meta_path`` answers those names with the module at its new place: the very
-same module object, so classes, constants and ``isinstance`` checks are shared.
+same module object, so classes, constants and ``isinstance`` checks are shared, with a
+``DeprecationWarning`` naming the new place.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
+import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -29,6 +31,7 @@ MOVED = {
     "spots.odds": "spots.games.spots.odds",
     "spots.play.terminal": "spots.play.spots_terminal",
     "spots.play.view": "spots.play.spots_view",
+    "spots.games.spots.fields": "spots.core.fields",  # both games' states declare their fields with it
 }
 
 
@@ -47,6 +50,7 @@ class _Alias(importlib.abc.Loader):
         self.target = target
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        warnings.warn(f"{spec.name} moved to {self.target}; import it from there", DeprecationWarning, stacklevel=2)
         module = importlib.import_module(self.target)
         self.spec = module.__spec__  # the import system overwrites it with the alias's; put back below
         return module

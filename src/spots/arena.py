@@ -24,6 +24,7 @@ from typing import Any
 
 from .core.files import atomic_write
 from .core.games import get, spec_of_rules
+from .core.play import Watch, play_out, seating
 
 
 @dataclass
@@ -39,11 +40,18 @@ class GameResult:
     ending: str = ""  # how the game ended, in the game's words ("target reached", "board full, a draw", ...)
 
 
-def seating(names: list[str], players: int, game: int) -> list[str]:
-    """The bots in seat order for game ``game``: the list padded with its last bot, rotated."""
-    names = (names + [names[-1]] * players)[:players]
-    shift = game % players
-    return names[-shift:] + names[:-shift] if shift else list(names)
+class Clock(Watch):
+    """What the arena measures while a game is played: each seat's decision times and turns taken."""
+
+    def __init__(self, seats: int) -> None:
+        self.times: list[list[float]] = [[] for _ in range(seats)]
+        self.turns_taken = [0] * seats
+
+    def turn(self, state: Any, seat: int) -> None:
+        self.turns_taken[seat] += 1
+
+    def move(self, state: Any, seat: int, move: str, seconds: float) -> None:
+        self.times[seat].append(seconds)
 
 
 def play_one(rules: Any, names: list[str], seed: int, game: int, budget: dict[str, Any], kind: str = "") -> GameResult:
@@ -52,26 +60,11 @@ def play_one(rules: Any, names: list[str], seed: int, game: int, budget: dict[st
     seats = seating(names, spec.seats(rules), game)
     players = [spec.make_bot(name, seed=hash_seed(seed, game, s), **budget.get(name, {}))
                for s, name in enumerate(seats)]
-    rng = random.Random(f"{seed}:{game}")
-    state = spec.new_state(rules)
-    times: list[list[float]] = [[] for _ in seats]
-    turns_taken = [0] * len(seats)
-    last_turn = -1
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.sample_chance(rng)
-            continue
-        seat = state.current_player()
-        turn = spec.turn(state)
-        if turn != last_turn:
-            turns_taken[seat] += 1
-            last_turn = turn
-        start = time.perf_counter()
-        move = players[seat].choose(state)
-        times[seat].append(time.perf_counter() - start)
-        state.apply_action(move)
+    clock = Clock(len(seats))
+    state = play_out(spec.new_state(rules), players, random.Random(f"{seed}:{game}"), clock, spec.turn)
     end = spec.outcome(state)
-    return GameResult(game, seats, state.returns(), end.winner, end.turns, end.busts, turns_taken, times, end.ending)
+    return GameResult(game, seats, state.returns(), end.winner, end.turns, end.busts, clock.turns_taken,
+                      clock.times, end.ending)
 
 
 def hash_seed(seed: int, game: int, seat: int) -> int:

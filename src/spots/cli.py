@@ -8,7 +8,6 @@ game when it reads one). The rules flags are generated from the games' options s
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import random
 import sys
@@ -19,6 +18,7 @@ from .core.advice import format_advice
 from .core.errors import IllegalMoveError, RulesError, StateFormatError
 from .core.games import GameSpec, get, registry, sniff
 from .core.options import Option
+from .core.play import Watch, play_out
 
 DEFAULT_GAME = "spots"
 OPTION_DEST = "option_"  # rules flags are stored as option_<name>, and only when given
@@ -124,18 +124,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if len(names) != players:
         raise RulesError(f"--bots names {len(names)} bots for {players} players")
     seated = [spec.make_bot(name, seed=args.seed * 10 + seat) for seat, name in enumerate(names)]
-    state = spec.new_state(rules)
-    rng = random.Random(args.seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            move = state.sample_chance(rng)
-            who = "chance"
-        else:
-            who = f"seat {state.current_player()}"
-            move = seated[state.current_player()].choose(state)
-            state.apply_action(move)
-        if not args.quiet:
-            print(f"{len(state.history()):5d}  {who:<7} {move}")
+    state = play_out(spec.new_state(rules), seated, random.Random(args.seed), None if args.quiet else MoveLog())
     print(spec.render(state))
     print(result_line(state.returns(), names))
     if args.out:
@@ -153,6 +142,16 @@ def result_line(returns: list[float], names: list[str]) -> str:
     if len(top) == len(returns):
         return "result: a draw"
     return "result: a draw between seats " + ", ".join(f"{seat} ({names[seat]})" for seat in top)
+
+
+class MoveLog(Watch):
+    """``spots selfplay`` without ``--quiet``: each move as it is played, numbered, with who made it."""
+
+    def move(self, state: Any, seat: int, move: str, seconds: float) -> None:
+        print(f"{len(state.history()):5d}  {'seat ' + str(seat):<7} {move}")
+
+    def chance(self, state: Any, outcome: str) -> None:
+        print(f"{len(state.history()):5d}  {'chance':<7} {outcome}")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -199,9 +198,11 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if not names or len(names) > players:
         raise ValueError(f"--bots needs 1 to {players} bot names (one per seat), got {args.bots!r}")
     budget = parse_budget(spec, args.budget)
-    if args.engine == "fast":  # the compiled simulator (spots[fast]): Spots, random and greedy seats only
-        if spec.name != "spots":
-            raise ValueError(f"--engine fast plays Spots only, not {spec.name}")
+    if args.engine == "fast":  # the compiled simulator (spots[fast]): it says which games it plays
+        from .fast import supports
+
+        if not supports({"game": spec.name, "bots": []}):
+            raise ValueError(f"--engine fast: the compiled simulator does not play {spec.title}")
         from .fast.arena import NOTE, run_fast_match
 
         results = run_fast_match(rules, names, args.games, seed=args.seed, budget=budget)
@@ -209,8 +210,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
     else:
         results = run_match(rules, names, args.games, seed=args.seed, jobs=args.jobs, budget=budget,
                             progress=not args.no_progress)
-    tricks = f", tricks {','.join(rules.tricks)}" if hasattr(rules, "tricks") else ""
-    print(f"{spec.title}: {args.games} games, {players} players{tricks}, seed {args.seed}, "
+    details = "".join(f", {key} {','.join(map(str, value)) if isinstance(value, list) else value}"
+                      for key, value in spec.summarize(spec.new_state(rules)).details.items())  # Spots: its tricks
+    print(f"{spec.title}: {args.games} games, {players} players{details}, seed {args.seed}, "
           f"seats rotated over: {', '.join(names)}")
     print(format_table(summarise(results), results))
     if args.out:
@@ -237,12 +239,15 @@ def parse_budget(spec: GameSpec, text: str | None) -> dict[str, dict[str, object
 def cmd_play(args: argparse.Namespace) -> int:
     spec = spec_of(args)
     rules = None if args.load else rules_from_args(spec, args, seats=len(args.seat) or None)  # bad options stop here
-    module, _, function = spec.terminal.partition(":")
     try:
-        start = getattr(importlib.import_module(module), function)
+        own = spec.terminal_start()
+        if own is None:  # a game without a terminal of its own
+            from .play.generic import start as generic
+
+            return generic(args, rules)
+        return int(own(args, rules))
     except ImportError as exc:
         raise ValueError(f"spots play needs the 'play' extra: pip install 'spots[play]' ({exc})") from None
-    return int(start(args, rules))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

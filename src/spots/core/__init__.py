@@ -7,7 +7,7 @@ anything here must work for both. ``spots.core.games.get(name)`` gives a game's 
 
 from .advice import Advice
 from .bots import Bot, RandomBot, make_bot
-from .errors import DeckError, IllegalMoveError, ReplayError, RulesError, StateFormatError
+from .errors import DeckError, IllegalMoveError, MalformedMoveError, ReplayError, RulesError, StateFormatError
 from .files import atomic_write
 from .games import GameSpec, get, new_state, registry
 from .mcts import Mcts, random_policy
@@ -24,6 +24,7 @@ __all__ = [
     "GameSpec",
     "GameState",
     "IllegalMoveError",
+    "MalformedMoveError",
     "Mcts",
     "Option",
     "RandomBot",

@@ -30,6 +30,14 @@ class IllegalMoveError(ValueError):
         super().__init__(f"{reason}: {move!r}. {describe_legal(self.legal, label)}")
 
 
+class MalformedMoveError(IllegalMoveError):
+    """A move not written in the game's notation at all (``"jump"``, ``"drop x blue"``), as python-chess tells an
+    invalid move from an illegal one. Any other IllegalMoveError is well formed but not legal in the position.
+
+    It is an IllegalMoveError, so code that refuses both alike keeps catching it.
+    """
+
+
 def describe_legal(legal: Sequence[str], label: str = "Legal here", limit: int = 24) -> str:
     if not legal:
         return "No move is legal here (the game is over)."

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import gettext
 import importlib
+import os
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from operator import attrgetter
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .advice import Advice
 from .bots import Bot, make_bot
@@ -25,27 +28,48 @@ from .errors import StateFormatError
 from .options import Option, validate_options
 from .record import Record, RecordFormat
 
-__all__ = ["BUILTIN", "GameSpec", "LobbyBot", "Outcome", "get", "load_position", "new_state", "register", "registry",
-           "sniff", "spec_of_format", "spec_of_rules", "unregister"]
+__all__ = ["BUILTIN", "GameSpec", "LobbyBot", "Outcome", "Summary", "Termination", "get", "load_position",
+           "new_state", "register", "registry", "sniff", "spec_of_format", "spec_of_rules", "unregister"]
 
 # The modules whose ``SPEC`` is registered on first use, in the order games are listed.
 BUILTIN = ("spots.games.spots.spec", "spots.games.double_spot.spec")
+# More games, each a module whose ``SPEC`` is registered after the built-in ones: "mygame,other.game".
+PLUGINS = "SPOTS_GAMES"
 
 Translations = gettext.NullTranslations
 
 
+class Termination(StrEnum):
+    """How a game ended, as a kind the shells can count and compare (the game's own words are ``Outcome.ending``)."""
+
+    TARGET = "target"  # a player reached the goal (a score, the last stone, ...)
+    LIMIT = "limit"  # a length limit stopped it (Spots' turn limit): the leaders share the win
+    EXHAUSTED = "exhausted"  # nothing was left to play (a full board): the scores decide, or it is a draw
+
+
+TERMINATION_WORDS = {Termination.TARGET: "target reached", Termination.LIMIT: "turn limit",
+                     Termination.EXHAUSTED: "board full"}
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How one finished game ended, for the arena's report.
+    """How one finished game ended, for the arena's report, the lobby and the studies.
 
-    ``ending``: a few words (``"target reached"``, ``"turn limit"``, ``"board full, a draw"``);
-    ``turns``: the game's length in its own unit; ``busts``: per seat, when the game has busts.
+    ``termination``: the kind of ending; ``turns``: the game's length in its own unit; ``winner``: the seat
+    that won outright (None for a draw or a shared win); ``busts``: per seat, when the game has busts;
+    ``words``: the game's own few words when the kind's (``TERMINATION_WORDS``) do not say it all.
     """
 
-    ending: str
+    termination: Termination
     turns: int
-    winner: int | None  # the seat that won outright; None for a draw or a shared win
+    winner: int | None
     busts: list[int] | None = None
+    words: str = ""
+
+    @property
+    def ending(self) -> str:
+        """A few words: ``"target reached"``, ``"turn limit"``, ``"board full, a draw"``, ..."""
+        return self.words or TERMINATION_WORDS[self.termination]
 
 
 @dataclass(frozen=True)
@@ -62,26 +86,63 @@ class LobbyBot:
 
 
 @dataclass(frozen=True)
-class GameSpec:
-    """Everything a front end needs from one game."""
+class Summary:
+    """What a shell shows of a position without knowing the game: seats, scores, goal, whose turn, the end."""
+
+    seats: int
+    scores: tuple[int, ...]  # per seat, in the game's own unit (dogs scored, cards taken, ...)
+    target: int | None  # the score that wins, when the game has one
+    turn: int  # the game's turn counter
+    seat: int | None  # whose turn it is (also while a chance event of that turn is pending); None once over
+    outcome: Outcome | None = None  # how it ended, once it has
+    details: Mapping[str, Any] = field(default_factory=dict)  # the game's own facts for a lobby row (plain data)
+
+    @property
+    def winner(self) -> int | None:
+        return None if self.outcome is None else self.outcome.winner
+
+
+RulesT = TypeVar("RulesT")
+StateT = TypeVar("StateT")
+
+
+@dataclass(frozen=True)
+class GameSpec(Generic[RulesT, StateT]):
+    """Everything a front end needs from one game, typed by the game's rules and state classes
+    (``GameSpec[Rules, State]``), so mypy follows each face to the game's own code."""
 
     name: str  # the id on the command line, in URLs, the API and the database
     title: str
     players: tuple[int, int]  # fewest and most seats
     options: tuple[Option, ...]  # the rules options, in the order they are shown
     records: RecordFormat  # rules from/to plain data, record and state formats
-    rules: Callable[..., Any]  # the game's Rules class: checked options -> rules (which check how they combine)
-    load_state: Callable[[Any], Any]  # a saved state document (a dict) -> the state
+    rules: Callable[..., RulesT]  # the game's Rules class: checked options -> rules (which check how they combine)
+    load_state: Callable[[Any], StateT]  # a saved state document (a dict) -> the state
     bots: Mapping[str, Callable[..., Bot]]  # bot name -> factory(seed=..., **budget)
     describe_move: Callable[..., str]  # (before, move, after=None, names=None, tr=None) -> one log line
     advise: Callable[..., list[Advice]]  # (state, seed=0, bot=None) -> the legal moves, best first
-    render: Callable[[Any], str]  # the position as plain text
-    outcome: Callable[[Any], Outcome]  # a finished state -> how it ended
-    seats: Callable[[Any], int] = attrgetter("players")  # rules -> the number of seats
-    turn: Callable[[Any], int] = attrgetter("turn")  # the state's turn counter (the arena counts each seat's turns)
+    render: Callable[[StateT], str]  # the position as plain text
+    outcome: Callable[[StateT], Outcome]  # a finished state -> how it ended
+    summarize: Callable[[StateT], Summary]  # any state -> what a shell shows of it (the lobby, the studies)
+    seats: Callable[[RulesT], int] = attrgetter("players")  # rules -> the number of seats
+    turn: Callable[[StateT], int] = attrgetter("turn")  # the state's turn counter (the arena counts each seat's turns)
     hint_bot: str = "expectimax"  # the bot the advisor ranks with, shown by ``spots hint``
-    terminal: str = ""  # "module:function" of the terminal front end, started as function(args, rules)
-    web: str = ""  # "module:name" of the web app's view of the game (a ``spots.web.games.WebView``)
+    # The terminal front end, started as terminal(args, rules) -> exit status (None: the generic one,
+    # ``spots.play.generic``, plays it); and a function giving the web app's view of the game (a
+    # ``spots.web.games.WebView``; None: not hosted). Both import their front end only when called.
+    terminal: Callable[[Any, RulesT | None], int] | None = None
+    web: Callable[[], object] | None = None
+    # The game's own columns of a study row: (rules, final state, [(seat, move) of each decision]) -> columns
+    # (``spots.study.play`` fills the rest from the summary; see ``spots.study.store.ROW_FIELDS``).
+    study_row: Callable[[RulesT, StateT, list[tuple[int, str]]], Mapping[str, Any]] | None = None
+    # Does a study count a lead change made by the game's last move? (Spots' rows do; Double Spot's never have,
+    # and its recorded studies keep their rows.)
+    study_final_lead: bool = True
+    # Does a study's fingerprint hold the rules in full, not only the options it names? (Double Spot's defaults
+    # changed once, so rows played under the old ones must never be mixed with new rows.)
+    study_rules_in_full: bool = False
+    # The game's built-in balance studies by name (``spots study --list``; declarations as in a study file).
+    studies: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     summary: str = ""  # one line for ``spots games``
     blurb: str = ""  # one line for the lobby (a message id, translated where shown)
     seats_option: str = ""  # the option that is the number of seats, if any (the lobby sets it from the seats)
@@ -98,11 +159,11 @@ class GameSpec:
         """``given`` checked against the options schema (see ``spots.core.options``; ``public``: a web lobby's)."""
         return validate_options(self.options, given, self.title, public)
 
-    def make_rules(self, **given: Any) -> Any:
+    def make_rules(self, **given: Any) -> RulesT:
         """The game's rules from options (checked by the schema, then by the rules themselves)."""
         return self.rules(**self.check_options(given))
 
-    def new_state(self, rules: Any = None) -> Any:
+    def new_state(self, rules: RulesT | None = None) -> StateT:
         """The initial state under ``rules`` (the defaults when None)."""
         return self.records.new_state(self.rules() if rules is None else rules)
 
@@ -111,6 +172,24 @@ class GameSpec:
             if option.name == name:
                 return option
         raise KeyError(name)
+
+    def drawn_options(self, seed: int) -> dict[str, Any]:
+        """The options the game draws from a seed (a random trick set's), set from one game's ``seed``."""
+        return {o.name: seed % (2**31) for o in self.options if o.drawn}
+
+    # ---------------------------------------------------------------- front ends
+
+    def terminal_start(self) -> Callable[[Any, RulesT | None], int] | None:
+        """How ``spots play`` starts this game's own terminal; None: it has none (the generic one plays it)."""
+        if isinstance(self.terminal, str):  # the old "module:function" form
+            return _named(self.terminal, f"{self.name}'s GameSpec.terminal") if self.terminal else None
+        return self.terminal
+
+    def web_view(self) -> object | None:
+        """The game's web view (a ``spots.web.games.WebView``), or None when the web app does not host it."""
+        if isinstance(self.web, str):  # the old "module:name" form
+            return _named(self.web, f"{self.name}'s GameSpec.web") if self.web else None
+        return None if self.web is None else self.web()
 
     # ---------------------------------------------------------------- bots and records
 
@@ -145,6 +224,14 @@ class GameSpec:
                 "record_format": self.records.record, "state_format": self.records.state}
 
 
+def _named(path: str, what: str) -> Any:
+    """The object a ``"module:attr"`` string names (the form faces had before they were objects), with a warning."""
+    warnings.warn(f"{what} is a 'module:attr' string ({path!r}); give the object (a function) instead",
+                  DeprecationWarning, stacklevel=3)
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
 _GAMES: dict[str, GameSpec] = {}
 _loaded = False
 
@@ -171,6 +258,11 @@ def registry() -> dict[str, GameSpec]:
         _loaded = True
         for module in BUILTIN:
             register(importlib.import_module(module).SPEC)
+        for module in filter(None, (m.strip() for m in os.environ.get(PLUGINS, "").split(","))):
+            try:
+                register(importlib.import_module(module).SPEC)
+            except (ImportError, AttributeError) as exc:
+                raise ValueError(f"{PLUGINS} names {module!r}, which is not a module with a SPEC: {exc}") from None
     return dict(_GAMES)
 
 

@@ -22,6 +22,7 @@ from .document import read_json, read_text
 from .errors import IllegalMoveError, ReplayError, RulesError, StateFormatError
 from .files import atomic_write
 from .options import whole
+from .play import play_out
 from .protocol import GameState
 
 S = TypeVar("S", bound=GameState)
@@ -41,13 +42,8 @@ def replay(new_initial_state: Callable[[], S], history: Iterable[str]) -> S:
 
 
 def play_game(state: S, bots: Sequence[Bot], rng: random.Random) -> S:
-    """Play a state to the end: chance from ``rng``, each seat's moves from its bot."""
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.sample_chance(rng)
-        else:
-            state.apply_action(bots[state.current_player()].choose(state))
-    return state
+    """Play a state to the end: chance from ``rng``, each seat's moves from its bot (``spots.core.play``)."""
+    return play_out(state, bots, rng)
 
 
 @dataclass(frozen=True)

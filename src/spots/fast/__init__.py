@@ -19,6 +19,7 @@ says how to install it.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 INSTALL_HINT = 'the fast simulator needs Numba; install it with: pip install "spots[fast]"'
 __all__ = ["INSTALL_HINT", "FastState", "FastUnavailableError", "Games", "available", "play_games", "require",
-           "study_rows", "warm_up"]
+           "study_rows", "supports", "warm_up"]
 
 
 class FastUnavailableError(ImportError, ValueError):
@@ -41,6 +42,23 @@ def available() -> bool:
         import numba  # noqa: F401
     except ImportError:
         return False
+    return True
+
+
+FAST_BOTS = {"random": frozenset(), "greedy": frozenset({"risk"})}  # the bots the simulator plays, and their options
+
+
+def supports(config: Mapping[str, Any]) -> bool:
+    """Can the simulator play this study configuration (Spots, only random and greedy seats, greedy with at most
+    a risk)? Needs no Numba: ``spots.study`` asks it before choosing its runner."""
+    from ..core.play import parse_bot
+
+    if config.get("game") != "spots":
+        return False
+    for bot in config.get("bots", ()):
+        name, budget = parse_bot(bot)
+        if name not in FAST_BOTS or set(budget) - FAST_BOTS[name]:
+            return False
     return True
 
 

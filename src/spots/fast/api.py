@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.play import seating  # the arena's seating, declared once
 from ..games.spots import Rules
 from . import layout as L
 from .agenda import init
@@ -120,13 +121,6 @@ class Games:
     tiles_used: np.ndarray  # (games, tricks): how often each tile of ``rules.tricks`` was chosen
     stopped: np.ndarray  # the game was cut off at ``max_decisions`` (winner -1, leaders share the returns)
     seconds: float = field(default=0.0)
-
-
-def seating(names: list[str], players: int, game: int) -> list[str]:
-    """The arena's seating: the names padded with the last one, rotated by the game number."""
-    names = (names + [names[-1]] * players)[:players]
-    shift = game % players
-    return names[-shift:] + names[:-shift] if shift else list(names)
 
 
 def play_games(rules: Rules, policies: list[str], games: int, seed: int = 0, rotate: bool = False,

@@ -2,7 +2,7 @@
 
 ``spots study`` plays Spots configurations whose seats are all ``random`` or ``greedy``
 (greedy with at most a ``risk``) here when Numba is installed. Each game is seated, seeded
-and given its rules as the reference runner does (the same ``seating``, ``make_rules`` and
+and given its rules as the reference runner does (the same ``seating``, drawn options and
 game seed), and its row has the same fields with the same meaning: the simulator counts the
 per-seat tile uses, turns taken and lead changes in its own game loop (``batch.play_one``).
 Only the dice differ: the simulator draws them from its own generator, seeded by the game
@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from ..core.games import get
+from ..core.play import parse_bot, seating
 from ..games.spots import Rules
 from ..games.spots.rules import resolve_tricks
-from ..study.play import make_rules, parse_bot, seating
-from ..study.spec import Config
 from . import layout as L
 from .api import DEFAULT_RISK, game_returns, odds
 from .batch import ST_LEADS, ST_TURNS, play_seeded, stats_width
@@ -63,11 +63,10 @@ def study_rows(config: dict[str, Any], games: list[tuple[int, int]],
     the very game the reference runner plays. A game whose uniforms run out is cut off."""
     if not supports(config):
         raise ValueError(f"the fast simulator plays Spots with random and greedy seats, not {config!r}")
-    conf = Config(label=config.get("label", ""), game="spots", bots=tuple(config["bots"]),
-                  options=dict(config.get("options", {})))
-    tables, which = _rules_per_game(conf, [seed for _, seed in games])
+    options, bots = dict(config.get("options", {})), list(config["bots"])
+    tables, which = _rules_per_game(options, [seed for _, seed in games])
     rules = [tables[i] for i in which]
-    seats = [seating(conf.bots, r.players, g) for r, (g, _) in zip(rules, games, strict=True)]
+    seats = [seating(bots, r.players, g) for r, (g, _) in zip(rules, games, strict=True)]
     cfg_rows = np.stack([build_cfg(r) for r in tables])
     given = np.zeros((len(games), 0)) if dice is None else np.array(dice, dtype=np.float64)
     if given.shape[0] != len(games):
@@ -77,18 +76,19 @@ def study_rows(config: dict[str, Any], games: list[tuple[int, int]],
     return [_row(played, i, g, seed, rules[i], seats[i]) for i, (g, seed) in enumerate(games)]
 
 
-def _rules_per_game(conf: Config, seeds: list[int]) -> tuple[list[Rules], np.ndarray]:
-    """The distinct rules of the games (as ``make_rules`` makes them, one per trick set: making
-    ``Rules`` reads the deck and would cost more than playing the game) and each game's index."""
-    tricks = conf.options.get("tricks", RULES_DEFAULT_TRICKS)
+def _rules_per_game(options: dict[str, Any], seeds: list[int]) -> tuple[list[Rules], np.ndarray]:
+    """The distinct rules of the games (as ``spots.study.play.make_rules`` makes them: the drawn options from
+    the game's seed, one per trick set: making ``Rules`` reads the deck and would cost more than playing the
+    game) and each game's index."""
+    tricks = options.get("tricks", RULES_DEFAULT_TRICKS)
     made: dict[tuple[str, ...], int] = {}
     tables: list[Rules] = []
     which = np.zeros(len(seeds), dtype=np.int64)
     for g, seed in enumerate(seeds):
-        names = resolve_tricks(tricks, conf.options.get("tricks_seed", seed % 2**31))
+        names = resolve_tricks(tricks, options.get("tricks_seed", seed % 2**31))
         if names not in made:
             made[names] = len(tables)
-            tables.append(make_rules(conf, seed))
+            tables.append(Rules(**{**get("spots").drawn_options(seed), **options}))
         which[g] = made[names]
     return tables, which
 

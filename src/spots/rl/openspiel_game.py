@@ -21,6 +21,7 @@ import pyspiel
 
 from ..games.spots import Game, Rules, State, render
 from ..games.spots.dice import faces_text
+from ..games.spots.spec import SPEC
 from . import observation
 from .actions import (
     CHANCE_IDS,
@@ -36,20 +37,15 @@ from .actions import (
 
 SHORT_NAME = "python_spots"
 
-# Game parameters: the rules options OpenSpiel can carry (ints and strings).
+# Game parameters: the rules options OpenSpiel can carry (ints and strings), with the defaults Spots'
+# options schema declares (``spots.games.spots.spec``). A default of None cannot be a parameter:
 # dog_limit 0 means the default, max(6, target); tricks_seed -1 means none.
+CARRIED = ("players", "tricks", "target", "dog_limit", "bust_limit", "dice", "treats", "starting_treats",
+           "starting_dogs", "turn_limit", "tricks_seed")
+UNSET = {"dog_limit": 0, "tricks_seed": -1}
 DEFAULT_PARAMS: dict[str, Any] = {
-    "players": 2,
-    "tricks": "beginner",
-    "target": 6,
-    "dog_limit": 0,
-    "bust_limit": 7,
-    "dice": 40,
-    "treats": 20,
-    "starting_treats": 1,
-    "starting_dogs": 2,
-    "turn_limit": 1000,
-    "tricks_seed": -1,
+    name: UNSET[name] if default is None else default
+    for name, default in ((name, SPEC.option(name).default) for name in CARRIED)
 }
 MOVES_PER_TURN_BOUND = 2000  # a generous bound on moves (chance dice included) in one turn
 

@@ -24,49 +24,24 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from ..core.games import GameSpec, Termination, get
+from ..core.play import Watch, parse_bot, play_out, seating
 from .spec import Config
 
-FAST_BOTS = {"random": set(), "greedy": {"risk"}}  # the bots the simulator plays, and their options
 Row = dict[str, Any]
 ChunkRunner = Callable[[Config, int, list[tuple[int, int]]], list[Row]]
 
 
-def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
-    """``name`` or ``name:key=value,key=value`` -> (name, budget); values are numbers where they look like one."""
-    name, _, params = spec.partition(":")
-    budget: dict[str, Any] = {}
-    for part in filter(None, params.split(",")):
-        key, eq, value = part.partition("=")
-        if not eq or not key:
-            raise ValueError(f"bot {spec!r}: options are written name:key=value,key=value")
-        budget[key.strip()] = _number(value.strip())
-    return name, budget
-
-
-def _number(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
 def make_bot(game: str, spec: str, seed: int) -> Any:
     """A bot of the registered game ``game`` from its spec text (``name`` or ``name:key=value,...``)."""
-    from ..core.games import get
-
     name, budget = parse_bot(spec)
     return get(game).make_bot(name, seed=seed, **budget)
 
 
 def make_rules(config: Config, game_seed: int) -> Any:
-    """The configuration's rules; a random trick set is drawn from the game's own seed."""
-    if config.game == "spots":
-        from ..games.spots import Rules
-        return Rules(**{"tricks_seed": game_seed % (2**31), **config.options})
-    from ..games.double_spot import Rules as DsRules
-    return DsRules(**config.options)
+    """The configuration's rules; what the game draws from a seed (a random trick set) comes from the game's own."""
+    spec = get(config.game)
+    return spec.rules(**{**spec.drawn_options(game_seed), **config.options})
 
 
 def check_config(config: Config) -> None:
@@ -75,7 +50,7 @@ def check_config(config: Config) -> None:
         rules = make_rules(config, 0)
     except TypeError as exc:
         raise ValueError(f"bad rules option: {exc}") from None
-    players = rules.players if config.game == "spots" else 2
+    players = get(config.game).seats(rules)
     if len(config.bots) > players:
         raise ValueError(f"{len(config.bots)} bots for {players} seats")
     for spec in config.bots:
@@ -88,104 +63,71 @@ def game_seed(study_seed: int, config_index: int, game: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def seating(bots: tuple[str, ...], players: int, game: int) -> list[str]:
-    """Bots in seat order for game ``game``: the list padded with its last bot, rotated by the game number."""
-    names = (list(bots) + [bots[-1]] * players)[:players]
-    shift = game % players
-    return names[-shift:] + names[:-shift] if shift else names
+class Tally(Watch):
+    """What a study counts while a game is played: turns taken, lead changes, each seat's decisions."""
+
+    def __init__(self, spec: GameSpec, seats: int) -> None:
+        self.spec = spec
+        self.turns_taken = [0] * seats
+        self.decisions: list[tuple[int, str]] = []
+        self.leader: int | None = None
+        self.changes = 0
+
+    def turn(self, state: Any, seat: int) -> None:
+        self.turns_taken[seat] += 1
+        self.lead(state)
+
+    def move(self, state: Any, seat: int, move: str, seconds: float) -> None:
+        self.decisions.append((seat, move))
+
+    def lead(self, state: Any) -> None:
+        """The sole leader (kept as it was on a tie) and the lead changes counted so far."""
+        scores = self.spec.summarize(state).scores
+        best = max(scores)
+        if scores.count(best) != 1:
+            return
+        now = scores.index(best)
+        self.changes += self.leader is not None and now != self.leader
+        self.leader = now
 
 
-def play_spots(config: Config, game: int, seed: int) -> Row:
-    """One Spots game played out, summarised (who used which tile, lead changes, ...)."""
-    from ..games.spots import Game
-
+def play_game(config: Config, game: int, seed: int) -> Row:
+    """One game of the configuration played out and summarised: the summary's columns, then the game's own."""
+    spec = get(config.game)
     rules = make_rules(config, seed)
-    seats = seating(config.bots, rules.players, game)
-    players = [make_bot("spots", spec, seed + s) for s, spec in enumerate(seats)]
-    tiles = list(rules.tricks)
-    index = {name: i for i, name in enumerate(tiles)}
-    uses = [[0] * len(tiles) for _ in seats]
-    turns_taken = [0] * len(seats)
-    rng = random.Random(seed)
-    state = Game(rules).new_initial_state()
-    last_turn, leader, changes = -1, None, 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.sample_chance(rng)
-            continue
-        seat = state.current_player()
-        if state.turn != last_turn:
-            last_turn = state.turn
-            turns_taken[seat] += 1
-            leader, changes = _lead(_scored(state), leader, changes)
-        move = players[seat].choose(state)
-        if move.startswith("trick "):
-            uses[seat][index[move[6:]]] += 1
-        state.apply_action(move)
-    leader, changes = _lead(_scored(state), leader, changes)
-    return {
-        "game": game, "seed": seed, "kind": "spots", "seats": seats, "players": rules.players,
-        "tricks": tiles, "target": rules.target, "bust_limit": rules.bust_limit,
-        "first_player": state.first_player, "winner": -1 if state.winner is None else state.winner,
-        "returns": state.returns(), "turns": state.turn, "turns_taken": turns_taken, "busts": list(state.busts),
-        "scores": [p.scored_count() for p in state.players], "uses": uses, "lead_changes": changes,
-        "end_reason": state.end_reason or "", "full": False,
+    seats = seating(config.bots, spec.seats(rules), game)
+    players = [make_bot(config.game, bot, seed + s) for s, bot in enumerate(seats)]
+    tally = Tally(spec, len(seats))
+    state = play_out(spec.new_state(rules), players, random.Random(seed), tally, spec.turn)
+    if spec.study_final_lead:
+        tally.lead(state)
+    summary = spec.summarize(state)
+    end = summary.outcome or spec.outcome(state)
+    row: Row = {
+        "game": game, "seed": seed, "kind": spec.name, "seats": seats, "players": len(seats),
+        "tricks": [], "target": summary.target or 0, "bust_limit": 0, "first_player": 0,
+        "winner": -1 if end.winner is None else end.winner, "returns": state.returns(), "turns": summary.turn,
+        "turns_taken": tally.turns_taken, "busts": [0] * len(seats), "scores": list(summary.scores),
+        "uses": [[] for _ in seats], "lead_changes": tally.changes, "end_reason": end.termination.value,
+        "full": end.termination == Termination.EXHAUSTED,
     }
-
-
-def _scored(state: Any) -> list[int]:
-    return [p.scored_count() for p in state.players]
-
-
-def _lead(scores: list[int], leader: int | None, changes: int) -> tuple[int | None, int]:
-    """The sole leader (kept as it was on a tie) and the lead changes counted so far, for either game."""
-    best = max(scores)
-    if scores.count(best) != 1:
-        return leader, changes
-    now = scores.index(best)
-    return now, changes + (leader is not None and now != leader)
-
-
-def play_double_spot(config: Config, game: int, seed: int) -> Row:
-    """One Double Spot game played out, summarised (seat 0 moves first)."""
-    from ..games.double_spot import Game as DsGame
-
-    rules = make_rules(config, seed)
-    seats = seating(config.bots, 2, game)
-    players = [make_bot("double-spot", spec, seed + s) for s, spec in enumerate(seats)]
-    state = DsGame(rules).new_initial_state()
-    rng = random.Random(seed)
-    turns_taken = [0, 0]
-    last_turn, leader, changes = -1, None, 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.sample_chance(rng)
-            continue
-        seat = state.current_player()
-        if state.turn != last_turn:
-            last_turn = state.turn
-            turns_taken[seat] += 1
-            leader, changes = _lead(list(state.scores()), leader, changes)
-        state.apply_action(players[seat].choose(state))
-    return {
-        "game": game, "seed": seed, "kind": "double-spot", "seats": seats, "players": 2,
-        "tricks": [], "target": rules.target, "bust_limit": 0, "first_player": 0,
-        "winner": -1 if state.winner is None else state.winner, "returns": state.returns(),
-        "turns": state.turn, "turns_taken": turns_taken, "busts": [0, 0], "scores": state.scores(),
-        "uses": [[], []], "lead_changes": changes, "end_reason": state.end_reason or "",
-        "full": state.end_reason == "full-board",
-    }
+    if spec.study_row is not None:
+        row.update(spec.study_row(rules, state, tally.decisions))
+    return row
 
 
 def reference_chunk(config: Config, config_index: int, games: list[tuple[int, int]]) -> list[Row]:
-    play = play_spots if config.game == "spots" else play_double_spot
-    return [{"config": config_index, "engine": "reference", **play(config, g, s)} for g, s in games]
+    return [{"config": config_index, "engine": "reference", **play_game(config, g, s)} for g, s in games]
 
 
-def _fast_chunk() -> ChunkRunner | None:
+def _fast_chunk(config: Config) -> ChunkRunner | None:
+    """The fast simulator's runner when it is installed and says it plays this configuration."""
     try:
-        fast = importlib.import_module("spots.fast")
+        fast = importlib.import_module("spots.fast")  # the fast extra (Numba), which imports nothing of the studies
     except ImportError:
+        return None
+    supports = getattr(fast, "supports", None)
+    if supports is None or not supports(config.to_dict()):
         return None
     try:
         study_rows = fast.study_rows
@@ -199,19 +141,13 @@ def _fast_chunk() -> ChunkRunner | None:
 
 
 def runner_for(config: Config, engine: str = "auto") -> ChunkRunner:
-    """The fast simulator for all-random/greedy Spots seats when available (or demanded), else the reference."""
+    """The fast simulator where it plays the configuration and is available (or demanded), else the reference."""
     if engine not in ("auto", "fast", "reference"):
         raise ValueError(f"engine must be auto, fast or reference, not {engine!r}")
-    eligible = config.game == "spots" and all(_fast_bot(b) for b in config.bots)
-    fast = _fast_chunk() if engine != "reference" and eligible else None
+    fast = _fast_chunk(config) if engine != "reference" else None
     if engine == "fast" and fast is None:
         raise ValueError("engine fast needs spots.fast (with study_rows) and only random/greedy Spots seats")
     return fast or reference_chunk
-
-
-def _fast_bot(spec: str) -> bool:
-    name, budget = parse_bot(spec)
-    return name in FAST_BOTS and set(budget) <= FAST_BOTS[name]
 
 
 def play_chunk(config: Config, config_index: int, study_seed: int, start: int, stop: int,

@@ -3,8 +3,9 @@
 A study has a *kind* (which report reads its rows), a base configuration, a
 ``grid`` (every combination of the listed values) and optional ``cases``
 (explicit overrides, crossed with the grid). A configuration is a game
-(``spots`` or ``double-spot``), the bots in seat order and the game's rules
-options. Studies are built in (``BUILTIN``) or read from a small TOML file.
+(any registered game: ``spots``, ``double-spot``, ...), the bots in seat order and the game's rules
+options. Studies are built in (each game declares its own: ``GameSpec.studies``, gathered by
+``builtin_studies()``) or read from a small TOML file.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 KINDS = ("seats", "tiles", "sets", "variants", "ladder", "double-spot")
-GAMES = ("spots", "double-spot")
 STUDY_KEYS = {"name", "kind", "description", "games", "seed", "chunk", "base", "grid", "cases"}
 
 
@@ -62,8 +62,9 @@ class Study:
     def fingerprint(self) -> str:
         """What fixes every game's result: configurations, seed and chunking (not the number of games).
 
-        A Double Spot configuration counts with its rules in full, not only the options it names: rows
-        played while ``lifts`` was 3 by default are never mixed with rows played under the rules' ending.
+        A configuration of a game whose defaults have changed counts with its rules in full, not only the
+        options it names (Double Spot: rows played while ``lifts`` was 3 by default are never mixed with rows
+        played under the rules' ending).
         """
         configs = [{**c.to_dict(), **_rules_in_full(c)} for c in self.configs]
         doc = {"seed": self.seed, "chunk": self.chunk, "configs": configs}
@@ -84,79 +85,29 @@ class Study:
 
 
 def _rules_in_full(config: Config) -> dict[str, Any]:
-    """Double Spot's rules as played (its defaults have changed once); {} for Spots (fingerprints kept)."""
-    if config.game != "double-spot":
-        return {}
+    """The rules as played, for a game whose defaults have changed (``GameSpec.study_rules_in_full``); else {}."""
+    from ..core.games import get
     from .play import make_rules
 
-    return {"rules": make_rules(config, 0).to_dict()}
+    return {"rules": make_rules(config, 0).to_dict()} if get(config.game).study_rules_in_full else {}
 
 
-SUGGESTED = ["adoption-event", "dog-park", "agility-course", "hunting", "kennel-club", "puppy-pen"]
+def builtin_studies() -> dict[str, dict[str, Any]]:
+    """Every registered game's built-in studies by name (``GameSpec.studies``), in the registry's order."""
+    from ..core.games import registry
 
-BUILTIN: dict[str, dict[str, Any]] = {
-    "seat-advantage": {
-        "kind": "seats",
-        "description": "Win rate by turn order (first player, second, ...) for 2, 3 and 4 greedy players "
-                       "in each suggested trick set; also how each set plays (length, busts, score spread, "
-                       "lead changes).",
-        "games": 3400, "seed": 16, "chunk": 200,
-        "base": {"game": "spots", "bots": ["greedy"]},
-        "grid": {"players": [2, 3, 4], "tricks": SUGGESTED},
-    },
-    "tile-strength": {
-        "kind": "tiles",
-        "description": "Each of the 22 tiles over random 6-tile sets (2 greedy players): the win rate of the "
-                       "player who did it more often (paired within a game), and the change in game length "
-                       "and bust rate when it is in the set (randomised presence).",
-        "games": 100000, "seed": 16, "chunk": 500,
-        "base": {"game": "spots", "bots": ["greedy"], "players": 2, "tricks": "random:6"},
-    },
-    "suggested-sets": {
-        "kind": "sets",
-        "description": "The six suggested sets with 2 and 4 greedy players: length in turns, bust rate, "
-                       "score spread and lead changes.",
-        "games": 500, "seed": 16, "chunk": 100,
-        "base": {"game": "spots", "bots": ["greedy"]},
-        "grid": {"players": [2, 4], "tricks": SUGGESTED},
-    },
-    "variants": {
-        "kind": "variants",
-        "description": "The rules variants one at a time from the standard game (2 greedy players, random "
-                       "sets): targets 1/3/6/8/10, 6 to 22 tiles, bust limits 5 to 9.",
-        "games": 400, "seed": 16, "chunk": 100,
-        "base": {"game": "spots", "bots": ["greedy"], "players": 2, "tricks": "random"},
-        "cases": [{"target": t} for t in (1, 3, 6, 8, 10)]
-        + [{"tricks": f"random:{n}"} for n in (6, 10, 14, 18, 22)]
-        + [{"bust_limit": b} for b in (5, 6, 8, 9)],
-    },
-    "bot-ladder": {
-        "kind": "ladder",
-        "description": "Every Spots bot against every other (2 players, beginner set, seats alternating), "
-                       "rated on one Bradley-Terry scale.",
-        "games": 40, "seed": 16, "chunk": 10,
-        "base": {"game": "spots", "players": 2},
-        "grid": {"bots": [list(pair) for pair in itertools.combinations(
-            ["random", "greedy:risk=0.1", "greedy", "greedy:risk=0.5", "expectimax:nodes=500", "mcts:iterations=60"],
-            2)]},
-    },
-    "double-spot": {
-        "kind": "double-spot",
-        "description": "Double Spot between greedy bots: the first player's edge, how often the frame fills "
-                       "before anyone reaches the target, by board size and claim rule.",
-        "games": 2000, "seed": 16, "chunk": 250,
-        "base": {"game": "double-spot", "bots": ["greedy"]},
-        "grid": {"claim": ["mover", "first"]},
-        "cases": [{"columns": 8, "rows": 5}, {"columns": 6, "rows": 4}, {"columns": 10, "rows": 6}],
-    },
-}
+    return {name: dict(doc) for spec in registry().values() for name, doc in spec.studies.items()}
+
+
+BUILTIN = builtin_studies()  # the built-in games' studies (``builtin_studies()`` also has those of added games)
 
 
 def builtin(name: str) -> Study:
-    if name not in BUILTIN:
-        raise StudyError(f"unknown study {name!r}; the studies are: {', '.join(BUILTIN)} "
+    studies = builtin_studies()
+    if name not in studies:
+        raise StudyError(f"unknown study {name!r}; the studies are: {', '.join(studies)} "
                          "(or a study file: .toml, .yaml)")
-    return parse_study({"name": name, **BUILTIN[name]}, f"study {name!r}")
+    return parse_study({"name": name, **studies[name]}, f"study {name!r}")
 
 
 FILE_KINDS = (".toml", ".yaml", ".yml")
@@ -164,13 +115,13 @@ FILE_KINDS = (".toml", ".yaml", ".yml")
 
 def load_study(name_or_path: str) -> Study:
     """A built-in study by name, or a study file (TOML, or YAML with PyYAML) by path."""
-    if name_or_path in BUILTIN:
+    if name_or_path in builtin_studies():
         return builtin(name_or_path)
     path = Path(name_or_path)
     if path.suffix.lower() not in FILE_KINDS:
         if path.exists() or path.suffix:
             raise StudyError(f"study file {path}: a study file ends in .toml, .yaml or .yml "
-                             f"(or name a built-in study: {', '.join(BUILTIN)})")
+                             f"(or name a built-in study: {', '.join(builtin_studies())})")
         return builtin(name_or_path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -245,12 +196,14 @@ def parse_study(doc: Mapping[str, Any], where: str) -> Study:
 
 def make_config(options: dict[str, Any], where: str) -> Config:
     """One configuration, checked: a known game, known bots, rules options the game accepts."""
+    from ..core.games import registry
     from .play import check_config
 
     options = dict(options)
-    game = options.pop("game", "spots")
-    if game not in GAMES:
-        raise StudyError(f"{where}: game must be one of {', '.join(GAMES)}, not {game!r}")
+    games = registry()
+    game = options.pop("game", next(iter(games)))  # a configuration that names no game plays the first listed
+    if game not in games:
+        raise StudyError(f"{where}: game must be one of {', '.join(games)}, not {game!r}")
     bots = options.pop("bots", ["greedy"])
     if isinstance(bots, str):
         bots = [bots]
@@ -273,7 +226,7 @@ def _short(value: Any) -> str:
 def describe_all() -> str:
     """The text of ``spots study --list``."""
     lines = []
-    for name in BUILTIN:
+    for name in builtin_studies():
         study = builtin(name)
         lines.append(f"{name}  ({study.kind}; {len(study.configs)} configurations x {study.games} games "
                      f"= {study.total_games} games, seed {study.seed})")

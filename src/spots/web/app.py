@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import Response
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from . import api, pages, sockets, tutorial
 from .config import Limits
 from .context import HERE, Context
+from .games import ASSET_TYPES, asset_path
 from .guard import Gate, Refused
 from .hub import Hub
 from .store import open_store
@@ -82,6 +83,15 @@ def create_app(
     app.state.ctx = ctx
     app.add_middleware(Gate, limits=limits, origin=public_url if origin is None else origin)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    @app.get("/games/{game}/{name}", include_in_schema=False)
+    async def game_asset(game: str, name: str) -> Response:
+        """A game's own scripts and styles, from its folder (``WebView.assets``)."""
+        path = asset_path(game, name)
+        if path is None:
+            return Response("Not Found", status_code=404, media_type="text/plain")
+        return FileResponse(path, media_type=ASSET_TYPES[path.suffix])
+
     app.include_router(pages.routes(ctx))
     app.include_router(api.routes(ctx))
     app.include_router(sockets.routes(ctx))

@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from fastapi import Request, WebSocket
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from .. import i18n
 from .config import Limits
+from .games import GameTemplates
 from .guard import Buckets, script_nonce
 from .hub import Hub
 from .replays import Replays
@@ -39,6 +41,13 @@ def tr_of(request: Request | WebSocket) -> Any:
     return i18n.translator(request_lang(request)).gettext
 
 
+def page_templates() -> Jinja2Templates:
+    """The app's templates, and each hosted game's own (``games/<game>/<file>``, from the game's folder)."""
+    templates = Jinja2Templates(directory=HERE / "templates")
+    templates.env.loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(HERE / "templates"), GameTemplates()])
+    return templates
+
+
 @dataclass
 class Context:
     """The app's shared parts, handed to each group of routes."""
@@ -46,7 +55,7 @@ class Context:
     hub: Hub
     limits: Limits
     public_url: str = ""  # e.g. https://spots.example.org (no trailing slash); "" = links relative to the page
-    templates: Jinja2Templates = field(default_factory=lambda: Jinja2Templates(directory=HERE / "templates"))
+    templates: Jinja2Templates = field(default_factory=page_templates)
     replays: Replays = field(default_factory=Replays)
     hints: Buckets = field(init=False)
     hints_server: Buckets = field(init=False)

@@ -10,6 +10,7 @@ every clickable column carries the notation of a legal move.
 from __future__ import annotations
 
 import gettext
+from pathlib import Path
 from typing import Any
 
 from ..games.double_spot.state import State, face_colours
@@ -97,11 +98,10 @@ def summary(state: State, names: list[str], tr: gettext.NullTranslations | None 
             "players": rows}
 
 
-# Double Spot in the web app (named by its GameSpec.web)
+# Double Spot in the web app (given by its GameSpec.web)
 WEB_VIEW = WebView(
     view=view,
     label=lambda state, move, names, tr: drop_label(move, tr),
-    scores=lambda state: list(state.scores()),
     per_seat_view=True,
     racers=lambda state: [0, 1] if state.phase == "claim" else [],  # the ``first`` claim rule
     goal=("first to {n} card", "first to {n} cards"),
@@ -109,6 +109,7 @@ WEB_VIEW = WebView(
     tagline=N_("drop discs, make the patterns"),
     styles=("double_spot.css",),
     scripts=("double_spot.js",),
+    assets=Path(__file__).resolve().parents[1] / "games" / "double_spot" / "web",  # the game's browser files
     # a short first game against the greedy bot: three cards win
     tutorial=Tutorial(rules={"target": 3}, seed=3, bot="greedy", button=N_("Learn Double Spot"),
                       words="tutorial_double_spot.html", script="tutorial_double_spot.js"),

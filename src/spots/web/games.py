@@ -3,9 +3,9 @@
 Why a small description per game instead of branches in the room: the room,
 the store and the WebSocket protocol are the same for every game (moves in
 notation, chance events drawn by the server, one record per table). Everything
-about the game itself (rules, states, records, bots, words, the advisor) comes
-from its ``GameSpec``; a game adds here only how its table is drawn as JSON
-(``view``), how a move reads on a button (``label``), its scores, and whether
+about the game itself (rules, states, records, bots, words, the advisor, the
+summary a lobby row shows) comes from its ``GameSpec``; a game adds here only how its
+table is drawn as JSON (``view``), how a move reads on a button (``label``), and whether
 each player sees their own side or races to claim a chance event: a ``WebView``
 that its spec names (``GameSpec.web``), so the server lists games from the registry.
 """
@@ -13,13 +13,16 @@ that its spec names (``GameSpec.web``), so the server lists games from the regis
 from __future__ import annotations
 
 import gettext
-import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 from typing import Any
 
-from ..core.games import GameSpec, registry
+import jinja2
+
+from ..core.games import GameSpec, Summary, registry
 
 Translations = gettext.NullTranslations
 BOT_CLOCK_MS = 250.0  # the longest a search bot thinks on the server (its node budget usually stops it sooner)
@@ -36,8 +39,8 @@ class Tutorial:
     seed: int
     bot: str
     button: str  # the lobby button's words (a message id)
-    words: str  # under templates/
-    script: str  # under static/
+    words: str  # a template in the game's folder (``WebView.assets``/templates)
+    script: str  # a script in the game's folder (``WebView.assets``/static)
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,6 @@ class WebView:
     # (state, seats, moves, translator, the seat whose side is drawn, live) -> the JSON view
     view: Callable[[Any, Seats, int, Translations, int | None, bool], dict[str, Any]]
     label: Callable[[Any, str, list[str], Translations], str]  # (state, move, names, tr) -> a button's words
-    scores: Callable[[Any], list[int]]
     per_seat_view: bool = False  # does each player see their own side of the table?
     # seats that may claim the pending chance event live, first come first served (none: the server draws it)
     racers: Callable[[Any], list[int]] = field(default=lambda state: [])
@@ -55,14 +57,20 @@ class WebView:
     goal: tuple[str, str] = ("first to {n}", "first to {n}")
     draws: bool = False  # may a game end in a draw (the lobby says "a draw" for a finished game without a winner)?
     # The table page's look: the header's brand and tagline (message ids, translated where shown; the brand is
-    # the spec's title when empty), the stylesheets and the scripts (names under /static/) that draw this game's
-    # table, added after the ones every table page loads, so the templates name no game. A game's script adds its
-    # renderer (board, controls, end; optional before/after hooks around a redraw) to ``Renderers[name]`` (render.js).
+    # the spec's title when empty), the stylesheets and the scripts that draw this game's table, added after the
+    # ones every table page loads, so the templates name no game. A game's script adds its renderer (board,
+    # controls, end, hints; optional init, before/after a redraw, disarm) to ``Renderers[name]`` (static/page.js).
     brand: str = ""
     tagline: str = ""
     styles: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
     tutorial: Tutorial | None = None  # the lobby offers a guided first game of each game that has one
+    # The game's folder of browser files: ``static/`` (its styles and scripts, served at /games/<name>/) and
+    # ``templates/`` (its tutorial's words). None: its styles and scripts are names under the app's /static/.
+    assets: Path | None = None
+
+    def asset_url(self, game: str, name: str) -> str:
+        return f"/games/{game}/{name}" if self.assets is not None else f"/static/{name}"
 
 
 @dataclass(frozen=True)
@@ -99,13 +107,13 @@ class GameKind:
 
     def look(self, gettext: Callable[[str], str]) -> dict[str, Any]:
         """The table pages' header and assets for this game (``base.html``, ``table.html``), translated."""
-        web = self.web
+        web, url = self.web, partial(self.web.asset_url, self.name)
         return {"name": self.name, "brand": gettext(web.brand or self.title),
                 "tagline": gettext(web.tagline) if web.tagline else "",
-                "styles": list(web.styles), "scripts": list(web.scripts),
+                "styles": [url(s) for s in web.styles], "scripts": [url(s) for s in web.scripts],
                 "sides": web.per_seat_view,  # the replay offers "Other side" when each seat sees its own
-                "tutorial": None if web.tutorial is None else {"words": web.tutorial.words,
-                                                               "script": web.tutorial.script,
+                "tutorial": None if web.tutorial is None else {"words": f"games/{self.name}/{web.tutorial.words}",
+                                                               "script": url(web.tutorial.script),
                                                                "title": gettext(web.tutorial.button)}}
 
     def rules_from_dict(self, doc: Any) -> Any:
@@ -130,11 +138,9 @@ class GameKind:
              ) -> dict[str, Any]:
         return self.web.view(state, seats, moves, tr, seat, live)
 
-    def scores(self, state: Any) -> list[int]:
-        return self.web.scores(state)
-
-    def target(self, state: Any) -> int:
-        return int(state.rules.target)
+    def summary(self, state: Any) -> Summary:
+        """Seats, scores, target, whose turn and how it ended: what a lobby row shows, from the game itself."""
+        return self.spec.summarize(state)
 
     def racers(self, state: Any) -> list[int]:
         return self.web.racers(state)
@@ -154,16 +160,41 @@ class GameKind:
         ]
 
 
+ASSET_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
+
+
+def asset_path(game: str, name: str) -> Path | None:
+    """A browser file of a hosted game's folder (``WebView.assets``/static), or None: a plain file name with a
+    served suffix only, so nothing else of the folder (its templates, its Python) is ever sent."""
+    kind = hosted().get(game)
+    if kind is None or kind.web.assets is None or Path(name).name != name or name.startswith("."):
+        return None
+    path = kind.web.assets / "static" / name
+    return path if path.suffix in ASSET_TYPES and path.is_file() else None
+
+
+class GameTemplates(jinja2.BaseLoader):
+    """Templates named ``games/<game>/<file>``, read from that hosted game's folder (``WebView.assets``/templates)."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        _, game, name = [*template.split("/", 2), "", ""][:3]
+        kind = hosted().get(game) if template.startswith("games/") else None
+        if kind is None or kind.web.assets is None or "/" in name:
+            raise jinja2.TemplateNotFound(template)
+        path = kind.web.assets / "templates" / name
+        if not path.is_file():
+            raise jinja2.TemplateNotFound(template)
+        mtime = path.stat().st_mtime
+        return path.read_text("utf-8"), str(path), lambda: path.stat().st_mtime == mtime
+
+
 def _rounded(chance: float | None) -> float | None:
     return None if chance is None else round(chance, 4)
 
 
 def web_view(spec: GameSpec) -> WebView | None:
-    """The web view a game's spec names (``GameSpec.web``); None when it has none (the server does not host it)."""
-    if not spec.web:
-        return None
-    module, _, name = spec.web.partition(":")
-    view = getattr(importlib.import_module(module), name)
+    """The web view a game's spec gives (``GameSpec.web``); None when it has none (the server does not host it)."""
+    view = spec.web_view()
     return view if isinstance(view, WebView) else None
 
 

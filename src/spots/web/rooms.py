@@ -212,7 +212,7 @@ class Room:
         """The lobby row for position ``st`` after ``moves`` moves (default: the table as it is)."""
         st = self.state if st is None else st
         names = self.names
-        scores = self.kind.scores(st)
+        summary = self.kind.summary(st)
         return {
             "id": self.id, "game": self.kind.name, "title": self.kind.title,
             "status": "over" if st.is_terminal() else self.status(),
@@ -220,14 +220,14 @@ class Room:
             "players": [
                 {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
                  "free": s.kind == "human" and s.open and not s.claimed,
-                 "invited": s.kind == "human" and not s.open and not s.claimed, "scored": scores[s.seat]}
+                 "invited": s.kind == "human" and not s.open and not s.claimed, "scored": summary.scores[s.seat]}
                 for s in self.row.seats
             ],
-            "target": self.kind.target(st), "tricks": list(getattr(st.rules, "tricks", ())),
+            "target": summary.target, **summary.details,
             "moves": len(self.log) if moves is None else moves,
-            "turn": st.turn,
-            "to_move": None if st.is_terminal() or self.kind.racers(st) else names[st.seat],
-            "winner": None if st.winner is None else names[st.winner], "viewers": 0,
+            "turn": summary.turn,
+            "to_move": None if summary.seat is None or self.kind.racers(st) else names[summary.seat],
+            "winner": None if summary.winner is None else names[summary.winner], "viewers": 0,
         }
 
     # -------------------------------------------------------------- changes
@@ -285,7 +285,7 @@ class Room:
             after.apply_action(wanted)
             return after, wanted
         if state.current_player() != seat:
-            who = self.names[state.seat]
+            who = self.names[self.kind.summary(state).seat or 0]
             raise MoveError("not-your-turn", _("it is {who}'s turn, not seat {seat}'s").format(
                 who=who, seat=seat + 1), [])  # people count seats from 1
         try:
@@ -313,7 +313,8 @@ class Room:
         if after.is_terminal():
             final = {**self._make_summary(after, start + len(moves)), "updated": time.time()}
         try:  # durable before anyone hears
-            await self.hub.writer.run(self.hub.store.append_moves, self.id, start, moves, status, after.winner, final)
+            await self.hub.writer.run(self.hub.store.append_moves, self.id, start, moves, status,
+                                      self.kind.summary(after).winner, final)
         except Unavailable as exc:
             raise MoveError("server-error", f"the move could not be saved ({exc.why}); nothing changed,"
                             " try again", retry=exc.retry) from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ..games.spots.dice import faces_text as _dice
@@ -259,12 +260,15 @@ def web_view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.
     return data
 
 
-# Spots in the web app (named by its GameSpec.web)
+# Spots in the web app (given by its GameSpec.web); its browser files are in the game's folder
+SPOTS_FOLDER = Path(__file__).resolve().parents[1] / "games" / "spots"
 WEB_VIEW = WebView(
     view=web_view,
     label=lambda state, move, names, tr: str(label(state, move, names, tr)[0]),
-    scores=lambda state: [p.scored_count() for p in state.players],
     tagline="roll dice, fill dogs, don't bust",  # extracted from base.html, where it is the site's default
+    styles=("spots-table.css",),
+    scripts=("dogs.js", "art.js", "spots.js", "motion.js", "play.js"),
+    assets=SPOTS_FOLDER / "web",
     # a gentle deal: the learner starts, with Missy (3, 4) and Ursula (1, 5) and a 3 in the yard; two dogs win
     tutorial=Tutorial(rules={"players": 2, "tricks": "beginner", "target": 2}, seed=7, bot="greedy",
                       button=N_("Learn to play"), words="tutorial_spots.html", script="tutorial_spots.js"),

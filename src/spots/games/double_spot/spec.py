@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...core.advice import Advice
-from ...core.games import GameSpec, LobbyBot, Outcome
+from ...core.games import TERMINATION_WORDS, GameSpec, LobbyBot, Outcome, Summary, Termination
 from ...core.options import Lobby, Option
 from .advice import advise
 from .bots import BOTS
 from .record import FORMAT
 from .rules import CLAIM_RULES, LIMITS, Rules
 from .state import State, render
+from .studies import STUDIES
 from .words import N_, describe_move
 
 TARGETS = Lobby("main", cap=(1, 10), presets=((3, N_("3 (quick)")), (5, N_("5 (standard)")), (7, N_("7 (long)"))))
@@ -45,14 +48,36 @@ LOBBY_BOTS = (
     LobbyBot("search", N_("strong"), "0.529 against greedy, 0.509 against mcts"),
 )
 
-ENDINGS = {"target": "target reached", "full-board": "board full"}
-
-
 def outcome(state: State) -> Outcome:
-    ending = ENDINGS.get(state.end_reason or "", state.end_reason or "unfinished")
-    if state.winner is None:
-        ending += ", a draw"
-    return Outcome(ending, state.turn, state.winner)
+    termination = Termination.TARGET if state.end_reason == "target" else Termination.EXHAUSTED
+    words = TERMINATION_WORDS[termination] + (", a draw" if state.winner is None else "")
+    return Outcome(termination, state.turn, state.winner, words=words)
+
+
+def summarize(state: State) -> Summary:
+    """Two seats, cards taken, the target, whose turn."""
+    over = state.is_terminal()
+    return Summary(seats=2, scores=tuple(state.scores()), target=state.rules.target, turn=state.turn,
+                   seat=None if over else state.seat, outcome=outcome(state) if over else None)
+
+
+def study_row(rules: Rules, state: State, decisions: list[tuple[int, str]]) -> dict[str, object]:
+    """Double Spot's columns of a study row: how it ended, in the engine's words."""
+    return {"end_reason": state.end_reason or ""}
+
+
+def terminal(args: Any, rules: Rules | None) -> int:
+    """``spots play --game double-spot`` (the play extra, imported when started)."""
+    from ...play.double_spot_terminal import start
+
+    return start(args, rules)
+
+
+def web_view() -> object:
+    """The web app's view of Double Spot (the web extra, imported when first asked for)."""
+    from ...web.double_spot_words import WEB_VIEW
+
+    return WEB_VIEW
 
 
 def hint(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
@@ -63,7 +88,7 @@ def hint(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
     return advise(state, seed=seed)
 
 
-SPEC = GameSpec(
+SPEC: GameSpec[Rules, State] = GameSpec(
     name="double-spot",
     title="Double Spot",
     players=(2, 2),
@@ -76,8 +101,13 @@ SPEC = GameSpec(
     advise=hint,
     render=render,
     outcome=outcome,
-    terminal="spots.play.double_spot_terminal:start",
-    web="spots.web.double_spot_words:WEB_VIEW",
+    summarize=summarize,
+    study_row=study_row,
+    studies=STUDIES,
+    study_final_lead=False,
+    study_rules_in_full=True,
+    terminal=terminal,
+    web=web_view,
     lobby_bots=LOBBY_BOTS,
     blurb=N_("Drop two-sided discs and race to make the patterns on the cards. 2 players, each on their own side "
              "of the frame."),

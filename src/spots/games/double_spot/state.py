@@ -10,24 +10,28 @@ its own side and turned around here, so a record reads naturally for each mover.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ...core.document import SavedState, whole
-from ...core.errors import IllegalMoveError, StateFormatError
+from ...core.document import SavedState
+from ...core.errors import IllegalMoveError, MalformedMoveError
+from ...core.fields import Schema, slot
 from ...core.protocol import CHANCE, TERMINAL
 from ...core.protocol import Game as BaseGame
-from .patterns import COLOURS, FLIP, KIND, Board, Card, on_board, standard_deck, through
+from . import load as loader
+from .load import FACES, PHASES
+from .patterns import FLIP, KIND, Board, Card, on_board, standard_deck, through
 from .rules import Rules
 
-FACES = ("blue", "green", "pink", "yellow", "blue-green", "pink-yellow")
 KINDS = ("blue-green", "pink-yellow")
 FACE_KIND = {**KIND, "blue-green": "blue-green", "pink-yellow": "pink-yellow"}
 
 # Phases: what the state waits for.
-ROLL, REVEAL, CLAIM, DROP, OVER = "roll", "reveal", "claim", "drop", "over"
+ROLL, REVEAL, CLAIM, DROP, OVER = PHASES
 CHANCE_PHASES = (ROLL, REVEAL, CLAIM)
 
+FORMS = {"roll": "roll FACE", "drop": "drop COLUMN COLOUR", "reveal": "reveal CARD", "claim": "claim SEAT"}
 STATE_FORMAT = "double-spot-state"
 STATE_VERSION = 1
 
@@ -46,10 +50,61 @@ def face_colours(face: str) -> tuple[str, ...]:
     return (face,)
 
 
+def _copy_columns(columns: list[list[Any]]) -> list[list[Any]]:
+    return [list(col) for col in columns]
+
+
+def _key_columns(columns: list[list[Any]]) -> tuple[tuple[Any, ...], ...]:
+    return tuple(tuple(col) for col in columns)
+
+
+def _sorted_tuple(cards: list[str]) -> tuple[str, ...]:
+    return tuple(sorted(cards))
+
+
+def _malformed(move: str) -> str:
+    """Why ``move`` (lower case, single spaces) is not Double Spot notation at all; empty when it is."""
+    word, *args = move.split() or [""]
+    if word not in FORMS:
+        return "not Double Spot notation (roll, drop, reveal or claim)"
+    if len(args) != len(FORMS[word].split()) - 1:
+        return f"a {word} move has the form {FORMS[word]!r}"
+    if word == "drop" and (not args[0].isdigit() or args[1] not in FLIP):
+        return f"a drop names a column number and a colour: {FORMS['drop']!r}"
+    if (word == "roll" and args[0] not in FACES) or (word == "claim" and args[0] not in ("0", "1")):
+        return f"{args[0]!r} is not a {'die face' if word == 'roll' else 'seat (0 or 1)'}"
+    return ""
+
+
+@dataclass(init=False, eq=False, repr=False)
 class State(SavedState):
-    """A position of Double Spot."""
+    """A position of Double Spot. The fields are declared once below, each with how it is copied, keyed, saved
+    and loaded (``spots.core.fields``, as Spots' state), so a clone, the position key and the JSON follow."""
 
     FORMAT, VERSION, GAME = STATE_FORMAT, STATE_VERSION, "Double Spot"
+
+    # The fields, in the order of the saved document (documented in docs/double-spot.md).
+    rules: Rules = field(metadata=slot("rules", key=None, dump=Rules.to_dict, load=loader.rules))
+    phase: str = field(metadata=slot("phase", load=loader.one_of("phase", PHASES)))  # what the state waits for
+    seat: int = field(metadata=slot("seat", load=loader.seat_at("seat")))  # whose turn it is
+    turn: int = field(metadata=slot("turn", key=None, load=loader.turn))  # turns completed so far
+    die: str | None = field(metadata=slot("die", load=loader.one_of("die", FACES, optional=True)))  # rolled face
+    board: Board = field(metadata=slot("board", copy=_copy_columns, key=_key_columns, dump=_copy_columns,
+                                       load=loader.board))  # as seat 0 sees it, each column from the bottom
+    holders: list[str | None] = field(metadata=slot("holders", copy=list, key=tuple, dump=list, load=loader.holders))
+    deck: list[str] = field(metadata=slot("deck", copy=list, key=_sorted_tuple, dump=sorted,
+                                          load=loader.deck))  # not yet revealed; each reveal is uniform over them
+    won: list[list[str]] = field(metadata=slot("won", copy=_copy_columns, key=_key_columns, dump=_copy_columns,
+                                               load=loader.won))
+    refill: list[int] = field(metadata=slot("refill", copy=list, key=tuple, dump=list,
+                                            load=loader.refill))  # holders still to fill, in order
+    claiming: int | None = field(metadata=slot("claiming", load=loader.seat_at("claiming", optional=True)))
+    passing: bool = field(metadata=slot("passing", load=loader.flag("passing")))  # the turn passes after refills
+    winner: int | None = field(metadata=slot("winner", load=loader.seat_at("winner", optional=True)))
+    end_reason: str | None = field(metadata=slot("end_reason", key=None,
+                                                 load=loader.one_of("end_reason", loader.ENDS, optional=True)))
+    lifted: int = field(metadata=slot("lifted", load=loader.lifted, absent=0))  # times the full frame was lifted
+    _history: list[str] = field(metadata=slot("history", copy=list, key=None, dump=list, load=loader.history))
 
     def __init__(self, rules: Rules | None = None) -> None:
         self.rules = rules if rules is not None else Rules()
@@ -140,6 +195,9 @@ class State(SavedState):
             raise IllegalMoveError(text, f"seat {player} cannot move now: it is {who}'s turn", legal)
         move = " ".join(text.lower().split())
         if move not in legal:
+            malformed = _malformed(move)
+            if malformed:
+                raise MalformedMoveError(text, malformed, legal)
             raise IllegalMoveError(text, self._why_illegal(move), legal)
         self._apply(move)
 
@@ -157,31 +215,17 @@ class State(SavedState):
         return move
 
     def clone(self) -> State:
-        other = State.__new__(State)
-        other.__dict__.update(self.__dict__)
-        other.board = [list(col) for col in self.board]
-        other.supply = dict(self.supply)
-        other.holders = list(self.holders)
-        other.deck = list(self.deck)
-        other.won = [list(w) for w in self.won]
-        other.refill = list(self.refill)
-        other._history = list(self._history)
-        return other
+        """A copy sharing only immutable values (the disc supply is replaced, never changed, so it is shared)."""
+        return SCHEMA.clone(self)
 
     def key(self) -> tuple[Any, ...]:
         """A hashable summary of the position (not its history): equal keys, equal futures."""
-        return (
-            self.phase, self.seat, self.die, tuple(tuple(c) for c in self.board), tuple(self.holders),
-            tuple(sorted(self.deck)), tuple(tuple(w) for w in self.won), tuple(self.refill), self.claiming,
-            self.passing, self.winner, self.lifted,
-        )
+        return SCHEMA.flat_key(self)
 
     # ------------------------------------------------------------- machinery
 
     def _why_illegal(self, move: str) -> str:
-        word = move.split()[0] if move else ""
-        if word not in ("roll", "drop", "reveal", "claim"):
-            return "not Double Spot notation (roll, drop, reveal or claim)"
+        word = move.split()[0]
         expected = {ROLL: "roll", REVEAL: "reveal", CLAIM: "claim", DROP: "drop"}[self.phase]
         if word != expected:
             who = "chance" if self.is_chance_node() else f"seat {self.seat}"
@@ -235,7 +279,7 @@ class State(SavedState):
         col = self.column_index(n)
         disc = seen_by(self.seat, colour)
         self.board[col].append(disc)
-        self.supply[KIND[disc]] -= 1
+        self.supply = {**self.supply, KIND[disc]: self.supply[KIND[disc]] - 1}  # a new dict: clones share the old
         self.die = None
         self.passing = True
         row = len(self.board[col]) - 1
@@ -301,72 +345,24 @@ class State(SavedState):
 
     def to_dict(self) -> dict[str, Any]:
         """The whole position as plain data (documented in docs/double-spot.md)."""
-        return {
-            "format": STATE_FORMAT,
-            "version": STATE_VERSION,
-            "rules": self.rules.to_dict(),
-            "phase": self.phase,
-            "seat": self.seat,
-            "turn": self.turn,
-            "die": self.die,
-            "board": [list(col) for col in self.board],
-            "holders": list(self.holders),
-            "deck": sorted(self.deck),
-            "won": [list(w) for w in self.won],
-            "refill": list(self.refill),
-            "claiming": self.claiming,
-            "passing": self.passing,
-            "winner": self.winner,
-            "end_reason": self.end_reason,
-            "lifted": self.lifted,
-            "history": list(self._history),
-        }
+        return SCHEMA.dump(self, {"format": STATE_FORMAT, "version": STATE_VERSION})
 
     @classmethod
     def _from_fields(cls, doc: dict[str, Any]) -> State:
-        rules = Rules.from_saved(doc["rules"])
+        state = cls.crafted(doc)
+        loader.check(state)
+        return state
+
+    @classmethod
+    def crafted(cls, doc: dict[str, Any]) -> State:
+        """A position from a document, each field read strictly but the whole position not checked: for tests
+        and puzzles that set up a corner of the game the rules never reach (``from_dict`` refuses those)."""
         state = cls.__new__(cls)
-        state.rules = rules
+        SCHEMA.load(state, doc)
         state.cards = {c.id: c for c in standard_deck()}
-        if doc["phase"] not in (*CHANCE_PHASES, DROP, OVER):
-            raise StateFormatError(f"unknown phase {doc['phase']!r}")
-        state.phase = doc["phase"]
-        state.seat = int(doc["seat"])
-        state.turn = int(doc["turn"])
-        if state.seat not in (0, 1):
-            raise StateFormatError(f"seat {state.seat} does not exist")
-        state.die = doc["die"]
-        if state.die is not None and state.die not in FACES:
-            raise StateFormatError(f"unknown die face {state.die!r}")
-        board = [[str(c) for c in col] for col in doc["board"]]
-        if len(board) != rules.columns or any(len(col) > rules.rows for col in board):
-            raise StateFormatError(f"the board must have {rules.columns} columns of at most {rules.rows} discs")
-        if any(c not in COLOURS for col in board for c in col):
-            raise StateFormatError("the board holds an unknown colour")
-        state.board = board
-        state.supply = {kind: rules.disc_supply - sum(KIND[c] == kind for col in board for c in col) for kind in KINDS}
-        if any(n < 0 for n in state.supply.values()):
-            raise StateFormatError("the board holds more discs of a kind than the game has")
-        state.holders = [None if h is None else str(h) for h in doc["holders"]]
-        state.deck = [str(c) for c in doc["deck"]]
-        state.won = [[str(c) for c in w] for w in doc["won"]]
-        if len(state.holders) != 2 or len(state.won) != 2:
-            raise StateFormatError("there are two card holders and two players")
-        every = [h for h in state.holders if h is not None] + state.deck + state.won[0] + state.won[1]
-        if sorted(every) != sorted(state.cards):
-            raise StateFormatError("the cards in holders, deck and hands are not the deck, each once")
-        state.refill = [int(h) for h in doc["refill"]]
-        state.claiming = None if doc["claiming"] is None else int(doc["claiming"])
-        state.passing = bool(doc["passing"])
-        state.winner = None if doc["winner"] is None else int(doc["winner"])
-        state.end_reason = doc["end_reason"]
-        state.lifted = whole(doc.get("lifted", 0), "lifted")
-        if not 0 <= state.lifted <= rules.lifts:
-            raise StateFormatError(f"lifted must be from 0 to the rules' lifts ({rules.lifts}), not {state.lifted}")
-        state._history = [str(m) for m in doc["history"]]
+        state.supply = {kind: state.rules.disc_supply - sum(KIND[c] == kind for col in state.board for c in col)
+                        for kind in KINDS}
         state._legal = None
-        if (state.phase == DROP) != (state.die is not None):
-            raise StateFormatError("a die face is pending exactly when a drop is")
         return state
 
     def __eq__(self, other: object) -> bool:
@@ -393,6 +389,9 @@ def render(state: State, seat: int = 0) -> str:
         lines.append(f"holder {h + 1}: " + ("(empty)" if card is None else f"{card.id} " + "/".join(card.rows(seat))))
     lines.append(f"cards: you {len(state.won[seat])}, opponent {len(state.won[1 - seat])}")
     return "\n".join(lines)
+
+
+SCHEMA = Schema(State)
 
 
 class Game(BaseGame):

@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
-from ...core.errors import DeckError, IllegalMoveError, ReplayError, RulesError, StateFormatError, describe_legal
+from ...core.errors import (
+    DeckError,
+    IllegalMoveError,
+    MalformedMoveError,
+    ReplayError,
+    RulesError,
+    StateFormatError,
+    describe_legal,
+)
 
-__all__ = ["DeckError", "IllegalMoveError", "ReplayError", "RulesError", "StateFormatError", "describe_legal"]
+__all__ = ["DeckError", "IllegalMoveError", "MalformedMoveError", "ReplayError", "RulesError", "StateFormatError",
+           "describe_legal"]

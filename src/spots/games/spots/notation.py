@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .errors import IllegalMoveError
+from .errors import MalformedMoveError
 from .tricks import TILES
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9'.&-]*$")
@@ -53,9 +53,9 @@ class Move(NamedTuple):
         return " ".join([self.kind, *map(str, self.args)])
 
 
-def _malformed(text: str, why: str) -> IllegalMoveError:
+def _malformed(text: str, why: str) -> MalformedMoveError:
     forms = list(FORMS.values())
-    return IllegalMoveError(text, f"malformed move ({why})", forms, label="Moves have the forms")
+    return MalformedMoveError(text, f"malformed move ({why})", forms, label="Moves have the forms")
 
 
 def _die(text: str, token: str) -> int:
@@ -71,7 +71,7 @@ def _name(text: str, token: str) -> str:
 
 
 def parse(text: object) -> Move:
-    """Read a move's text; raise IllegalMoveError (a ValueError) if its form is wrong."""
+    """Read a move's text; raise MalformedMoveError (an IllegalMoveError) if its form is wrong."""
     if not isinstance(text, str):
         raise _malformed(str(text), f"a move is text, not {type(text).__name__}")
     if len(text) > MAX_TEXT:
@@ -128,5 +128,5 @@ def parse(text: object) -> Move:
 
 
 def canonical(text: object) -> str:
-    """The canonical text of a move (raises IllegalMoveError if malformed)."""
+    """The canonical text of a move (raises MalformedMoveError if malformed)."""
     return str(parse(text))

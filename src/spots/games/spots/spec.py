@@ -7,14 +7,18 @@ players, a dog limit at least the target, ...).
 
 from __future__ import annotations
 
+from dataclasses import fields
+from typing import Any
+
 from ...core.advice import Advice
-from ...core.games import GameSpec, LobbyBot, Outcome
+from ...core.games import GameSpec, LobbyBot, Outcome, Summary, Termination
 from ...core.options import CUSTOM, Lobby, Option
 from .advice import advise as spots_advise
 from .bots import BOTS
 from .record import FORMAT
 from .rules import Rules
 from .state import State
+from .studies import STUDIES
 from .tricks import N_, SUGGESTED_SETS, TILES
 from .words import describe_move, render
 
@@ -29,25 +33,35 @@ PLAYERS = Lobby("main", presets=((1, N_("1 (solo)")), (2, "2"), (3, "3"), (4, "4
 TARGETS = Lobby("main", cap=(1, 20), presets=((1, N_("1 (warm-up)")), (3, N_("3 (quick)")), (6, N_("6 (standard)")),
                                              (8, N_("8 (long)")), (10, N_("10 (long)"))))
 
+# The rules' defaults are declared once, on ``Rules``; the schema (and the OpenSpiel adapter, through it) reads them.
+DEFAULTS = {f.name: f.default for f in fields(Rules) if f.init}
+
+
+def rules_option(name: str, kind: str, label: str, help: str, low: int | None = None, high: int | None = None,
+                 **more: Any) -> Option:
+    """An option of ``Rules`` with the default the dataclass declares."""
+    return Option(name, kind, DEFAULTS[name], label, help, low, high, **more)
+
+
 OPTIONS = (
-    Option("players", "int", 2, N_("Players"), "players at the table (1: solo)", 1, 4, lobby=PLAYERS),
-    Option("tricks", "text", "beginner", N_("Trick tiles"),
-           "a suggested set (beginner, " + ", ".join(SUGGESTED_SETS) + "), random, random:N, all, "
-           "or a comma-separated list of tiles", lobby=TRICKS),
-    Option("tricks_seed", "int", None, N_("Seed for random trick sets"), "seed for random trick sets", 0,
-           lobby=None, drawn=True),
-    Option("target", "int", 6, N_("Dogs to win"), "scored dogs to win (1, 3, 6, 8, 10, ...)", 1, lobby=TARGETS),
-    Option("dog_limit", "int", None, N_("Dog limit"), "dogs a player may hold (default: 6 or the target)", 1,
-           lobby=Lobby(cap=(1, 32))),
-    Option("bust_limit", "int", 7, N_("Bust limit"), "a yard total above it busts", 0, lobby=Lobby(cap=(0, 60))),
-    Option("dice", "int", 40, N_("Dice in supply"), "dice in the supply", 1, lobby=Lobby(cap=(1, 200))),
-    Option("treats", "int", 20, N_("Treats in supply"), "treats in the supply", 0, lobby=Lobby(cap=(0, 200))),
-    Option("starting_treats", "int", 1, N_("Starting treats"), "treats each player starts with", 0,
-           lobby=Lobby(cap=(0, 20))),
-    Option("starting_dogs", "int", 2, N_("Starting dogs"), "dogs each player is dealt", 0, lobby=Lobby(cap=(0, 6))),
-    Option("turn_limit", "int", 1000, N_("Turn limit"), "safety limit of turns; then the leaders share the win", 1,
-           lobby=Lobby(cap=(1, 5000))),
-    Option("deck", "text", None, N_("Dog deck file"), "a custom dog deck JSON file", lobby=None),  # a server file
+    rules_option("players", "int", N_("Players"), "players at the table (1: solo)", 1, 4, lobby=PLAYERS),
+    rules_option("tricks", "text", N_("Trick tiles"),
+                 "a suggested set (beginner, " + ", ".join(SUGGESTED_SETS) + "), random, random:N, all, "
+                 "or a comma-separated list of tiles", lobby=TRICKS),
+    rules_option("tricks_seed", "int", N_("Seed for random trick sets"), "seed for random trick sets", 0,
+                 lobby=None, drawn=True),
+    rules_option("target", "int", N_("Dogs to win"), "scored dogs to win (1, 3, 6, 8, 10, ...)", 1, lobby=TARGETS),
+    rules_option("dog_limit", "int", N_("Dog limit"), "dogs a player may hold (default: 6 or the target)", 1,
+                 lobby=Lobby(cap=(1, 32))),
+    rules_option("bust_limit", "int", N_("Bust limit"), "a yard total above it busts", 0, lobby=Lobby(cap=(0, 60))),
+    rules_option("dice", "int", N_("Dice in supply"), "dice in the supply", 1, lobby=Lobby(cap=(1, 200))),
+    rules_option("treats", "int", N_("Treats in supply"), "treats in the supply", 0, lobby=Lobby(cap=(0, 200))),
+    rules_option("starting_treats", "int", N_("Starting treats"), "treats each player starts with", 0,
+                 lobby=Lobby(cap=(0, 20))),
+    rules_option("starting_dogs", "int", N_("Starting dogs"), "dogs each player is dealt", 0, lobby=Lobby(cap=(0, 6))),
+    rules_option("turn_limit", "int", N_("Turn limit"), "safety limit of turns; then the leaders share the win", 1,
+                 lobby=Lobby(cap=(1, 5000))),
+    rules_option("deck", "text", N_("Dog deck file"), "a custom dog deck JSON file", lobby=None),  # a server file
 )
 
 
@@ -70,11 +84,44 @@ def advise(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
 
 
 def outcome(state: State) -> Outcome:
-    ending = "target reached" if state.winner is not None else "turn limit"
-    return Outcome(ending, state.turn, state.winner, list(state.busts))
+    termination = Termination.TARGET if state.winner is not None else Termination.LIMIT
+    return Outcome(termination, state.turn, state.winner, list(state.busts))
 
 
-SPEC = GameSpec(
+def summarize(state: State) -> Summary:
+    """Seats, dogs scored, the target, whose turn; the lobby also shows the trick set."""
+    over = state.is_terminal()
+    return Summary(seats=state.rules.players, scores=tuple(p.scored_count() for p in state.players),
+                   target=state.rules.target, turn=state.turn, seat=None if over else state.seat,
+                   outcome=outcome(state) if over else None, details={"tricks": list(state.rules.tricks)})
+
+
+def study_row(rules: Rules, state: State, decisions: list[tuple[int, str]]) -> dict[str, object]:
+    """Spots' columns of a study row: the trick set, who went first, busts and each seat's uses of each tile."""
+    index = {name: i for i, name in enumerate(rules.tricks)}
+    uses = [[0] * len(rules.tricks) for _ in range(rules.players)]
+    for seat, move in decisions:
+        if move.startswith("trick "):
+            uses[seat][index[move[6:]]] += 1
+    return {"tricks": list(rules.tricks), "bust_limit": rules.bust_limit, "first_player": state.first_player,
+            "busts": list(state.busts), "uses": uses, "end_reason": state.end_reason or ""}
+
+
+def terminal(args: Any, rules: Rules | None) -> int:
+    """``spots play`` for Spots (the play extra, imported when started)."""
+    from ...play.spots_terminal import start
+
+    return start(args, rules)
+
+
+def web_view() -> object:
+    """The web app's view of Spots (the web extra, imported when first asked for)."""
+    from ...web.words import WEB_VIEW
+
+    return WEB_VIEW
+
+
+SPEC: GameSpec[Rules, State] = GameSpec(
     name="spots",
     title="Spots",
     players=(1, 4),
@@ -87,8 +134,11 @@ SPEC = GameSpec(
     advise=advise,
     render=render,
     outcome=outcome,
-    terminal="spots.play.spots_terminal:start",
-    web="spots.web.words:WEB_VIEW",
+    summarize=summarize,
+    study_row=study_row,
+    studies=STUDIES,
+    terminal=terminal,
+    web=web_view,
     lobby_bots=LOBBY_BOTS,
     seats_option="players",
     blurb=N_("Push your luck: roll dice, fill dogs, don't bust. 1 to 4 players."),

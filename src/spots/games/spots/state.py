@@ -22,12 +22,12 @@ from fractions import Fraction
 from typing import Any
 
 from ...core.document import SavedState
+from ...core.fields import Schema, slot
 from ...core.protocol import CHANCE, TERMINAL
 from ...core.protocol import Game as BaseGame
 from . import load as loader
 from .dice import faces_text, roll_distribution, roll_outcomes, roll_text
-from .errors import IllegalMoveError
-from .fields import Schema, slot
+from .errors import IllegalMoveError, MalformedMoveError
 from .notation import Move, canonical, parse
 from .pieces import Dog, Player, Roll, Tile, Trick, remove_dice, sub_multisets
 from .procedures import PROCEDURES
@@ -293,8 +293,8 @@ class State(SavedState):
         if self.phase == CHANCE_ROLL:
             try:
                 move = canonical(text)
-            except IllegalMoveError as exc:
-                raise IllegalMoveError(text, exc.reason, self._legal_for_message()) from None
+            except MalformedMoveError as exc:
+                raise MalformedMoveError(text, exc.reason, self._legal_for_message()) from None
             parts = move.split()
             if parts[0] != "roll" or len(parts) - 1 != self.pending_dice:
                 raise IllegalMoveError(
@@ -309,8 +309,8 @@ class State(SavedState):
             return text
         try:
             move = canonical(text)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(text, exc.reason, list(legal)) from None
+        except MalformedMoveError as exc:
+            raise MalformedMoveError(text, exc.reason, list(legal)) from None
         if move not in legal:
             raise IllegalMoveError(text, self._why_illegal(move), list(legal))
         return move

@@ -32,7 +32,7 @@
     $("board").innerHTML = R.board(v, null);
     $("end").hidden = !v.over;
     $("end").innerHTML = R.end(v, table, false);
-    $("log").innerHTML = Spots.logLines(data.log, 0);
+    $("log").innerHTML = Page.logLines(data.log, 0);
     const last = $("log").lastElementChild;
     if (last) { last.classList.add("current"); showInPanel(last); }
   }

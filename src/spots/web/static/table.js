@@ -54,7 +54,7 @@
     const list = $("log");
     if (start === 0) { log = []; list.innerHTML = ""; }
     log = log.concat(lines);
-    list.insertAdjacentHTML("beforeend", Spots.logLines(lines, start));
+    list.insertAdjacentHTML("beforeend", Page.logLines(lines, start));
     const panel = list.parentElement;
     panel.scrollTop = panel.scrollHeight;
     list.scrollTop = list.scrollHeight;
@@ -81,7 +81,7 @@
       const handled = listeners.error.map((f) => f(msg) === true).includes(true);  // e.g. the tutorial's own hints
       const forHint = hintAsked && /^(hint-|not-your-turn$)/.test(msg.code || "");
       if (forHint) hintAsked = false;
-      if (!handled && forHint) hintPanel(`<p class="hint-refused" role="status">${Spots.esc(msg.message)}</p>`);
+      if (!handled && forHint) hintPanel(`<p class="hint-refused" role="status">${Page.esc(msg.message)}</p>`);
       else if (!handled) toast(msg.message);
       draw(null);
       if (msg.code === "unknown-table" || msg.code === "bad-token") { retry = -1; setConn(T("not available"), false); }
@@ -95,7 +95,7 @@
   // hint was refused (a refusal must never leave "Thinking…" over the buttons).
   function hintPanel(body) {
     const h = $("hints");
-    h.innerHTML = `<h2>${Spots.esc(T("Advisor"))} <button type="button" class="close" id="close-hints" aria-label="${Spots.esc(T("Close"))}">×</button></h2>
+    h.innerHTML = `<h2>${Page.esc(T("Advisor"))} <button type="button" class="close" id="close-hints" aria-label="${Page.esc(T("Close"))}">×</button></h2>
       ${body}`;
     h.hidden = false;
     $("close-hints").onclick = () => { h.hidden = true; };
@@ -134,11 +134,12 @@
     ws.send(JSON.stringify({ type: "move", move, at: view.moves }));
     $("controls").innerHTML = rendererFor(view).controls(view, me, busy);
     document.body.classList.add("sending");
-    Play.disarm();
+    const R = rendererFor(view);
+    if (R.disarm) R.disarm();
   }
 
   document.addEventListener("click", (e) => {
-    if (e.target.closest("#board .tile, .tile-pop")) return;  // tiles: see Play (a tap may show the text first)
+    if (e.target.closest("#board .tile, .tile-pop")) return;  // tiles: a game's own play (a tap may show the text first)
     const el = e.target.closest("[data-move]");
     if (el && !el.disabled && me !== null && !el.closest("#board [data-src]")) sendMove(el.dataset.move);
   });
@@ -151,10 +152,10 @@
   $("hint-button").addEventListener("click", () => {
     if (send({ type: "hint" })) {
       hintAsked = true;
-      hintPanel(`<p>${Spots.esc(T("Thinking…"))}</p>`);
+      hintPanel(`<p>${Page.esc(T("Thinking…"))}</p>`);
     }
   });
-  Play.init({ sendMove, toast });
+  for (const R of Object.values(Renderers)) if (R.init) R.init({ sendMove, toast });  // a game's own hand play
   window.SpotsTable = {
     on: (kind, f) => listeners[kind].push(f),
     send, sendMove, toast,

@@ -14,7 +14,7 @@
   let resting = false;  // a tip was just dismissed: the next waits for the table to move on (one tip per move)
   let waitingHint = 0;  // advisor replies this script asked for (they do not open the hint panel)
   let lastMine = null;  // the last move this page sent
-  const esc = (s) => Spots.esc(s);
+  const esc = (s) => Page.esc(s);
   const RISKY = 0.25;  // a bust chance from which the advice explains itself
   const fill = (text, values) => Object.keys(values || {}).reduce((t, k) => t.split(`{${k}}`).join(values[k]), text);
 

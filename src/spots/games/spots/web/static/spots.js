@@ -4,9 +4,8 @@
 "use strict";
 
 const Spots = (() => {
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({
-    "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
-  })[c]);
+  const esc = Page.esc;
+  const moveButton = Page.moveButton;
 
   /** A drawn die; `attrs` makes it a tray die or a die on the table (a source of moves). */
   function die(v, cls = "", attrs = "") {
@@ -186,10 +185,6 @@ const Spots = (() => {
       <a class="button" href="/">${esc(T("Back to the lobby"))}</a></p>`;
   }
 
-  function logLines(lines, start) {
-    return lines.map((l, i) => `<li value="${start + i + 1}">${esc(l)}</li>`).join("");
-  }
-
   // The advisor's table: each move's win estimate and its chance to bust now.
   function hints(advice) {
     const rows = advice.map((a, i) => `<tr><td>${i + 1}</td><td>${moveButton(a)}</td>
@@ -198,23 +193,17 @@ const Spots = (() => {
       <tbody>${rows}</tbody></table>`;
   }
 
-  function moveButton(a) {
-    return `<button type="button" class="move" data-move="${esc(a.move)}">${esc(a.label)}</button>`;
-  }
-
-  // The table page's hand play and motion (play.js, motion.js): before a redraw, and after it.
+  // The table page's hand play and motion (play.js, motion.js): set up once, before a redraw, after it, and
+  // put down while a move is on its way.
+  function init(page) { Play.init(page); }
   function before(boardEl) { return Motion.before(boardEl); }
   function after(prev, view, snap, boardEl, me, busy) {
     Play.arm(boardEl, view, me, busy);
     Motion.after(prev, view, snap, boardEl);
   }
+  function disarm() { Play.disarm(); }
 
-  return { esc, die, tile, dog, board, controls, end, logLines, hints, moveButton, before, after };
+  return { esc, die, tile, dog, board, controls, end, hints, moveButton, init, before, after, disarm };
 })();
 
-// Each game's renderer by its name (the view's "game"): a game's page script (its WebView's scripts) adds its
-// own, and the table and replay pages only pick, so they name no game.
-const Renderers = { spots: Spots };
-function rendererFor(view) {
-  return (view && Renderers[view.game]) || Spots;
-}
+Renderers.spots = Spots;

@@ -4,7 +4,7 @@
 "use strict";
 
 const DoubleSpot = (() => {
-  const esc = Spots.esc;
+  const esc = Page.esc;
   const LETTER = { B: "blue", G: "green", P: "pink", Y: "yellow" };
   const COLOURS = ["blue", "green", "pink", "yellow"];
 
@@ -193,7 +193,7 @@ const DoubleSpot = (() => {
       : a.result === 0 ? T("ends the game, lost") : a.takes.length ? a.takes.join(" ") : "–";
     const pct = (x) => x === null ? "–" : PCT(x);
     const rows = advice.map((a) => `<tr data-rank="${a.rank}"><td class="rank">${a.rank}${shared(a.rank) ? "=" : ""}</td>
-      <td>${Spots.moveButton(a)}</td><td class="takes">${esc(now(a))}</td><td class="risk">${pct(a.risk)}</td>
+      <td>${Page.moveButton(a)}</td><td class="takes">${esc(now(a))}</td><td class="risk">${pct(a.risk)}</td>
       <td class="next">${pct(a.next)}</td></tr>`).join("");
     // Early on every drop is worth the same (all ranked 1=): say so in words rather than leave a column of 1=.
     const even = advice.length > 1 && advice.every((a) => a.rank === advice[0].rank)
@@ -204,7 +204,7 @@ const DoubleSpot = (() => {
       <tbody>${rows}</tbody></table>`;
   }
 
-  return { board, controls, end, hints, logLines: Spots.logLines, esc };
+  return { board, controls, end, hints, esc };
 })();
 
 Renderers["double-spot"] = DoubleSpot;
