@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,16 @@ CHILD_ENV = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(spots.__file__).res
 CHROMIUM = "/usr/bin/chromium"  # Debian's package; Playwright's own browser download does not work here
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
+
+
+def as_at_a_terminal() -> None:
+    """In a spawned program (pexpect's ``preexec_fn``): Ctrl-C interrupts it, as a shell's foreground job.
+
+    A program started in the background of a script (``nohup``, ``cmd &`` without job control) inherits
+    SIGINT ignored, and Python then installs no KeyboardInterrupt handler: the tests that press Ctrl-C
+    must not depend on how the test run itself was started.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 # How long a test waits for the event it needs before it fails. A safety net for a loaded machine (CI, a CPU

@@ -16,7 +16,7 @@ import pexpect
 import pytest
 from rich.console import Console
 
-from conftest import CHILD_ENV
+from conftest import CHILD_ENV, PATIENT_S, as_at_a_terminal
 from spots import cli
 from spots.core.errors import ReplayError, StateFormatError
 from spots.games.double_spot import Rules, State, replay
@@ -41,7 +41,8 @@ BOARD = re.compile(r"Turn \d+.*?(?=\n\s*1\. )", re.S)  # the picture, up to the 
 def spawn(tmp_path: Path, *args: str, game: bool = True) -> pexpect.spawn:
     cmd = [sys.executable, "-m", "spots.cli", "play", *(["--game", "double-spot"] if game else []), "--fast",
            "--plain", *args]
-    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30,
+    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=PATIENT_S,
+                          preexec_fn=as_at_a_terminal,
                           dimensions=(50, 140), env={**CHILD_ENV, "LANG": "C.UTF-8"})
     child.delaybeforesend = None  # the program reads whole lines: no need to wait before typing
     return child

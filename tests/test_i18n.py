@@ -20,7 +20,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 import spots
-from conftest import CHILD_ENV
+from conftest import CHILD_ENV, PATIENT_S, as_at_a_terminal
 from spots import bots, i18n
 from spots.games.spots.tricks import TILES
 from spots.games.spots.words import describe_move, describe_phase
@@ -187,7 +187,8 @@ PHASE = {"en": "choose a trick or score", "es": "elige un truco o puntúa", "vi"
 def spawn(tmp_path: Path, *args: str, lang: str = "C.UTF-8") -> pexpect.spawn:
     cmd = [sys.executable, "-m", "spots.cli", "play", "--fast", "--plain", "--seat", "me", "--seat", "greedy",
            "--seed", "4", "--target", "2", *args]
-    return pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30, dimensions=(50, 140),
+    return pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=PATIENT_S,
+                         preexec_fn=as_at_a_terminal, dimensions=(50, 140),
                          env={**CHILD_ENV, "LANG": lang})
 
 
@@ -238,7 +239,8 @@ def test_terminal_hints_and_refused_moves_in_each_language(tmp_path: Path, code:
 def test_double_spot_terminal_hints_and_refused_moves_in_each_language(tmp_path: Path, code: str) -> None:
     child = pexpect.spawn(sys.executable, ["-m", "spots.cli", "play", "--game", "double-spot", "--fast", "--plain",
                                            "--seat", "me", "--seat", "greedy", "--seed", "4", "--lang", code],
-                          cwd=str(tmp_path), encoding="utf-8", timeout=60, dimensions=(50, 140),
+                          cwd=str(tmp_path), encoding="utf-8", timeout=PATIENT_S, dimensions=(50, 140),
+                          preexec_fn=as_at_a_terminal,
                           env={**CHILD_ENV, "LANG": "C.UTF-8"})
     expect_hints_and_a_refusal(child, code, ("rank", "value", "what it does"), "drop 99 blue")
 

@@ -11,7 +11,7 @@ import pexpect
 import pytest
 
 import spots
-from conftest import CHILD_ENV
+from conftest import CHILD_ENV, PATIENT_S, as_at_a_terminal
 
 PROMPT = re.compile(r"Seat (\d) > ")
 END = re.compile(r"wins!|The turn limit ended the game")
@@ -19,7 +19,8 @@ END = re.compile(r"wins!|The turn limit ended the game")
 
 def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
     cmd = [sys.executable, "-m", "spots.cli", "play", "--fast", "--plain", *args]
-    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30,
+    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=PATIENT_S,
+                          preexec_fn=as_at_a_terminal,
                           dimensions=(50, 140), env={**CHILD_ENV, "LANG": "C.UTF-8"})
     return child
 
@@ -169,7 +170,8 @@ def test_ctrl_c_while_the_bots_play_stops_cleanly_and_names_the_autosave(tmp_pat
     # Without --fast the table pauses after each bot move, as a person watching would see it.
     cmd = [sys.executable, "-m", "spots.cli", "play", "--plain", "--seat", "greedy", "--seat", "expectimax",
            "--seed", "6"]
-    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30,
+    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=PATIENT_S,
+                          preexec_fn=as_at_a_terminal,
                           dimensions=(50, 140), env={**CHILD_ENV, "LANG": "C.UTF-8"})
     child.expect(r"Seat \d \((greedy|expectimax) bot\) does ")
     child.sendintr()
@@ -217,7 +219,8 @@ def test_the_status_line_counts_seats_as_the_panels_do(tmp_path: Path) -> None:
 def test_interactive_setup_and_rules_options(tmp_path: Path) -> None:
     cmd = [sys.executable, "-m", "spots.cli", "play", "--fast", "--plain", "--seed", "3", "--target", "1",
            "--tricks", "dog-park"]
-    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30,
+    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=PATIENT_S,
+                          preexec_fn=as_at_a_terminal,
                           env=CHILD_ENV)
     child.expect(r"How many players")
     child.sendline("9")
@@ -237,7 +240,8 @@ def test_interactive_setup_and_rules_options(tmp_path: Path) -> None:
 
 def test_ctrl_c_during_the_setup_questions_stops_cleanly(tmp_path: Path) -> None:
     cmd = [sys.executable, "-m", "spots.cli", "play", "--plain", "--seed", "3"]
-    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=30, env=CHILD_ENV)
+    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=PATIENT_S,
+                          preexec_fn=as_at_a_terminal, env=CHILD_ENV)
     child.expect("How many players")
     child.sendintr()
     child.expect_exact("Stopped (Ctrl-C).")
