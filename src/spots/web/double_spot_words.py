@@ -29,6 +29,9 @@ JS_WORDS = [
     N_("ends the game, lost"),
     N_("The chance to finish a card, exact over the die; drops of equal value share a rank."),
     N_("No drop matters yet: every column leaves the same chances."),
+    # the drawn table
+    N_("Pattern card: {spots}"), N_("The rim of each disc shows its other face: what {who} sees."),
+    N_("Pile of {kind} discs: {n}"),
 ]
 
 
@@ -71,6 +74,8 @@ def view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.Null
     players = []
     for s, info in enumerate(seats):
         players.append({**info, "seat": s, "won": list(state.won[s]), "score": len(state.won[s])})
+    # each won card's pattern from this side, so the mats and the end screen draw the cards, not their ids
+    patterns = {card: state.cards[card].rows(side) for won in state.won for card in won}
     die = state.die
     out: dict[str, Any] = {
         "game": "double-spot", "moves": moves, "turn": state.turn, "over": over, "to_move": to_move,
@@ -80,6 +85,7 @@ def view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.Null
         "die": None if die is None else {"face": die, "label": colour_word(die, tr),
                                          "colours": list(face_colours(die))},
         "columns": columns, "rows": state.rules.rows, "cards": cards, "deck_left": len(state.deck),
+        "patterns": patterns,
         "supply": dict(state.supply), "players": players, "legal": buttons,
         "claim": state.phase == "claim", "winner": state.winner, "live": live,
         "returns": state.returns() if over else None,
@@ -108,7 +114,7 @@ WEB_VIEW = WebView(
     draws=True,
     tagline=N_("drop discs, make the patterns"),
     styles=("double_spot.css",),
-    scripts=("double_spot.js",),
+    scripts=("double_spot_art.js", "double_spot.js"),
     # a short first game against the greedy bot: three cards win
     tutorial=Tutorial(rules={"target": 3}, seed=3, bot="greedy", button=N_("Learn Double Spot"),
                       words="tutorial_double_spot.html", script="tutorial_double_spot.js"),
