@@ -15,7 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from test_web_e2e import OVER_OR_A_DROP, Server, moves_of, shoot
+from test_web_a11y import problems
+from test_web_e2e import OVER_OR_A_DROP, Server, moves_of, settle, shoot
 from test_web_fixes_e2e import ME_AND_A_BOT, PHONE
 
 pytestmark = pytest.mark.timeout(300)
@@ -66,6 +67,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
+@pytest.fixture(scope="module")
+def axe() -> Any:
+    module = pytest.importorskip("axe_playwright_python.sync_playwright", reason="pip install axe-playwright-python")
+    return module.Axe()
+
+
 def click_a_column(page: Any, turn: int) -> None:
     """Click a drawn column (the whole slot when the die leaves one colour) or one of the discs held over it."""
     before = moves_of(page)
@@ -94,13 +101,14 @@ def box(page: Any, selector: str) -> dict[str, float]:
     return dict(found)
 
 
-def test_a_whole_game_on_the_drawn_table(server: Server, browser: Any) -> None:
+def test_a_whole_game_on_the_drawn_table(server: Server, browser: Any, axe: Any) -> None:
     t = server.create(ME_AND_A_BOT, game="double-spot", target=3)
     context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="no-preference")
     context.add_init_script(WATCH_THE_FLIGHTS)
     page = context.new_page()
     page.goto(t["seats"][0]["link"])
     page.wait_for_selector(".ds-column button.drop")
+    settle(page)
     # the frame stands on its base with a card holder at each end, each holding a drawn card
     frame, base = box(page, ".frame"), box(page, ".ds-base")
     left, right = box(page, ".holder[data-holder='1']"), box(page, ".holder[data-holder='2']")
@@ -149,6 +157,7 @@ def test_a_whole_game_on_the_drawn_table(server: Server, browser: Any) -> None:
     assert all(f["from"] in ("holder", "deck") and f["running"] == 1 for f in flights), flights
     page.wait_for_function("() => !document.querySelector('.ds-flying, .ds-card.arriving')")  # every flight landed
     shoot(page, "double-spot-end.png")
+    assert problems(axe, page) == []  # the end screen's drawn cards are named for every reader
     context.close()
 
 
@@ -172,7 +181,7 @@ def test_nothing_flies_when_motion_is_reduced(server: Server, browser: Any) -> N
     context.close()
 
 
-def test_the_table_on_a_phone(server: Server, browser: Any) -> None:
+def test_the_table_on_a_phone(server: Server, browser: Any, axe: Any) -> None:
     t = server.create(ME_AND_A_BOT, game="double-spot")
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     page = context.new_page()
@@ -182,6 +191,7 @@ def test_the_table_on_a_phone(server: Server, browser: Any) -> None:
         page.wait_for_selector(".ds-column button.drop")
         click_a_column(page, turn)
     page.wait_for_selector(".ds-column button.drop")
+    settle(page)  # the roll has tumbled in (mid-tumble the die is off to one side)
     # the cards stand above the two ends of the frame, the die between them; nothing runs off the screen
     frame, die = box(page, ".frame"), box(page, ".ds-die-face")
     left, right = box(page, ".holder[data-holder='1']"), box(page, ".holder[data-holder='2']")
@@ -196,4 +206,5 @@ def test_the_table_on_a_phone(server: Server, browser: Any) -> None:
     assert box(page, ".ds-player.far")["y"] < frame["y"] < box(page, ".ds-player.near")["y"]
     assert "Tester" in page.inner_text(".ds-player.near")
     shoot(page, "double-spot-phone.png")
+    assert problems(axe, page) == []
     context.close()

@@ -225,14 +225,19 @@ const DoubleSpot = (() => {
     return { holders };
   }
 
-  /** Fly a copy of the card from where it stood to `el`, its place by the player who took it. Measured when it
-   * takes off (the next frame): the page around the board (the end screen, the status) may have moved things. */
-  function flyCard(root, el, from, seat) {
-    el.classList.add("arriving");  // the card in its new place shows when its flight lands
+  /** Fly a copy of card `id` from where it stood to its place by the player who took it. Measured when it takes
+   * off (the next frame), and the place looked up then: the page around the board (the end screen, the status)
+   * may have moved things, and another view may have been drawn in between. */
+  function flyCard(root, id, seat, from) {
+    const place = () => root.querySelector(`.ds-player[data-seat="${seat}"] .won .pattern[data-card="${CSS.escape(id)}"]`);
+    const waiting = place();
+    if (waiting) waiting.classList.add("arriving");  // the card in its new place shows when its flight lands
     requestAnimationFrame(() => {
+      const el = place();
       const start = from ? root.querySelector(`.holder[data-holder="${from.holder}"] .ds-card`) : root.querySelector(".ds-deck svg");
       const r = box(start), to = box(el);
-      if (!r || !to || !to.width || !r.width) { el.classList.remove("arriving"); return; }
+      if (!el || !r || !to.width || !r.width) { if (el) el.classList.remove("arriving"); return; }
+      el.classList.add("arriving");
       const holderEl = document.createElement("div");
       holderEl.innerHTML = from ? from.html : el.outerHTML;
       const ghost = holderEl.firstElementChild;
@@ -250,7 +255,11 @@ const DoubleSpot = (() => {
         { transform: `translate(${dx / 2}px, ${dy / 2 - 40}px) rotate(-10deg) scale(${(1 + scale) / 2 + 0.15})`, offset: 0.45 },
         { transform: `translate(${dx}px, ${dy}px) scale(${scale})` },
       ], { duration: 1000, easing: "ease-in-out" });
-      const land = () => { ghost.remove(); el.classList.remove("arriving"); el.classList.add("just-won"); };
+      const land = () => {
+        ghost.remove();
+        const now = place();  // (redrawn meanwhile, perhaps)
+        if (now) { now.classList.remove("arriving"); now.classList.add("just-won"); }
+      };
       flight.onfinish = land;
       flight.oncancel = land;
     });
@@ -270,10 +279,8 @@ const DoubleSpot = (() => {
     if (!prev || !snap || quiet() || prev.game !== view.game || prev.side !== view.side) return;
     view.players.forEach((p, seat) => {
       const had = new Set((prev.players[seat] || { won: [] }).won);
-      for (const id of p.won.filter((c) => !had.has(c))) {
-        const el = root.querySelector(`.ds-player[data-seat="${seat}"] .won .pattern[data-card="${CSS.escape(id)}"]`);
-        if (el) flyCard(root, el, snap.holders.get(id), seat);  // not in a holder before: dealt and taken at once
-      }
+      // a card in no holder before was dealt and taken at once: it flies from the deck
+      for (const id of p.won.filter((c) => !had.has(c))) flyCard(root, id, seat, snap.holders.get(id));
     });
     root.querySelectorAll(".holder .pattern[data-card]").forEach((el) => {
       if (!snap.holders.has(el.dataset.card)) dealt(root, el);
