@@ -20,7 +20,7 @@ ENGLISH = gettext.NullTranslations()
 
 # Words the Double Spot page script shows (added to the page's catalog by words.js_words).
 JS_WORDS = [
-    N_("Cards won"), N_("Column {n}"), N_("Die"), N_("Drop a disc"), N_("Holder {n}"), N_("Pattern cards"),
+    N_("Cards won"), N_("Column {n}"), N_("Die"), N_("Drop a disc"), N_("Holder {n}"),
     N_("Roll pending"), N_("Seen from {who}'s side"), N_("Claim the card!"), N_("Cards"), N_("Double Spot"),
     N_("a draw"), N_("Colour symbols"), N_("Column {n}, from the bottom: {discs}"),
     N_("blue"), N_("green"), N_("pink"), N_("yellow"),

@@ -171,7 +171,7 @@ const DoubleSpot = (() => {
     const [left, right] = view.cards;
     return `<div class="ds-table">
         ${far.map((p) => player(p, view, me, "far")).join("")}
-        <div class="ds-stage ds-cards" aria-label="${esc(T("Pattern cards"))}" role="group">
+        <div class="ds-stage ds-cards">
           <div class="ds-rig">${left ? holder(left) : ""}<div class="ds-upright">${frame(view, fell)}</div>${right ? holder(right) : ""}
             <div class="ds-base" aria-hidden="true"></div></div>
           ${tray(view, rolled)}
