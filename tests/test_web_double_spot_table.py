@@ -208,3 +208,21 @@ def test_the_table_on_a_phone(server: Server, browser: Any, axe: Any) -> None:
     shoot(page, "double-spot-phone.png")
     assert problems(axe, page) == []
     context.close()
+
+
+def test_a_frame_wider_than_a_phone_scrolls_from_its_first_column(server: Server, browser: Any) -> None:
+    """Twelve 44 px columns do not fit 390 px: the frame scrolls sideways, every column reachable, its panel behind."""
+    t = server.create(ME_AND_A_BOT, game="double-spot", options={"columns": 12})
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(t["seats"][0]["link"])
+    page.wait_for_selector(".ds-column button.drop")
+    reach = """(end) => { const f = document.querySelector('.frame'); f.scrollLeft = end ? f.scrollWidth : 0;
+      const box = f.getBoundingClientRect(), cols = [...f.querySelectorAll('.ds-column')];
+      const col = (end ? cols[cols.length - 1] : cols[0]).getBoundingClientRect();
+      return { scrolls: f.scrollWidth > f.clientWidth, inside: col.left >= box.left - 1 && col.right <= box.right + 1,
+               panel: f.querySelector('.frame-panel').getBoundingClientRect().width >= f.scrollWidth - 1 }; }"""
+    for end in (False, True):
+        assert page.evaluate(reach, end) == {"scrolls": True, "inside": True, "panel": True}, end
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # only the frame scrolls
+    context.close()

@@ -115,7 +115,8 @@ const DoubleSpot = (() => {
             aria-label="${esc(T("Column {n}, from the bottom: {discs}", { n: c.n, discs: held }))}">${cells}</div>
           <div class="col-no" aria-hidden="true">${c.n}</div></div>`;
     }).join("");
-    return `<div class="frame" style="--rows: ${view.rows}">${cols}</div>`;
+    // the panel is as wide as its columns; the frame scrolls it sideways when a wide frame outgrows a phone
+    return `<div class="frame" style="--rows: ${view.rows}"><div class="frame-panel">${cols}</div></div>`;
   }
 
   /** A player's place at the table: name, badges, and a row of places for the cards to win, the won ones drawn. */
@@ -199,7 +200,7 @@ const DoubleSpot = (() => {
     if (!view.over || !view.summary) return "";
     const s = view.summary;
     const patterns = view.patterns || {};
-    const won = (p) => p.cards.map((id) => card(patterns[id] || [], id, "won-card")).join("") || esc(T("None yet."));
+    const won = (p) => p.cards.map((id) => card(patterns[id] || [], id, "won-card")).join("") || "–";  // (the count says 0)
     const rows = s.players.map((p) => `<tr class="${p.result > 0.5 ? "winner" : ""}"><td>${esc(p.name)}</td>
       <td>${p.score}</td><td><div class="end-cards">${won(p)}</div></td></tr>`).join("");
     return `<h2 class="headline">${esc(s.headline)}</h2>
