@@ -1,17 +1,20 @@
-"""How heavy a Spots table page is, and how soon the table is drawn (loopback, headless Chromium).
+"""How heavy a table page is, and how soon the table is drawn (loopback, headless Chromium), per game.
 
 Starts ``python -m spots.web.server`` from each ``--src`` tree on a free 127.0.0.1 port with a
-throw-away database, creates a table (a person against a bot), then opens the seat's page
-``--runs`` times in a fresh browser context (nothing cached) and prints, per tree:
+throw-away database, creates a table of each ``--game`` (a person against a bot; both games unless
+named), then opens the seat's page ``--runs`` times in a fresh browser context (nothing cached) and
+prints, per tree and game:
 
 - the bytes of HTML, JS, CSS and SVG the page loads (response bodies, uncompressed; the
   server sends them as they are), per type and in total;
 - the time from navigation start to the first drawn table (the board's first player mat
-  in the DOM, after the WebSocket delivered the position), as median and min/max.
+  (Spots) or player's place (Double Spot) in the DOM, after the WebSocket delivered the
+  position), as median and min/max.
 
 Give two trees to compare before and after side by side in one run:
 
     python benchmarks/table_page.py --src /work/main/src --src src --runs 15
+    python benchmarks/table_page.py --game double-spot --runs 15
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ import httpx
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
+SEATS = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}]  # a person against the greedy bot
+GAMES = {"spots": {"seats": SEATS}, "double-spot": {"game": "double-spot", "seats": SEATS}}
 KINDS = {"text/html": "html", "javascript": "js", "text/css": "css", "image/svg": "svg"}
 FIRST_DRAW = """() => new Promise((done) => {
   const seen = () => document.querySelector('#board .mat, #board .player');
@@ -90,7 +95,9 @@ def measure(browser: Any, link: str, runs: int) -> tuple[dict[str, int], list[fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", action="append", help="a source tree holding the spots package (repeatable)")
-    parser.add_argument("--runs", type=int, default=15, help="page loads per tree (1 to 100)")
+    parser.add_argument("--game", action="append", choices=sorted(GAMES),
+                        help="a game to measure (repeatable; default both)")
+    parser.add_argument("--runs", type=int, default=15, help="page loads per tree and game (1 to 100)")
     args = parser.parse_args()
     runs = max(1, min(100, args.runs))
     with sync_playwright() as p, tempfile.TemporaryDirectory() as tmp:
@@ -98,15 +105,16 @@ def main() -> None:
         for i, src in enumerate(args.src or ["src"]):
             proc, url = serve(src, f"{tmp}/{i}.db")
             try:
-                table = httpx.post(url + "/api/tables", json={
-                    "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}]}).json()
-                sizes, times = measure(browser, table["seats"][0]["link"], runs)
+                for game in args.game or list(GAMES):
+                    table = httpx.post(url + "/api/tables", json=GAMES[game]).json()
+                    sizes, times = measure(browser, table["seats"][0]["link"], runs)
+                    parts = ", ".join(f"{k} {v:,}" for k, v in sorted(sizes.items()))
+                    spread = f"min {min(times):.0f}, max {max(times):.0f}, {runs} loads"
+                    print(f"{src} {game}: {sum(sizes.values()):,} bytes ({parts}); first drawn table: median "
+                          f"{statistics.median(times):.0f} ms ({spread})")
             finally:
                 proc.terminate()
                 proc.wait(10)
-            parts = ", ".join(f"{k} {v:,}" for k, v in sorted(sizes.items()))
-            print(f"{src}: {sum(sizes.values()):,} bytes ({parts}); first drawn table: median "
-                  f"{statistics.median(times):.0f} ms (min {min(times):.0f}, max {max(times):.0f}, {runs} loads)")
         browser.close()
 
 

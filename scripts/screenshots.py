@@ -1,8 +1,9 @@
-"""Take the README's screenshots of the web app: the lobby, a table mid-game, the end screen, Double Spot.
+"""Take the README's screenshots of the web app: the lobby, a table mid-game, the end screen.
 
 Starts ``spots serve`` on a free 127.0.0.1 port with a throw-away database, sets up a few
 tables, plays the human seat with the greedy bot over the WebSocket protocol, and
-photographs the pages with headless Chromium. Writes docs/screenshots/*.png.
+photographs the pages with headless Chromium. Writes docs/screenshots/*.png. (The Double Spot
+table's pictures come from its browser test: ``SPOTS_SCREENSHOTS=1 pytest tests/test_web_double_spot_table.py``.)
 
     python scripts/screenshots.py [--out docs/screenshots]
 """
@@ -24,8 +25,7 @@ from playwright.sync_api import sync_playwright
 from websockets.sync.client import connect
 
 import spots
-from spots import bots, double_spot
-from spots.games.double_spot import bots as double_spot_bots
+from spots import bots
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -47,13 +47,12 @@ def create(url: str, seats: list[dict[str, Any]], target: int, tricks: str = "be
 
 
 class Driver:
-    """Plays one human seat over the WebSocket with a bot's choices (so the pictures show real play)."""
+    """Plays one human seat of a Spots table over the WebSocket with the greedy bot's choices (real play)."""
 
     def __init__(self, ws: Any, url: str, table: dict[str, Any], seat: int) -> None:
         self.ws = ws
         self.url, self.id, self.seat = url, table["id"], seat
-        self.game = table.get("game", "spots")
-        self.bot = bots.make("greedy", seed=7) if self.game == "spots" else double_spot_bots.make("greedy", seed=7)
+        self.bot = bots.make("greedy", seed=7)
         self.view: dict[str, Any] = {}
         self.read_until(lambda v: True)
 
@@ -75,10 +74,7 @@ class Driver:
 
     def move(self) -> None:
         record = httpx.get(f"{self.url}/api/tables/{self.id}/record").json()
-        if self.game == "spots":
-            state = spots.replay(record["moves"], record["rules"])
-        else:
-            state = double_spot.replay(record["moves"], double_spot.Rules.from_dict(record["rules"]))
+        state = spots.replay(record["moves"], record["rules"])
         n = self.view["moves"]
         self.ws.send(json.dumps({"type": "move", "move": self.bot.choose(state), "at": n}))
         self.read_until(lambda v: v["moves"] > n)
@@ -111,8 +107,6 @@ def main(argv: list[str] | None = None) -> int:
                           3)
             create(url, [{"kind": "bot", "bot": "mcts", "name": "Kit"},
                          {"kind": "bot", "bot": "greedy", "name": "Rex"}], 1, game="double-spot")
-            duel = create(url, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy", "name": "Rex"}], 5,
-                          game="double-spot")
             httpx.get(game["seats"][0]["link"])  # Ann takes her seat
             token = game["seats"][0]["link"].rsplit("/", 1)[1]
             ws = connect(url.replace("http", "ws") + f"/ws/{game['id']}?token={token}").__enter__()
@@ -146,24 +140,12 @@ def main(argv: list[str] | None = None) -> int:
                     driver.move()
                 page.wait_for_selector("#end:not([hidden]) .headline")
                 page.screenshot(path=str(out / "end.png"), full_page=False)
-                # Double Spot: Ann (the greedy bot's choices) plays a dozen turns, then the page is photographed
-                ds_token = duel["seats"][0]["link"].rsplit("/", 1)[1]
-                with connect(url.replace("http", "ws") + f"/ws/{duel['id']}?token={ds_token}") as ds_ws:
-                    ds = Driver(ds_ws, url, duel, 0)
-                    while not (view := ds.my_turn())["over"] and view["turn"] < 24:
-                        ds.move()
-                    page.goto(duel["seats"][0]["link"])
-                    page.wait_for_selector(".ds-column button.drop")
-                    page.screenshot(path=str(out / "double-spot-table.png"), full_page=False)
-                    mobile.goto(duel["seats"][0]["link"])
-                    mobile.wait_for_selector(".ds-column button.drop")
-                    mobile.screenshot(path=str(out / "double-spot-phone.png"), full_page=False)
                 browser.close()
             ws.__exit__(None, None, None)
         finally:
             proc.terminate()
             proc.wait(10)
-    for name in ("lobby", "table", "table-phone", "end", "double-spot-table", "double-spot-phone"):
+    for name in ("lobby", "table", "table-phone", "end"):
         print(out / f"{name}.png")
     return 0
 

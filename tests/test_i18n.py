@@ -348,7 +348,7 @@ def test_a_double_spot_table_in_each_language(web, code: str) -> None:
     tr = i18n.translator(code)
     link = table["seats"][0]["link"].replace("http://testserver", "")
     page = web.get(link, headers={"Accept-Language": HEADER[code]})
-    assert json.dumps(tr.gettext("Pattern cards")) in page.text  # the page scripts' catalog
+    assert json.dumps(tr.gettext("Pattern card: {spots}")) in page.text  # the page scripts' catalog
     token = table["seats"][0]["link"].rsplit("/", 1)[1]
     with web.websocket_connect(f"/ws/{table['id']}?token={token}", headers={"Accept-Language": HEADER[code]}) as ws:
         assert ws.receive_json()["type"] == "hello"

@@ -85,7 +85,10 @@ def test_lobby_and_table_in_each_language(server: Server, browser: Any, code: st
     page.goto(duel["seats"][0]["link"])
     page.wait_for_selector(".ds-column button.drop")
     board = page.locator("#board").inner_text()
-    assert tr.gettext("Pattern cards").lower() in board.lower() and tr.gettext("Cards won") in board
+    assert tr.gettext("Holder {n}").format(n=1).lower() in board.lower() and tr.gettext("Cards won") in board
+    assert tr.gettext("The rim of each disc shows its other face: what {who} sees.").format(who="Rex") in board
+    cards = page.locator(".holder .ds-card").evaluate_all("(cards) => cards.map((c) => c.getAttribute('aria-label'))")
+    assert cards and all(c.startswith(tr.gettext("Pattern card: {spots}").split("{")[0]) for c in cards), cards
     assert tr.gettext("Seen from {who}'s side").format(who="Ann") in board
     assert page.locator("#controls").inner_text().startswith(tr.gettext("Your move"))
     assert not errors, errors

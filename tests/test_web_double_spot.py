@@ -284,3 +284,25 @@ def test_a_table_stored_while_lifts_was_3_by_default_keeps_its_lifts(tmp_path: P
         field = field[:field.index("</select>")]
         assert '<option value="0" selected>0 (the rules: a full frame ends the game)</option>' in field
         assert "3 (recommended: 86 in 100 games reach the target instead of 27)" in field
+
+
+def test_the_view_draws_each_won_card_from_the_viewers_side() -> None:
+    """The mats and the end screen draw the cards won, so the view sends each one's pattern, as this side sees it."""
+    from spots.games.double_spot import bots as ds_bots
+    from spots.web import double_spot_words
+
+    state, rng, bot = State(Rules(target=2)), random.Random(4), ds_bots.make("greedy", seed=4)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.sample_chance(rng)  # draws and applies the roll or the card
+        else:
+            state.apply_action(bot.choose(state))
+    seats = [{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "human"}]
+    front, back = (double_spot_words.view(state, seats, 0, None, seat) for seat in (0, 1))
+    won = [card for cards in state.won for card in cards]
+    assert won and sorted(front["patterns"]) == sorted(back["patterns"]) == sorted(won)
+    assert front["summary"]["players"][0]["cards"] == front["players"][0]["won"] == state.won[0]
+    letters = {"B": "G", "G": "B", "P": "Y", "Y": "P", ".": "."}
+    for card in won:  # the other side sees the card turned round: mirrored, each colour its other face
+        assert back["patterns"][card] == ["".join(letters[ch] for ch in row[::-1]) for row in front["patterns"][card]]
+        assert sum(ch != "." for row in front["patterns"][card] for ch in row) == 3

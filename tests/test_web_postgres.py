@@ -41,6 +41,7 @@ class Viewer:
         self.changed = asyncio.Event()
         self.heard: dict[int, float] = {}  # moves -> when a state with that many arrived
         self.gaps = 0  # states whose log did not continue the one already held
+        self.other: list[dict[str, Any]] = []  # every message that was not a state, for a readable failure
 
     async def __aenter__(self) -> Viewer:
         self.ws: ClientConnection = await connect(self.url, max_size=2**22, open_timeout=PATIENT_S)
@@ -63,15 +64,22 @@ class Viewer:
                 self.heard.setdefault(len(self.log), time.perf_counter())
             elif msg["type"] != "hello":
                 self.replies.put_nowait(msg)
+                self.other.append(msg)
+            else:
+                self.other.append(msg)
             self.changed.set()
 
     async def until(self, moves: int, timeout: float = PATIENT_S) -> None:
-        """Wait until this viewer has been sent a state of at least ``moves`` moves."""
+        """Wait until this viewer has been sent a state of at least ``moves`` moves (else say what it was sent)."""
         async def wait() -> None:
             while not self.view or len(self.log) < moves:
                 self.changed.clear()
                 await self.changed.wait()
-        await asyncio.wait_for(wait(), timeout)
+        try:
+            await asyncio.wait_for(wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"{self.url}: no state of {moves} moves in {timeout:.0f} s; it has {len(self.log)}"
+                                 f" moves, was sent {self.other}, and its socket is {self.ws.state.name}") from None
 
     async def send(self, move: str, at: int) -> dict[str, Any]:
         await self.ws.send(json.dumps({"type": "move", "move": move, "at": at}))

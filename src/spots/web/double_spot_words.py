@@ -21,7 +21,7 @@ ENGLISH = gettext.NullTranslations()
 
 # Words the Double Spot page script shows (added to the page's catalog by words.js_words).
 JS_WORDS = [
-    N_("Cards won"), N_("Column {n}"), N_("Die"), N_("Drop a disc"), N_("Holder {n}"), N_("Pattern cards"),
+    N_("Cards won"), N_("Column {n}"), N_("Die"), N_("Drop a disc"), N_("Holder {n}"),
     N_("Roll pending"), N_("Seen from {who}'s side"), N_("Claim the card!"), N_("Cards"), N_("Double Spot"),
     N_("a draw"), N_("Colour symbols"), N_("Column {n}, from the bottom: {discs}"),
     N_("blue"), N_("green"), N_("pink"), N_("yellow"),
@@ -30,6 +30,9 @@ JS_WORDS = [
     N_("ends the game, lost"),
     N_("The chance to finish a card, exact over the die; drops of equal value share a rank."),
     N_("No drop matters yet: every column leaves the same chances."),
+    # the drawn table
+    N_("Pattern card: {spots}"), N_("The rim of each disc shows its other face: what {who} sees."),
+    N_("Pile of {kind} discs: {n}"),
 ]
 
 
@@ -72,6 +75,8 @@ def view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.Null
     players = []
     for s, info in enumerate(seats):
         players.append({**info, "seat": s, "won": list(state.won[s]), "score": len(state.won[s])})
+    # each won card's pattern from this side, so the mats and the end screen draw the cards, not their ids
+    patterns = {card: state.cards[card].rows(side) for won in state.won for card in won}
     die = state.die
     out: dict[str, Any] = {
         "game": "double-spot", "moves": moves, "turn": state.turn, "over": over, "to_move": to_move,
@@ -81,6 +86,7 @@ def view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.Null
         "die": None if die is None else {"face": die, "label": colour_word(die, tr),
                                          "colours": list(face_colours(die))},
         "columns": columns, "rows": state.rules.rows, "cards": cards, "deck_left": len(state.deck),
+        "patterns": patterns,
         "supply": dict(state.supply), "players": players, "legal": buttons,
         "claim": state.phase == "claim", "winner": state.winner, "live": live,
         "returns": state.returns() if over else None,
@@ -108,7 +114,7 @@ WEB_VIEW = WebView(
     draws=True,
     tagline=N_("drop discs, make the patterns"),
     styles=("double_spot.css",),
-    scripts=("double_spot.js",),
+    scripts=("double_spot_art.js", "double_spot.js"),
     assets=Path(__file__).resolve().parents[1] / "games" / "double_spot" / "web",  # the game's browser files
     # a short first game against the greedy bot: three cards win
     tutorial=Tutorial(rules={"target": 3}, seed=3, bot="greedy", button=N_("Learn Double Spot"),
