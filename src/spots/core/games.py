@@ -67,6 +67,9 @@ class GameSpec:
     seats: Callable[[Any], int] = attrgetter("players")  # rules -> the number of seats
     turn: Callable[[Any], int] = attrgetter("turn")  # the state's turn counter (the arena counts each seat's turns)
     hint_bot: str = "expectimax"  # the bot the advisor ranks with, shown by ``spots hint``
+    # The coach's evaluator (a ``spots.analysis.Evaluator`` at its fixed budget), imported when called; None: the
+    # game's records cannot be analysed (``spots analyse``).
+    coach: Callable[[], Any] | None = None
     terminal: str = ""  # "module:function" of the terminal front end, started as function(args, rules)
     web: str = ""  # "module:name" of the web app's view of the game (a ``spots.web.games.WebView``)
     summary: str = ""  # one line for ``spots games``

@@ -40,6 +40,13 @@ def outcome(state: State) -> Outcome:
     return Outcome(ending, state.turn, state.winner)
 
 
+def coach() -> object:
+    """The coach's evaluator (``spots.games.double_spot.coach``), imported when first asked for."""
+    from .coach import evaluator
+
+    return evaluator()
+
+
 def hint(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
     """The expectimax bot's ranked drops with their chances (``advice.advise``); only expectimax gives hints."""
     if bot not in (None, "expectimax"):
@@ -59,6 +66,7 @@ SPEC = GameSpec(
     bots=BOTS,
     describe_move=describe_move,
     advise=hint,
+    coach=coach,
     render=render,
     outcome=outcome,
     terminal="spots.play.double_spot_terminal:start",

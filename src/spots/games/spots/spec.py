@@ -58,6 +58,13 @@ def advise(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
     return [Advice(a.move, a.score, bust=a.bust) for a in ranked]
 
 
+def coach() -> object:
+    """The coach's evaluator (``spots.games.spots.coach``), imported when first asked for."""
+    from .coach import evaluator
+
+    return evaluator()
+
+
 def outcome(state: State) -> Outcome:
     ending = "target reached" if state.winner is not None else "turn limit"
     return Outcome(ending, state.turn, state.winner, list(state.busts))
@@ -76,6 +83,7 @@ SPEC = GameSpec(
     advise=advise,
     render=render,
     outcome=outcome,
+    coach=coach,
     terminal="spots.play.spots_terminal:start",
     web="spots.web.words:WEB_VIEW",
     seats_option="players",
