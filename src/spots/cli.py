@@ -195,6 +195,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from .analysis import analyse
     from .analysis.plot import plot_chart
     from .analysis.words import format_report, to_json
+    from .i18n import from_environment, translator
 
     spec, doc = sniff(args.file, args.game or DEFAULT_GAME)
     check_file_game(spec, args, args.file)
@@ -202,7 +203,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if args.json == "-":
         sys.stdout.write(to_json(report))
     else:
-        print(format_report(report))
+        print(format_report(report, translator(args.lang or from_environment())))
         if args.json:
             Path(args.json).write_text(to_json(report), encoding="utf-8")
             print(f"rows written to {args.json}")
@@ -357,6 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", default=None, metavar="FILE", help="write the report, one row per step, as JSON "
                    "('-': to stdout instead of the text)")
     p.add_argument("--plot", default=None, metavar="FILE", help="draw the win-chance chart (.png or .svg; matplotlib)")
+    p.add_argument("--lang", default=None, help="language of the report: en, es, vi or zh-Hant (default: from LANG)")
     p.set_defaults(run=cmd_analyse)
     add_play_parser(sub)
     p = sub.add_parser("serve", help="the web app: tables, friends, bots and replays (default 127.0.0.1:8000)",

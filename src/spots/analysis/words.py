@@ -10,7 +10,7 @@ import gettext
 import json
 from typing import Any
 
-from ..i18n import N_
+from ..i18n import N_, pad
 from .analyse import Mistake, PlayerSummary, Report
 
 __all__ = ["BANDS", "band", "format_report", "report_rows", "to_json"]
@@ -48,21 +48,21 @@ def format_report(report: Report, tr: gettext.NullTranslations | None = None) ->
     """The per-player summary, then each human's biggest mistakes (``spots analyse``)."""
     tr = tr or gettext.NullTranslations()
     _ = tr.gettext
-    lines = [_("How did it go? ({steps} steps, evaluator: {evaluator})").format(
+    lines = [_(N_("How did it go? ({steps} steps, evaluator: {evaluator})")).format(
         steps=len(report.steps), evaluator=report.evaluator), ""]
-    lines.append(_("{name:<14} {result:>6} {start:>6} {luck:>7} {lost:>7} {mean:>9} {band}").format(
-        name=_("player"), result=_("result"), start=_("start"), luck=_("luck"), lost=_("lost"),
-        mean=_("per move"), band=_("band")))
+    headings = [_(N_("player")), _(N_("result")), _(N_("start")), _(N_("luck")), _(N_("lost")), _(N_("per move")),
+                _(N_("band"))]
+    lines.append(" ".join([pad(headings[0], 14), *(pad(h, 9, right=True) for h in headings[1:-1]), headings[-1]]))
     for p in report.players:
-        lines.append(f"{p.name:<14} {_pct(p.result):>6} {_pct(p.start):>6} {_signed(p.luck):>7} "
-                     f"{_signed(-p.lost):>7} {p.mean_lost * 1000:>9.1f} {_(band(p.mean_lost))}")
-    lines += ["", _("luck and lost: points of chance to win (100 = a whole game); per move: thousandths of a game "
-                    "lost per decision that was not forced."), ""]
+        cells = [_pct(p.result), _pct(p.start), _signed(p.luck), _signed(-p.lost), f"{p.mean_lost * 1000:.1f}"]
+        lines.append(" ".join([pad(p.name, 14), *(pad(c, 9, right=True) for c in cells), _(band(p.mean_lost))]))
+    lines += ["", _(N_("luck and lost: points of chance to win (100 = a whole game); per move: thousandths of a "
+                       "game lost per decision that was not forced.")), ""]
     for p in report.players:
         lines.append(_summary_line(p, tr))
     for p in report.players:
         if p.mistakes:
-            lines += ["", _("The biggest mistakes of {name}:").format(name=p.name)]
+            lines += ["", _(N_("The biggest mistakes of {name}:")).format(name=p.name)]
             for rank, mistake in enumerate(p.mistakes, 1):
                 lines += _mistake_lines(rank, p, mistake, tr)
     return "\n".join(lines)
@@ -70,8 +70,8 @@ def format_report(report: Report, tr: gettext.NullTranslations | None = None) ->
 
 def _summary_line(p: PlayerSummary, tr: gettext.NullTranslations) -> str:
     _ = tr.gettext
-    return _("{name}: {decisions} decisions ({forced} forced), {lost} points lost ({turn} a turn); the others' "
-             "decisions gave {given}; luck {luck}; with the luck taken out, {adjusted}.").format(
+    return _(N_("{name}: {decisions} decisions ({forced} forced), {lost} points lost ({turn} a turn); the others' "
+                "decisions gave {given}; luck {luck}; with the luck taken out, {adjusted}.")).format(
         name=p.name, decisions=p.decisions, forced=p.forced, lost=f"{p.lost * 100:.1f}",
         turn=f"{p.per_turn * 100:.1f}", given=_signed(p.given), luck=_signed(p.luck),
         adjusted=f"{p.luck_adjusted * 100:.0f}")
@@ -79,7 +79,7 @@ def _summary_line(p: PlayerSummary, tr: gettext.NullTranslations) -> str:
 
 def _mistake_lines(rank: int, p: PlayerSummary, m: Mistake, tr: gettext.NullTranslations) -> list[str]:
     _ = tr.gettext
-    lines = [_("{rank}. step {step} (turn {turn}): played {played}, better {best}: {lost} points lost.").format(
+    lines = [_(N_("{rank}. step {step} (turn {turn}): played {played}, better {best}: {lost} points lost.")).format(
         rank=rank, step=m.step + 1, turn=m.turn, played=m.played, best=m.best, lost=f"{m.lost * 100:.1f}")]
     for message, fields in m.reasons:
         lines.append("   " + _(message).format(**fields))
@@ -87,7 +87,7 @@ def _mistake_lines(rank: int, p: PlayerSummary, m: Mistake, tr: gettext.NullTran
     if others:
         left = sum(m.after_played[s] for s in others)
         would = sum(m.after_best[s] for s in others)
-        lines.append("   " + _("It left the others a {left} chance to win, instead of {would}.").format(
+        lines.append("   " + _(N_("It left the others a {left} chance to win, instead of {would}.")).format(
             left=_pct(left), would=_pct(would)))
     lines += ["   " + row for row in m.position.splitlines()]
     return lines

@@ -68,7 +68,7 @@ class SearchChances:
             if j is None:
                 continue
             if j.takes:
-                facts.append((N_("{move} takes {cards} card(s) at once."), {"move": move, "cards": str(j.takes)}))
+                facts.append((N_("{move} takes a pattern card at once."), {"move": move}))
             elif j.ends is None:
                 facts.append((N_("{move} leaves the opponent a {chance} chance to finish a card on their roll."),
                               {"move": move, "chance": f"{j.gives:.0%}"}))
