@@ -1,6 +1,6 @@
 """What the coach needs from a game: one evaluator giving every seat's chance to win from a position.
 
-Why a hook and not a name: the analysis (``spots.analysis.analyse``) is written for every game, and a
+Why a hook and not a name: the analysis (``spots.analysis.analyse``, in ``engine.py``) is written for every game, and a
 game hands it its strongest evaluator through its spec (``GameSpec.coach``), at a fixed budget with no
 clock, so the same record always gives the same report.
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .analyse import Report
+from .engine import Report
 
 __all__ = ["plot_chart"]
 

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from ..i18n import N_, pad
-from .analyse import Mistake, PlayerSummary, Report
+from .engine import Mistake, PlayerSummary, Report
 
 __all__ = ["BANDS", "band", "format_report", "report_rows", "to_json"]
 
