@@ -193,10 +193,12 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def cmd_analyse(args: argparse.Namespace) -> int:
     """The coach (``spots.analysis``): the per-player summary and mistakes; --json rows; --plot the chart."""
     from .analysis import analyse
-    from .analysis.plot import plot_chart
+    from .analysis.plot import check_plot_path, plot_chart
     from .analysis.words import format_report, to_json
     from .i18n import from_environment, translator
 
+    if args.plot:
+        check_plot_path(args.plot)  # a bad chart file is refused before the analysis
     spec, doc = sniff(args.file, args.game or DEFAULT_GAME)
     check_file_game(spec, args, args.file)
     report = analyse(spec.records.parse(doc, args.file))

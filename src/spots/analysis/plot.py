@@ -6,23 +6,31 @@ from pathlib import Path
 
 from .engine import Report
 
-__all__ = ["plot_chart"]
+__all__ = ["check_plot_path", "plot_chart"]
 
 FORMATS = (".png", ".svg")
 
 
-def plot_chart(report: Report, path: str | Path) -> None:
-    """Every seat's chance to win before each step, then the result; each mistake of a human marked."""
+def check_plot_path(path: str | Path) -> Path:
+    """The chart's file, refused before any work when its kind is not one matplotlib is asked for here, or when
+    matplotlib is missing."""
     path = Path(path)
     if path.suffix.lower() not in FORMATS:
         raise ValueError(f"--plot writes {' or '.join(FORMATS)} files, not {path.name!r}")
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib  # noqa: F401
     except ImportError as exc:
         raise ValueError(f"--plot needs matplotlib: pip install 'spots[study]' ({exc})") from None
+    return path
+
+
+def plot_chart(report: Report, path: str | Path) -> None:
+    """Every seat's chance to win before each step, then the result; each mistake of a human marked."""
+    path = check_plot_path(path)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     figure, axes = plt.subplots(figsize=(9, 4))
     steps = range(len(report.chart))
     for player in report.players:
