@@ -82,6 +82,29 @@ def report_calibration(title: str, rows: list[dict[str, Any]], figures: dict[str
               f"won {b['won']:.3f}")
 
 
+def reliability_plot(figures: dict[str, Any], path: str) -> None:
+    """The reliability diagram: in each tenth of predicted chance, how often those positions were won."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(5, 5))
+    axes.plot([0, 1], [0, 1], ":", color="grey", label="perfectly calibrated")
+    for name, label in (("calibration", "held-out greedy games"), ("unequal", "games between unequal bots")):
+        if name in figures:
+            bins = figures[name]["reliability"]
+            axes.plot([b["predicted"] for b in bins], [b["won"] for b in bins], "o-",
+                      label=f"{label} (Brier {figures[name]['brier']:.3f})")
+    axes.set_xlabel("the coach's chance to win")
+    axes.set_ylabel("share of those positions won")
+    axes.set_title("Spots, 2 players: reliability of the coach's chances")
+    axes.legend(loc="upper left", fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12, help="games per pairing")
@@ -89,14 +112,24 @@ def main() -> None:
     parser.add_argument("--calibration", type=int, default=0, help="held-out games between two greedy bots")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default=None, help="write the per-game rows and the figures as JSON")
+    parser.add_argument("--plot", nargs="+", metavar="JSON", default=None,
+                        help="draw the reliability diagram from the figures of these --out files (to --plot-to)")
+    parser.add_argument("--plot-to", default="reliability.svg", help="the diagram's file (.svg or .png)")
     args = parser.parse_args()
+    if args.plot:
+        figures: dict[str, Any] = {}
+        for name in args.plot:
+            with open(name, encoding="utf-8") as saved:
+                figures.update({k: v for k, v in json.load(saved)["figures"].items() if v})
+        reliability_plot(figures, args.plot_to)
+        return
     jobs = [(p * 1000 + g, *(pair if g % 2 == 0 else pair[::-1]), args.target)
             for p, pair in enumerate(PAIRINGS) for g in range(args.games)]
     held_out = [(9000 + g, "greedy", "greedy", args.target) for g in range(args.calibration)]
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = list(pool.map(one_game, jobs))
         calibration_rows = list(pool.map(one_game, held_out))
-    figures: dict[str, Any] = {"bots": {}}
+    figures = {"bots": {}}
     if rows:
         print(f"{len(rows)} two-player Spots games to {args.target} dogs, {args.games} per pairing")
         for bot in ("random", "greedy", "expectimax"):
