@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -183,3 +184,9 @@ def test_spots_analyse_prints_the_summary_and_writes_rows_and_a_chart(tmp_path: 
     spec.record(spec.new_state(spec.make_rules())).save(unfinished)
     bad = run_cli("analyse", unfinished)
     assert bad.returncode == 2 and "not finished" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_game_without_a_coach_says_so() -> None:
+    spec = replace(games.get("spots"), coach=None)
+    with pytest.raises(ValueError, match="Spots has no coach evaluator"):
+        evaluator_of(spec)
