@@ -109,6 +109,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12, help="games per pairing")
     parser.add_argument("--target", type=int, default=3, help="Spots' dogs to win")
+    parser.add_argument("--pairings", default=None, help="bot pairs, e.g. 'mcts:greedy,mcts:expectimax' (default: "
+                        "random, greedy and expectimax, each pair)")
     parser.add_argument("--calibration", type=int, default=0, help="held-out games between two greedy bots")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default=None, help="write the per-game rows and the figures as JSON")
@@ -123,16 +125,18 @@ def main() -> None:
                 figures.update({k: v for k, v in json.load(saved)["figures"].items() if v})
         reliability_plot(figures, args.plot_to)
         return
+    pairings = [tuple(p.split(":")) for p in args.pairings.split(",")] if args.pairings else PAIRINGS
     jobs = [(p * 1000 + g, *(pair if g % 2 == 0 else pair[::-1]), args.target)
-            for p, pair in enumerate(PAIRINGS) for g in range(args.games)]
+            for p, pair in enumerate(pairings) for g in range(args.games)]
     held_out = [(9000 + g, "greedy", "greedy", args.target) for g in range(args.calibration)]
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = list(pool.map(one_game, jobs))
         calibration_rows = list(pool.map(one_game, held_out))
     figures = {"bots": {}}
     if rows:
-        print(f"{len(rows)} two-player Spots games to {args.target} dogs, {args.games} per pairing")
-        for bot in ("random", "greedy", "expectimax"):
+        print(f"{len(rows)} two-player Spots games to {args.target} dogs, {args.games} per pairing of "
+              + ", ".join("-".join(pair) for pair in pairings))
+        for bot in dict.fromkeys(name for pair in pairings for name in pair):
             mean, decisions = pooled(rows, bot)
             low, high = interval(rows, bot)
             figures["bots"][bot] = {"mean": mean, "low": low, "high": high, "decisions": decisions}
