@@ -12,6 +12,7 @@ import json
 import random
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .core.advice import format_advice
@@ -185,6 +186,31 @@ def cmd_hint(args: argparse.Namespace) -> int:
     print(spec.render(state))
     print()
     print(format_advice(spec.advise(state, seed=args.seed, bot=args.bot), limit=args.limit))
+    return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    """The coach (``spots.analysis``): the per-player summary and mistakes; --json rows; --plot the chart."""
+    from .analysis import analyse
+    from .analysis.plot import check_plot_path, plot_chart
+    from .analysis.words import format_report, to_json
+    from .i18n import from_environment, translator
+
+    if args.plot:
+        check_plot_path(args.plot)  # a bad chart file is refused before the analysis
+    spec, doc = sniff(args.file, args.game or DEFAULT_GAME)
+    check_file_game(spec, args, args.file)
+    report = analyse(spec.records.parse(doc, args.file))
+    if args.json == "-":
+        sys.stdout.write(to_json(report))
+    else:
+        print(format_report(report, translator(args.lang or from_environment())))
+        if args.json:
+            Path(args.json).write_text(to_json(report), encoding="utf-8")
+            print(f"rows written to {args.json}")
+    if args.plot:
+        plot_chart(report, args.plot)
+        print(f"chart written to {args.plot}", file=sys.stderr if args.json == "-" else sys.stdout)
     return 0
 
 
@@ -379,6 +405,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--limit", type=int, default=15, help="moves to show")
     p.set_defaults(run=cmd_hint)
+    p = sub.add_parser("analyse", help="the coach: luck and play of a finished game's record, the biggest mistakes")
+    p.add_argument("file", help="a finished game's record (or saved state)")
+    add_game_options(p, files=True)
+    p.add_argument("--json", default=None, metavar="FILE", help="write the report, one row per step, as JSON "
+                   "('-': to stdout instead of the text)")
+    p.add_argument("--plot", default=None, metavar="FILE", help="draw the win-chance chart (.png or .svg; matplotlib)")
+    p.add_argument("--lang", default=None, help="language of the report: en, es, vi or zh-Hant (default: from LANG)")
+    p.set_defaults(run=cmd_analyse)
     add_play_parser(sub)
     p = sub.add_parser("serve", help="the web app: tables, friends, bots and replays (default 127.0.0.1:8000)",
                        add_help=False)

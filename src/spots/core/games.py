@@ -127,6 +127,9 @@ class GameSpec(Generic[RulesT, StateT]):
     seats: Callable[[RulesT], int] = attrgetter("players")  # rules -> the number of seats
     turn: Callable[[StateT], int] = attrgetter("turn")  # the state's turn counter (the arena counts each seat's turns)
     hint_bot: str = "expectimax"  # the bot the advisor ranks with, shown by ``spots hint``
+    # The coach's evaluator (a ``spots.analysis.Evaluator`` at its fixed budget), imported when called; None: the
+    # game's records cannot be analysed (``spots analyse``).
+    coach: Callable[[], Any] | None = None
     # The terminal front end, started as terminal(args, rules) -> exit status (None: the generic one,
     # ``spots.play.generic``, plays it); and a function giving the web app's view of the game (a
     # ``spots.web.games.WebView``; None: not hosted). Both import their front end only when called.

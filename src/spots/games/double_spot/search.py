@@ -115,6 +115,26 @@ class SearchBot:
             order = [m for m, _ in ranked]
         return ranked
 
+    def roll_value(self, state: State) -> float:
+        """``V(seat, d)`` of a position where ``seat`` is about to roll, in cards, at the deepest ``d`` the budget
+        finishes (``depth − 1`` at most: the same turns as ``rank`` sees after a drop). The coach values rolls so."""
+        rules, board = state.rules, [list(col) for col in state.board]
+        cards = [c for c in state.showing() if c is not None]
+        self._count, self._cache, self._tables = 0, {}, {}
+        supply = [int(state.supply["blue-green"]), int(state.supply["pink-yellow"])]
+        frame = Frame(board, rules.rows, supply, self._table(cards, board, rules.rows))
+        scores = [len(state.won[0]), len(state.won[1])]
+        ends = ends_when_full(state)
+        self._limit, self._stop = 1 << 60, float("inf")
+        value = self._roll(state.seat, 1, frame, scores, ends, rules.target)  # like rank's first pass: always
+        self._count, self._limit, self._stop = 0, self.nodes, deadline(self.time_ms)
+        for depth in range(2, self.depth):
+            try:
+                value = self._roll(state.seat, depth, frame, scores, ends, rules.target)
+            except OutOfBudget:
+                break
+        return value
+
     def _root_value(self, state: State, move: str, depth: int) -> float:
         """The drop's value for the mover: the cards it takes, less the opponent's value ``depth − 1`` turns on."""
         seat, rules = state.seat, state.rules

@@ -80,6 +80,13 @@ def web_view() -> object:
     return WEB_VIEW
 
 
+def coach() -> object:
+    """The coach's evaluator (``spots.games.double_spot.coach``), imported when first asked for."""
+    from .coach import evaluator
+
+    return evaluator()
+
+
 def hint(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
     """The expectimax bot's ranked drops with their chances (``advice.advise``); only expectimax gives hints."""
     if bot not in (None, "expectimax"):
@@ -99,6 +106,7 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     bots=BOTS,
     describe_move=describe_move,
     advise=hint,
+    coach=coach,
     render=render,
     outcome=outcome,
     summarize=summarize,

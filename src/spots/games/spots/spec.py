@@ -83,6 +83,13 @@ def advise(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
     return [Advice(a.move, a.score, bust=a.bust) for a in ranked]
 
 
+def coach() -> object:
+    """The coach's evaluator (``spots.games.spots.coach``), imported when first asked for."""
+    from .coach import evaluator
+
+    return evaluator()
+
+
 def outcome(state: State) -> Outcome:
     termination = Termination.TARGET if state.winner is not None else Termination.LIMIT
     return Outcome(termination, state.turn, state.winner, list(state.busts))
@@ -134,6 +141,7 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     advise=advise,
     render=render,
     outcome=outcome,
+    coach=coach,
     summarize=summarize,
     study_row=study_row,
     studies=STUDIES,

@@ -1,0 +1,233 @@
+"""The coach's analysis of a finished game: how much of the result was luck, how much was play.
+
+For every step of a record (``/work/shared``-free summary, see ``docs/analysis.md``): at a decision,
+every legal move's resulting position is valued by the game's evaluator; the best move is the one
+leaving the mover the highest chance to win, and the move played lost the difference (equity lost).
+At a chance event, every exact outcome is valued; each seat's luck is its chance after the outcome
+that happened minus its expected chance over all outcomes, so luck sums to zero over the seats.
+A position's own chance is derived from its children (the best move's at a decision, the expectation
+at chance), so a decision's loss and a roll's luck use the same numbers as the chart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.games import GameSpec, spec_of_rules
+from ..core.record import Record
+from .evaluator import Evaluator, Reason, terminal_values
+
+__all__ = ["EPSILON", "Mistake", "PlayerSummary", "Report", "Step", "analyse", "evaluator_of"]
+
+EPSILON = 1e-9  # moves whose values differ by less are equal (a decision of equal moves is forced)
+Values = tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of the record as the coach sees it (``kind``: "decision" or "chance")."""
+
+    index: int  # the move's place in the record, from 0
+    kind: str
+    seat: int | None  # the seat that decided (None at chance)
+    turn: int  # the game's turn counter at the step
+    move: str
+    before: Values  # every seat's chance before the step
+    after: Values  # ... and after it
+    best: str | None = None  # decisions: the evaluator's best move
+    lost: float = 0.0  # decisions: the mover's equity lost by the move played
+    forced: bool = False  # decisions: one legal move, or all moves equal
+    luck: Values = ()  # chance: per seat, the chance after minus the expected chance
+
+    def to_row(self) -> dict[str, Any]:
+        """The step as one JSON row (``spots analyse --json``)."""
+        return {"step": self.index, "kind": self.kind, "seat": self.seat, "turn": self.turn, "move": self.move,
+                "before": [round(v, 6) for v in self.before], "after": [round(v, 6) for v in self.after],
+                "best": self.best, "lost": round(self.lost, 6), "forced": self.forced,
+                "luck": [round(v, 6) for v in self.luck]}
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One of a player's biggest losses: where, what was played, what was better and why."""
+
+    step: int
+    turn: int
+    position: str  # the position as text (the game's ``render``)
+    played: str
+    best: str
+    lost: float
+    reasons: tuple[Reason, ...]
+    after_played: Values = ()  # every seat's chance after the move played ...
+    after_best: Values = ()  # ... and after the better move (what it would have left the others)
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """One seat's totals over the game."""
+
+    seat: int
+    name: str
+    human: bool
+    result: float  # 1 won, 0 lost, 1/k a k-way draw
+    start: float  # the chance to win at the first step
+    luck: float  # the sum of the seat's luck
+    lost: float  # the sum of the equity the seat lost
+    decisions: int  # the seat's decisions that were not forced
+    forced: int
+    turns: int  # the seat's turns with a decision that was not forced
+    given: float  # what the others' decisions moved this seat's chance by
+    residual: float  # result − start − luck − (changes at every decision): the evaluator's inconsistency
+    mistakes: tuple[Mistake, ...] = ()
+
+    @property
+    def mean_lost(self) -> float:
+        """Equity lost per decision that was not forced."""
+        return self.lost / self.decisions if self.decisions else 0.0
+
+    @property
+    def per_turn(self) -> float:
+        return self.lost / self.turns if self.turns else 0.0
+
+    @property
+    def luck_adjusted(self) -> float:
+        """The result with the dice taken out."""
+        return self.result - self.luck
+
+
+@dataclass(frozen=True)
+class Report:
+    """The whole analysis of one record."""
+
+    game: str
+    evaluator: str
+    steps: tuple[Step, ...]
+    players: tuple[PlayerSummary, ...]
+    result: Values
+    chart: tuple[Values, ...] = field(default=())  # every seat's chance before each step, then the result
+
+
+def evaluator_of(spec: GameSpec) -> Evaluator:
+    """The game's coach evaluator; a clear error for a game that offers none."""
+    if spec.coach is None:
+        raise ValueError(f"{spec.title} has no coach evaluator, so its games cannot be analysed")
+    return spec.coach()
+
+
+class _Valuer:
+    """The evaluator's values, cached by position key for one report (positions meet again: transpositions)."""
+
+    def __init__(self, evaluator: Evaluator) -> None:
+        self.evaluator = evaluator
+        self.cache: dict[Any, Values] = {}
+
+    def __call__(self, state: Any) -> Values:
+        if state.is_terminal():
+            return tuple(terminal_values(state))
+        key = state.key()
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = tuple(float(v) for v in self.evaluator.values(state))
+        return found
+
+    def moves(self, state: Any) -> dict[str, Values] | None:
+        """Every legal move's values in one call, when the evaluator ranks them so (``Evaluator.moves``)."""
+        ranker = getattr(self.evaluator, "moves", None)
+        if ranker is None:
+            return None
+        return {m: tuple(float(v) for v in values) for m, values in ranker(state).items()}
+
+    def after(self, state: Any, move: str) -> Values:
+        child = state.clone()
+        child.apply_action(move)
+        return self(child)
+
+
+def analyse(record: Record, evaluator: Evaluator | None = None, mistakes: int = 3,
+            progress: Callable[[int, int], None] | None = None) -> Report:
+    """The report of a finished game's record (a record of an unfinished game is refused)."""
+    spec = spec_of_rules(record.rules)
+    evaluator = evaluator or evaluator_of(spec)
+    valuer = _Valuer(evaluator)
+    state = spec.new_state(record.rules)
+    steps: list[Step] = []
+    renders: dict[int, tuple[Any, str]] = {}
+    for index, move in enumerate(record.moves):
+        if state.is_terminal():
+            raise ValueError(f"move {index + 1} ({move!r}) comes after the end of the game")
+        turn = spec.turn(state)
+        if state.is_chance_node():
+            steps.append(_chance_step(valuer, state, index, turn, move))
+        else:
+            step, alternatives = _decision_step(valuer, state, index, turn, move)
+            steps.append(step)
+            if step.lost > EPSILON:
+                renders[index] = (state.clone(), alternatives)
+        state.apply_action(move)
+        if progress is not None:
+            progress(index + 1, len(record.moves))
+    if not state.is_terminal():
+        raise ValueError("the game is not finished: only a finished game can be analysed")
+    result = tuple(terminal_values(state))
+    players = _summaries(spec, record, steps, result, renders, evaluator, mistakes)
+    chart = (*(s.before for s in steps), result)
+    return Report(spec.name, evaluator.name, tuple(steps), players, result, chart)
+
+
+def _chance_step(valuer: _Valuer, state: Any, index: int, turn: int, move: str) -> Step:
+    expected: list[float] | None = None
+    for outcome, probability in state.chance_outcomes(exact=True):
+        values = valuer.after(state, outcome)
+        if expected is None:
+            expected = [0.0] * len(values)
+        for seat, v in enumerate(values):
+            expected[seat] += float(probability) * v
+    actual = valuer.after(state, move)
+    before = tuple(expected or actual)
+    luck = tuple(a - e for a, e in zip(actual, before, strict=True))
+    return Step(index, "chance", None, turn, move, before, actual, luck=luck)
+
+
+def _decision_step(valuer: _Valuer, state: Any, index: int, turn: int, move: str) -> tuple[Step, Any]:
+    seat = state.current_player()
+    legal = state.legal_actions()
+    ranked = valuer.moves(state)
+    valued = [(m, ranked[m]) for m in legal] if ranked else [(m, valuer.after(state, m)) for m in legal]
+    best, best_values = max(valued, key=lambda mv: mv[1][seat])  # the first of equal moves, in legal order
+    played = ranked[move] if ranked and move in ranked else valuer.after(state, move)
+    lost = max(0.0, best_values[seat] - played[seat])
+    forced = len(legal) == 1 or max(v[seat] for _, v in valued) - min(v[seat] for _, v in valued) <= EPSILON
+    step = Step(index, "decision", seat, turn, move, best_values, played, best=best,
+                lost=0.0 if forced or lost <= EPSILON else lost, forced=forced)
+    return step, best
+
+
+def _summaries(spec: GameSpec, record: Record, steps: Sequence[Step], result: Values,
+               renders: dict[int, tuple[Any, Any]], evaluator: Evaluator, mistakes: int) -> tuple[PlayerSummary, ...]:
+    seats = len(result)
+    names = list(record.seats) if record.seats and len(record.seats) == seats else [f"seat {s}" for s in range(seats)]
+    start = steps[0].before if steps else result
+    out = []
+    for seat in range(seats):
+        own = [s for s in steps if s.kind == "decision" and s.seat == seat]
+        moved = sum(s.after[seat] - s.before[seat] for s in steps if s.kind == "decision")
+        given = sum(s.after[seat] - s.before[seat] for s in steps if s.kind == "decision" and s.seat != seat)
+        luck = sum(s.luck[seat] for s in steps if s.kind == "chance")
+        human = not record.seats or names[seat] not in spec.bots
+        worst = sorted((s for s in own if s.lost > EPSILON), key=lambda s: (-s.lost, s.index))[:mistakes]
+        out.append(PlayerSummary(
+            seat, names[seat], human, result[seat], start[seat], luck, sum(s.lost for s in own),
+            sum(1 for s in own if not s.forced), sum(1 for s in own if s.forced),
+            len({s.turn for s in own if not s.forced}), given,
+            result[seat] - start[seat] - luck - moved,
+            tuple(_mistake(spec, s, renders[s.index][0], evaluator) for s in worst) if human else (),
+        ))
+    return tuple(out)
+
+
+def _mistake(spec: GameSpec, step: Step, state: Any, evaluator: Evaluator) -> Mistake:
+    best = step.best or step.move
+    return Mistake(step.index, step.turn, spec.render(state), step.move, best, step.lost,
+                   tuple(evaluator.reasons(state, step.move, best)), step.after, step.before)
