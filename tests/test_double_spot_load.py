@@ -56,7 +56,7 @@ def test_a_real_position_loads_back_the_same() -> None:
     ("winner", "0", "winner must be a whole number"),
     ("claiming", True, "claiming must be a whole number"),
     ("lifted", 1.5, "lifted must be a whole number"),
-    ("lifted", 4, "lifted must be from 0 to the rules' lifts (3), not 4"),
+    ("lifted", 4, "lifted must be from 0 to the rules' lifts (0), not 4"),
     ("die", "purple", "die must be one of blue, green"),
     ("phase", "dance", "phase must be one of roll, reveal, claim, drop, over"),
     ("end_reason", "bored", "end_reason must be one of target, full-board or null"),
