@@ -185,6 +185,13 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+@pytest.fixture(scope="module")
+def axe() -> Any:
+    """axe-core's accessibility checker, for the browser tests that read a page as a screen reader would."""
+    module = pytest.importorskip("axe_playwright_python.sync_playwright", reason="pip install axe-playwright-python")
+    return module.Axe()
+
+
 @pytest.fixture
 def beginner() -> State:
     return start()

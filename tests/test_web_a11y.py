@@ -26,12 +26,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture(scope="module")
-def axe() -> Any:
-    module = pytest.importorskip("axe_playwright_python.sync_playwright", reason="pip install axe-playwright-python")
-    return module.Axe()
-
-
 def problems(axe: Any, page: Any, context: Any = None) -> list[str]:
     """The serious and critical violations on the page as it is now, one line each."""
     found = axe.run(page, context=context).response["violations"]

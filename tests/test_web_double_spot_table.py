@@ -67,12 +67,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture(scope="module")
-def axe() -> Any:
-    module = pytest.importorskip("axe_playwright_python.sync_playwright", reason="pip install axe-playwright-python")
-    return module.Axe()
-
-
 def click_a_column(page: Any, turn: int) -> None:
     """Click a drawn column (the whole slot when the die leaves one colour) or one of the discs held over it."""
     before = moves_of(page)

@@ -93,13 +93,8 @@ class GenericScreen(TableScreen):
 
     def run(self) -> int:
         self.say(f"{self.spec.title}: type 'help' at your prompt.")
-        while not self.state.is_terminal():
-            if self.state.is_chance_node():
-                self._play(None)
-            elif self.table.seats[self.state.current_player()] != HUMAN:
-                self._play(self.table.bots[self.state.current_player()].choose(self.state))
-            elif not self._human():
-                return 0
+        if not self._play_turns():
+            return 0
         self.show(0)
         end = self.spec.outcome(self.state)
         who = "nobody" if end.winner is None else self.names()[end.winner]

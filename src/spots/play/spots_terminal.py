@@ -124,13 +124,8 @@ class TerminalGame(TableScreen):
                                          target=self.state.rules.target))
         if self.table.autosave:
             self.say(_("The game is saved after every move to {file}.").format(file=self.table.autosave))
-        while not self.state.is_terminal():
-            if self.state.is_chance_node():
-                self._play(None)
-            elif self.table.seats[self.state.current_player()] != HUMAN:
-                self._play(self.table.bots[self.state.current_player()].choose(self.state))
-            elif not self._human():
-                return 0
+        if not self._play_turns():
+            return 0
         self.show()
         self.summary()
         return 0

@@ -111,6 +111,17 @@ class TableScreen:
 
     # ------------------------------------------------------------ the same for every game
 
+    def _play_turns(self) -> bool:
+        """Chance events, the bots' moves and the human's prompt in turn until the game ends; False: they left."""
+        while not self.state.is_terminal():
+            if self.state.is_chance_node():
+                self._play(None)
+            elif self.table.seats[self.state.current_player()] != HUMAN:
+                self._play(self.table.bots[self.state.current_player()].choose(self.state))
+            elif not self._human():
+                return False
+        return True
+
     def _autosave(self) -> None:
         if self.table.autosave:
             self.table.save(self.table.autosave)
