@@ -136,10 +136,10 @@ def test_closing_the_terminal_loses_nothing(tmp_path: Path) -> None:
 AUTOSAVE_NAMED = "Saved to spots-autosave.json; continue with: spots play --load spots-autosave.json"
 
 
-def stopped_cleanly(child: pexpect.spawn) -> str:
+def stopped_cleanly(child: pexpect.spawn, autosave: str = "spots-autosave.json") -> str:
     """What the program printed after Ctrl-C, checked: the stop, the autosave by name, no traceback, status 130."""
     child.expect_exact("Stopped (Ctrl-C).")
-    child.expect_exact(AUTOSAVE_NAMED)
+    child.expect_exact(f"Saved to {autosave}; continue with: spots play --load {autosave}")
     child.expect(pexpect.EOF)
     shown = child.before
     child.close()
