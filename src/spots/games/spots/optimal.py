@@ -13,6 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from ...core.play import play_out
 from .solve import DECISION, VARIANTS, Solution, canonical_key, solve, variant_of
 from .state import State
 
@@ -241,13 +242,14 @@ def error_rate(name: str, bot: Any, label: str, games: int, seed: int, horizon: 
     fewest, within = MoveValues(solution), MoveValues(solution, "within", horizon)
     rng = random.Random(seed)
     rate = ErrorRate(label, games)
-    for _ in range(games):
-        state = State(rules)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.sample_chance(rng)
-                continue
-            move = bot.choose(state)
+
+    class Priced:
+        """The bot, each of its decisions priced against the exact values before it is played."""
+
+        name = label
+
+        def choose(self, state: Any) -> str:
+            move: str = bot.choose(state)
             rate.decisions += 1
             if len(state.legal_actions()) > 1:
                 rate.unforced += 1
@@ -259,5 +261,8 @@ def error_rate(name: str, bot: Any, label: str, games: int, seed: int, horizon: 
                     chances = dict(within.moves(state))
                     rate.chance_unforced += 1
                     rate.chance_lost += max(chances.values()) - chances[move]
-            state.apply_action(move)
+            return move
+
+    for _ in range(games):
+        play_out(State(rules), [Priced()], rng)
     return rate
