@@ -196,14 +196,8 @@ def play_policy(name: str, games: int, seed: int, objective: str = "turns", hori
     bot = OptimalBot(objective=objective, turns=horizon)
     rng = random.Random(seed)
     lengths: list[int] = []
-    for _ in range(games):
-        state = State(rules)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.sample_chance(rng)
-            else:
-                state.apply_action(bot.choose(state))  # checked: every move the policy picks is legal
-        lengths.append(state.turn)
+    for _ in range(games):  # apply_action checks every move the policy picks is legal
+        lengths.append(play_out(State(rules), [bot], rng).turn)
     mean = sum(lengths) / games
     spread = math.sqrt(sum((t - mean) ** 2 for t in lengths) / max(1, games - 1))
     half = 1.959964 * spread / math.sqrt(games)
