@@ -18,6 +18,7 @@ from typing import Any
 
 from spots.analysis import analyse
 from spots.core import games
+from spots.core.play import play_out
 
 CASES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("Spots, 2 players", "spots", {"players": 2}),
@@ -31,11 +32,7 @@ def greedy_record(game: str, options: dict[str, Any], seed: int) -> Any:
     state = spec.new_state(spec.make_rules(**options))
     seats = [spec.make_bot("greedy", seed=seed * 10 + s) for s in range(spec.seats(state.rules))]
     rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.sample_chance(rng)
-        else:
-            state.apply_action(seats[state.current_player()].choose(state))
+    play_out(state, seats, rng)
     return spec.record(state)
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from spots.analysis import analyse
 from spots.core import games
+from spots.core.play import play_out
 
 PAIRINGS = (("random", "greedy"), ("greedy", "expectimax"), ("random", "expectimax"))
 
@@ -35,11 +36,7 @@ def one_game(job: tuple[int, str, str, int]) -> dict[str, Any]:
     state = spec.new_state(spec.make_rules(players=2, target=target))
     seats = [spec.make_bot(first, seed=index * 2), spec.make_bot(second, seed=index * 2 + 1)]
     rng = random.Random(index)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.sample_chance(rng)
-        else:
-            state.apply_action(seats[state.current_player()].choose(state))
+    play_out(state, seats, rng)
     report = analyse(spec.record(state, [first, second]))
     return {"index": index, "bots": [first, second], "result": list(report.result),
             "lost": [p.lost for p in report.players], "decisions": [p.decisions for p in report.players],
