@@ -16,7 +16,7 @@ from ...core.options import CUSTOM, Lobby, Option
 from .advice import advise as spots_advise
 from .bots import BOTS
 from .record import FORMAT
-from .rules import Rules
+from .rules import KEYED_DICE, Rules
 from .state import State
 from .studies import STUDIES
 from .tricks import N_, SUGGESTED_SETS, TILES
@@ -61,6 +61,9 @@ OPTIONS = (
     rules_option("starting_dogs", "int", N_("Starting dogs"), "dogs each player is dealt", 0, lobby=Lobby(cap=(0, 6))),
     rules_option("turn_limit", "int", N_("Turn limit"), "safety limit of turns; then the leaders share the win", 1,
                  lobby=Lobby(cap=(1, 5000))),
+    rules_option("keyed_dice", "choice", N_("Keyed dice (duplicate)"),
+                 "on: every player meets the same dice on the same turn, roll and die (luck out of comparisons)",
+                 choices=KEYED_DICE),
     rules_option("deck", "text", N_("Dog deck file"), "a custom dog deck JSON file", lobby=None),  # a server file
 )
 

@@ -1,0 +1,212 @@
+"""Solo Spots (issue 29): the daily deal, keyed ("duplicate") dice, par and the bot's race, challenges.
+
+The daily deal is pinned for one date, so any machine that deals it differently fails here. The keyed dice are
+checked for what a player would notice (the same choices meet the same dice, other choices meet the same luck
+at the same turn and roll) and for their distribution (chi-square over a fixed set of deals).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+
+import pytest
+
+from spots.core.play import play_out
+from spots.games.spots import Rules, RulesError, State
+from spots.games.spots.bots import BOTS
+from spots.games.spots.daily import CHALLENGES, Score, challenge_named, daily_deal, medal, parse_day
+from spots.games.spots.keyed import KeyedDice, own_turn, rolls_this_turn
+from spots.games.spots.par import compute_par, par_of
+
+PINNED = date(2026, 12, 1)
+CHI2_5_DF_999 = 20.515  # chi-square, 5 degrees of freedom, 99.9th percentile
+CHI2_35_DF_999 = 66.619  # 35 degrees of freedom
+
+
+def rolls_by_turn(state: State) -> dict[tuple[int, int], str]:
+    """Replay a finished solo game and give each roll's (turn, roll within the turn) -> its faces."""
+    probe = State(state.rules)
+    out = {}
+    for move in state.history():
+        if move.startswith("roll ") and probe.turn >= 1:
+            out[(own_turn(probe), rolls_this_turn(probe))] = move
+        probe.apply_action(move)
+    return out
+
+
+def test_the_daily_deal_of_a_date_is_pinned_and_the_same_every_time() -> None:
+    deal = daily_deal(PINNED)
+    assert deal.key == "14e19bc73bc616cf"
+    assert deal.options == {"players": 1, "target": 6, "keyed_dice": "on",
+                            "tricks": ["howl", "roll-over", "retrieve", "bolt", "chew", "fetch"]}
+    state = play_out(State(deal.rules), [BOTS["greedy"](seed=0)], KeyedDice(deal.key))
+    again = play_out(State(daily_deal(PINNED).rules), [BOTS["greedy"](seed=0)], KeyedDice(daily_deal(PINNED).key))
+    assert state.history() == again.history()
+    assert state.history()[:7] == ["reveal gretchen", "reveal goliath", "reveal mirabelle", "roll 2", "trick bolt",
+                                   "set-aside 3", "roll 5"]
+
+
+def test_daily_deals_differ_between_dates() -> None:
+    deals = [daily_deal(PINNED + timedelta(days=d)) for d in range(30)]
+    assert len({d.key for d in deals}) == 30
+    assert len({tuple(d.options["tricks"]) for d in deals}) > 10  # the tile of each colour varies
+    first_rolls = {play_out(State(d.rules), [BOTS["greedy"](seed=0)], KeyedDice(d.key)).history()[5] for d in deals}
+    assert len(first_rolls) > 10
+
+
+def test_a_date_is_read_as_yyyy_mm_dd_and_anything_else_is_refused() -> None:
+    assert parse_day("2026-12-01") == PINNED
+    with pytest.raises(RulesError, match="YYYY-MM-DD"):
+        parse_day("1/12/2026")
+
+
+def test_keyed_dice_are_a_rules_option_off_by_default_and_checked() -> None:
+    assert Rules().keyed_dice == "off" and "keyed_dice" not in Rules().to_dict()  # old documents read the same
+    assert Rules(keyed_dice="on").to_dict()["keyed_dice"] == "on"
+    assert Rules.from_dict(Rules(keyed_dice="on").to_dict()).keyed_dice == "on"
+    with pytest.raises(RulesError, match="keyed_dice must be one of off, on"):
+        Rules(keyed_dice="yes")
+
+
+def test_without_the_option_a_keyed_generator_rolls_as_seeded_dice_do() -> None:
+    """Seeded dice stay the default: off, a KeyedDice is an ordinary generator seeded from its deal."""
+    plain = play_out(State(Rules(players=2)), [BOTS["greedy"](seed=1)] * 2, random.Random("keyed:7"))
+    keyed = play_out(State(Rules(players=2)), [BOTS["greedy"](seed=1)] * 2, KeyedDice(7))
+    assert plain.history() == keyed.history()
+
+
+def test_identical_choices_meet_identical_dice_and_other_choices_the_same_luck() -> None:
+    rules = Rules(players=1, keyed_dice="on", tricks="beginner")
+    greedy = play_out(State(rules), [BOTS["greedy"](seed=0)], KeyedDice("deal"))
+    again = play_out(State(rules), [BOTS["greedy"](seed=0)], KeyedDice("deal"))
+    assert greedy.history() == again.history()
+    others = [play_out(State(rules), [BOTS["random"](seed=s)], KeyedDice("deal")) for s in range(6)]
+    mine = rolls_by_turn(greedy)
+    same_size = shared = 0
+    for other in others:
+        assert other.history() != greedy.history()
+        for key, roll in rolls_by_turn(other).items():
+            if key in mine and len(roll.split()) == len(mine[key].split()):
+                same_size += 1
+                shared += roll == mine[key]
+    assert same_size > 10 and shared == same_size  # the same turn, roll and size: the same dice, whatever came before
+    elsewhere = play_out(State(rules), [BOTS["greedy"](seed=0)], KeyedDice("another deal"))
+    assert elsewhere.history() != greedy.history()
+
+
+def test_a_bots_search_never_draws_the_deals_dice() -> None:
+    """Under keyed rules a plain generator (a bot's own) draws ordinary dice: no search sees the deal's future."""
+    rules = Rules(players=1, keyed_dice="on")
+    keyed, plain = State(rules), State(rules)
+    while keyed.is_chance_node():
+        keyed.sample_chance(KeyedDice("d"))
+    draws = set()
+    for seed in range(20):
+        probe = State(rules)
+        while probe.is_chance_node():
+            probe.sample_chance(random.Random(seed))
+        draws.add(tuple(probe.history()))
+    assert len(draws) > 10 and plain.history() == []
+
+
+def test_keyed_faces_are_uniform_and_independent_chi_square() -> None:
+    counts = [0] * 6
+    pairs = [0] * 36
+    turns = [0] * 36
+    for deal in range(300):
+        dice = KeyedDice(f"chi:{deal}")
+        for turn in range(1, 11):
+            for roll in range(2):
+                faces = [dice.face("roll", turn, roll, die) for die in range(4)]
+                for f in faces:
+                    counts[f - 1] += 1
+                pairs[(faces[0] - 1) * 6 + faces[1] - 1] += 1  # two dice of one roll
+                nxt = dice.face("roll", turn + 1, roll, 0)
+                turns[(faces[0] - 1) * 6 + nxt - 1] += 1  # the same die a turn later
+    n = sum(counts)
+    assert sum((c - n / 6) ** 2 / (n / 6) for c in counts) < CHI2_5_DF_999
+    for table in (pairs, turns):
+        m = sum(table)
+        assert sum((c - m / 36) ** 2 / (m / 36) for c in table) < CHI2_35_DF_999
+    assert KeyedDice("x").face("roll", 1, 0, 0) == KeyedDice("x").face("roll", 1, 0, 0)
+
+
+def test_at_a_multiplayer_table_every_seat_rolls_from_the_same_streams() -> None:
+    rules = Rules(players=2, keyed_dice="on", tricks="beginner")
+    state = play_out(State(rules), [BOTS["greedy"](seed=0)] * 2, KeyedDice("table"))
+    dice = KeyedDice("table")
+    probe, checked = State(rules), 0
+    for move in state.history():
+        if move.startswith("roll ") and probe.turn >= 1:
+            size = probe.pending_dice
+            expect = sorted(dice.face("roll", own_turn(probe), rolls_this_turn(probe), d) for d in range(size))
+            assert move == "roll " + " ".join(map(str, expect))
+            checked += 1
+        probe.apply_action(move)
+    assert checked > 20
+
+
+def test_par_is_reproducible_and_its_interval_holds_the_games(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path))
+    deal = challenge_named("clean-sheet").deal
+    first = compute_par(deal, games=3, bot="mcts")
+    assert first.to_dict() == compute_par(deal, games=3, bot="mcts").to_dict()
+    assert first.low <= first.mean <= first.high and min(first.turns) <= first.mean <= max(first.turns)
+    assert first.race[-1].dogs == 3 and first.race[-1].turn == first.turns[0]
+    cached = par_of(deal, games=3, bot="mcts")
+    assert cached.to_dict() == first.to_dict() and list(tmp_path.iterdir())
+    assert par_of(deal, games=3, bot="mcts").to_dict() == first.to_dict()  # read back from the cache
+
+
+def test_a_solved_challenge_has_the_exact_optimum_as_par() -> None:
+    par = compute_par(CHALLENGES["first-pair"].deal, games=2)
+    assert par.bot == "optimal" and par.exact == pytest.approx(4.1565, abs=1e-4) and par.value == par.exact
+
+
+def test_medals_are_measured_from_par_and_need_the_goal() -> None:
+    six = CHALLENGES["agility-six"]
+    assert medal(six, Score(10, 1, True, 0), par=11.0) == "gold"
+    assert medal(six, Score(13, 1, True, 0), par=11.0) == "silver"
+    assert medal(six, Score(14, 1, True, 0), par=11.0) == "bronze"
+    assert medal(six, Score(15, 0, True, 0), par=11.0) is None  # over 14 turns: the goal is missed
+    clean = CHALLENGES["clean-sheet"]
+    assert medal(clean, Score(5, 1, True, 0), par=8.0) is None
+    assert medal(CHALLENGES["treat-hoard"], Score(5, 0, True, 7), par=8.0) is None
+    with pytest.raises(RulesError, match="the challenges are"):
+        challenge_named("nope")
+
+
+def test_spots_par_prints_the_same_figures_each_time(tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    from spots.cli import main
+
+    monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path))
+    argv = ["par", "--challenge", "clean-sheet", "--games", "3", "--bot", "mcts"]
+    assert main([*argv, "--no-cache"]) == 0
+    fresh = capsys.readouterr().out
+    assert main(argv) == 0 and main(argv) == 0  # worked out and cached, then read back
+    cached = capsys.readouterr().out
+    assert "par 13.67 turns: the mcts bot's mean over 3 games" in fresh and cached == fresh * 2
+    assert main(["par", "--date", "2026-13-01"]) == 2
+    assert "YYYY-MM-DD" in capsys.readouterr().err
+
+
+def test_the_daily_deal_at_the_terminal_ends_with_the_score_against_par_and_the_race(  # type: ignore[no-untyped-def]
+        tmp_path, monkeypatch, capsys) -> None:
+    import io
+
+    from spots.cli import main
+
+    monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setattr("sys.stdin", io.StringIO("score\n1\n" * 4000))  # score when it can, else the first move
+    assert main(["play", "--daily", "--date", "2026-12-01", "--autosave", "", "--fast", "--plain", "--lang", "en",
+                 "--par-games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Everyone plays these same dice today" in out
+    assert "Your score:" in out and "Par:" in out and "the expectimax bot's mean of 2 games" in out
+    assert "Race on the same dice (dogs scored after each turn):" in out
+    race = out.split("Race on the same dice (dogs scored after each turn):")[1].split()
+    assert race[:3] == ["turn", "you", "bot"] and race[3] == "1" and race[-1] == "6"  # the bot ends with 6 dogs
+    assert main(["play", "--challenge", "nope"]) == 2
+    assert "the challenges are: agility-six" in capsys.readouterr().err
