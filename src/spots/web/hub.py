@@ -20,6 +20,7 @@ import time
 from collections import OrderedDict, deque
 from typing import Any
 
+from ..games.spots.keyed import table_dice
 from .cluster import Follower
 from .config import Limits
 from .games import GameKind, hosted
@@ -99,7 +100,9 @@ class Hub:
             raise ValueError("the stored rules are not a JSON object")
         kind = hosted()[row.game]
         state, lines = replay_with_log(kind, kind.rules_from_dict(row.rules), row.moves, [s.name for s in row.seats])
-        return Room(self, row, state, lines)
+        room = Room(self, row, state, lines)
+        room.dice = table_dice(state.rules, room.dice)  # a keyed table read back rolls from a new secret deal
+        return room
 
     def _add(self, room: Room) -> None:
         self.rooms[room.id] = room
@@ -179,6 +182,7 @@ class Hub:
         ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
         """
         owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
+        dice = table_dice(rules, dice)  # keyed (duplicate) dice: a deal of the table's own, its key kept secret
         state = kind.new_state(rules)
         names = [s["name"] for s in seats]
         moves: list[tuple[str, int]] = []

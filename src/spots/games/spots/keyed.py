@@ -89,3 +89,10 @@ def keyed_reveal(state: State, dice: KeyedDice) -> str:
     """The card revealed: keyed by how many cards the deck has given, drawn from those left."""
     given = len(state.rules.cards) - len(state.deck_rest)
     return state.deck_rest[dice.number("reveal", given) % len(state.deck_rest)]
+
+
+def table_dice(rules: Any, dice: random.Random) -> random.Random:
+    """A table's generator: under keyed rules a deal of its own (its key drawn from ``dice``), kept if already one."""
+    if getattr(rules, "keyed_dice", "off") == "on" and not isinstance(dice, KeyedDice):
+        return KeyedDice(f"{dice.getrandbits(64):016x}")
+    return dice

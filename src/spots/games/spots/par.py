@@ -139,17 +139,23 @@ def cache_path(deal: Deal, games: int, bot: str | None) -> Path:
     return cache_dir() / f"{deal.name}-{deal.key}-{bot or 'best'}-{games}.json"
 
 
+def cached_par(deal: Deal, games: int = PAR_GAMES, bot: str | None = None) -> Par | None:
+    """The deal's par if the cache has it (a damaged or older file counts as none)."""
+    path = cache_path(deal, games, bot)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        return Par.from_dict(doc) if doc.get("version") == VERSION else None
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+
+
 def par_of(deal: Deal, games: int = PAR_GAMES, bot: str | None = None, cached: bool = True) -> Par:
     """The deal's par from the cache, else worked out (and cached)."""
-    path = cache_path(deal, games, bot)
-    if cached and path.is_file():
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-            if doc.get("version") == VERSION:
-                return Par.from_dict(doc)
-        except (OSError, ValueError, TypeError, KeyError):
-            pass  # a damaged cache file is worked out again
+    found = cached_par(deal, games, bot) if cached else None
+    if found is not None:
+        return found
     par = compute_par(deal, games, bot)
+    path = cache_path(deal, games, bot)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(".tmp")
