@@ -66,7 +66,7 @@ def test_the_daily_deal_played_to_its_end_shows_the_score_against_par_and_the_ra
             assert shown == now - 1
     page.wait_for_selector("#race[data-over='1'] #race-result")
     result = page.inner_text("#race-result")
-    assert result.startswith(f"Your score: {race.turn} turns, {race.busts[0]} busts.")
+    assert result.startswith(f"Your result: {race.turn} turns, {race.busts[0]} busts.")
     assert "par" in result and f"The bot finished in {race.turn} turns." in result
     assert "the expectimax bot's mean of 2 games on these dice (95% interval" in page.inner_text("#race-par")
     rows = page.locator("#race-table tbody tr[data-turn]")
@@ -91,6 +91,9 @@ def test_a_bad_date_or_challenge_is_refused_saying_what_is_allowed(server: Serve
     nope = httpx.post(server.url + "/challenge", data={"challenge": "nope"})
     assert nope.status_code == 400 and "agility-six" in nope.json()["message"]
     assert httpx.get(server.url + "/api/solo/nope").status_code == 404
+    for lang, title in (("es", "Partida del día"), ("vi", "Ván ngày"), ("zh-Hant", "每日一局")):
+        page = httpx.get(server.url + f"/daily?lang={lang}")
+        assert page.status_code == 200 and title in page.text, lang
     made = httpx.post(server.url + "/challenge", data={"challenge": "first-pair"})
     assert made.status_code == 303 and made.headers["location"].endswith("?solo=first-pair")
 

@@ -97,10 +97,10 @@ class SoloGame(TerminalGame):
         par = self.worker.par
         assert par is not None
         score = score_of(self.state)
-        self.say(_("Your score: {turns} turns, {busts} busts. Par: {par:.1f} turns (the {bot} bot's mean of {games} "
-                   "games on these dice, 95% interval {low:.1f} to {high:.1f}).").format(
-            turns=score.turns, busts=score.busts, par=par.value, bot=par.bot, games=par.games, low=par.low,
-            high=par.high), "bold")
+        self.say(_("Your result: {turns} turns, {busts} busts. Par: {par:.1f} turns (the {bot} bot's mean of {games} "
+                   "games on these dice, {confidence} interval {low:.1f} to {high:.1f}).").format(
+            turns=score.turns, busts=score.busts, par=par.value, confidence="95%", bot=par.bot, games=par.games,
+            low=par.low, high=par.high), "bold")
         if par.exact is not None:
             self.say(_("This variant is solved: par is the exact optimum, {par:.3f} expected turns.").format(
                 par=par.exact))

@@ -35,7 +35,7 @@
     if (!par) return `<p class="par" id="race-par" data-state="pending">${esc(W.par_pending)}</p>`;
     const f = (x) => x.toFixed(1);
     const text = par.exact !== null ? fill(W.par_exact, { par: par.value.toFixed(2) })
-      : fill(W.par, { par: f(par.value), bot: par.bot, games: par.games, low: f(par.low), high: f(par.high) });
+      : fill(W.par, { par: f(par.value), bot: par.bot, games: par.games, low: f(par.low), high: f(par.high), confidence: "95%" });
     return `<p class="par" id="race-par" data-state="ready">${esc(text)}</p>`;
   }
 
