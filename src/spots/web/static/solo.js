@@ -53,8 +53,8 @@
       html += `<tr data-turn="${t}"><td>${t}</td><td class="you">${cell(mine)}</td><td class="bot">${cell(theirs)}</td></tr>`;
     }
     if (!over && view) html += `<tr class="now"><td>${view.turn}</td><td class="you">…</td><td class="bot"></td></tr>`;
-    return `<table id="race-table"><thead><tr><th>${esc(W.turn)}</th><th>${esc(W.you)}</th><th>${esc(W.bot)}</th></tr>`
-      + `</thead><tbody>${html}</tbody></table>`;
+    return `<div class="race-scroll"><table id="race-table"><thead><tr><th>${esc(W.turn)}</th><th>${esc(W.you)}</th>`
+      + `<th>${esc(W.bot)}</th></tr></thead><tbody>${html}</tbody></table></div>`;
   }
 
   function result() {
@@ -100,6 +100,8 @@
     panel.innerHTML = `<h2>${esc(W.race)}</h2><p class="muted">${esc(W.race_note)}</p>${goal}${parLine(data.par)}`
       + rows(view) + result();
     panel.dataset.over = data.score ? "1" : "0";
+    const scroll = panel.querySelector(".race-scroll");
+    scroll.scrollTop = scroll.scrollHeight;  // the latest turns in sight
   }
 
   async function ask() {
