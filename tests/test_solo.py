@@ -210,3 +210,81 @@ def test_the_daily_deal_at_the_terminal_ends_with_the_score_against_par_and_the_
     assert race[:3] == ["turn", "you", "bot"] and race[3] == "1" and race[-1] == "6"  # the bot ends with 6 dogs
     assert main(["play", "--challenge", "nope"]) == 2
     assert "the challenges are: agility-six" in capsys.readouterr().err
+
+
+def test_a_keyed_table_draws_a_deal_of_its_own_and_a_bot_worker_gets_the_same_dice() -> None:
+    import pickle
+
+    from spots.games.spots.keyed import table_dice
+
+    plain = random.Random(5)
+    assert table_dice(Rules(), plain) is plain  # seeded or the OS's dice, as ever
+    keyed = table_dice(Rules(keyed_dice="on"), random.Random(5))
+    assert isinstance(keyed, KeyedDice) and keyed.deal != table_dice(Rules(keyed_dice="on"), random.Random(6)).deal
+    assert table_dice(Rules(keyed_dice="on"), keyed) is keyed  # a deal's dice stay the deal's
+    copy = pickle.loads(pickle.dumps(keyed))
+    assert copy.deal == keyed.deal and copy.face("roll", 3, 1, 2) == keyed.face("roll", 3, 1, 2)
+    assert copy.random() == keyed.random()
+
+
+def test_the_duplicate_arena_deals_each_round_of_seatings_the_same_dice(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import spots.arena as arena
+
+    dealt: list[tuple[str, str]] = []
+
+    def watched(state, bots, dice, *rest):  # type: ignore[no-untyped-def]
+        dealt.append((type(dice).__name__, getattr(dice, "deal", "")))
+        assert state.rules.keyed_dice == ("on" if isinstance(dice, KeyedDice) else "off")
+        return play_out(state, bots, dice, *rest)
+
+    monkeypatch.setattr(arena, "play_out", watched)
+    keyed = arena.run_match(Rules(players=2, target=1), ["greedy", "random"], 6, seed=3, duplicate=True)
+    assert dealt == [("KeyedDice", "3:0")] * 2 + [("KeyedDice", "3:1")] * 2 + [("KeyedDice", "3:2")] * 2
+    assert [r.seats[0] for r in keyed] == ["greedy", "random"] * 3  # each deal in both seatings
+    dealt.clear()
+    arena.run_match(Rules(players=2, target=1), ["greedy", "random"], 2, seed=3)
+    assert dealt == [("Random", "")] * 2
+    intervals = arena.deal_intervals(keyed, 2)
+    assert set(intervals) == {"greedy", "random"}
+    assert all(low <= mean <= high for mean, low, high in intervals.values())
+
+
+def test_the_duplicate_arena_is_refused_where_there_are_no_keyed_dice(capsys) -> None:  # type: ignore[no-untyped-def]
+    from spots.cli import main
+
+    assert main(["arena", "--game", "double-spot", "--bots", "greedy", "--games", "2", "--duplicate"]) == 2
+    assert "keyed dice, a rules option Double Spot does not have" in capsys.readouterr().err
+    assert main(["arena", "--bots", "greedy", "--games", "2", "--duplicate", "--engine", "fast"]) == 2
+    assert "leave out --engine fast" in capsys.readouterr().err
+    assert main(["arena", "--bots", "greedy,random", "--games", "4", "--target", "1", "--duplicate",
+                 "--no-progress"]) == 0
+    assert "duplicate (keyed) dice, one deal per round; per deal (rounds of 2 games)" in capsys.readouterr().out
+
+
+def test_an_online_table_with_keyed_dice_rolls_every_seat_from_its_secret_deals_streams(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    from conftest import PATIENT_S
+    from test_web_api import client, new_table
+
+    with client(tmp_path / "k.db", bot_delay=0.0) as c:
+        bots = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+        table = new_table(c, bots, keyed_dice="on", target=3)
+        deadline = time.time() + PATIENT_S
+        while c.get(f"/api/tables/{table['id']}").json()["status"] != "over" and time.time() < deadline:
+            time.sleep(0.05)  # a safety net: the bots play at once; the loop ends when the game does
+        record = c.get(f"/api/tables/{table['id']}/record").json()
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        room = hub.rooms.get(table["id"]) or hub.archive.get(table["id"])
+    assert record["rules"]["keyed_dice"] == "on"
+    dice = room.dice
+    assert isinstance(dice, KeyedDice) and len(dice.deal) == 16
+    probe, checked = State(Rules.from_dict(record["rules"])), 0
+    for move in record["moves"]:
+        if move.startswith("roll ") and probe.turn >= 1:
+            faces = sorted(dice.face("roll", own_turn(probe), rolls_this_turn(probe), d)
+                           for d in range(probe.pending_dice))
+            assert move == "roll " + " ".join(map(str, faces))
+            checked += 1
+        probe.apply_action(move)
+    assert probe.is_terminal() and checked > 10
