@@ -51,7 +51,7 @@ log = logging.getLogger("spots.web")
 COOKIE = "spots_session"
 SESSION_DAYS = 30  # a session unused this long ends by itself
 SEEN_EVERY = 3600.0  # seconds: how often a session's last use is written back (not at every request)
-NAME = re.compile(r"[\w.-]{3,24}")  # letters and digits of any script, '_', '.', '-'
+NAME = re.compile(r"[\w.-]{2,24}")  # letters and digits of any script, '_', '.', '-'
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
 SLOW_STEP, SLOWEST = 1.0, 5.0  # seconds added per wrong password past the slow-down point, at most
 EMAIL = re.compile(r"[^@\s]{1,64}@[^@\s]+\.[^@\s.]{2,63}")
@@ -72,7 +72,7 @@ def check_name(value: Any, _: Tr) -> str:
     """An account name, or a ValueError saying what is allowed."""
     name = unicodedata.normalize("NFC", value.strip()) if isinstance(value, str) else ""
     if not NAME.fullmatch(name):
-        raise ValueError(_("A name is 3 to 24 letters, digits, '_', '.' or '-' (no spaces)."))
+        raise ValueError(_("A name is 2 to 24 letters, digits, '_', '.' or '-' (no spaces)."))
     return name
 
 
