@@ -191,6 +191,14 @@ def test_another_players_session_or_seat_is_not_usable(db: str) -> None:
         assert f"/play/{ada_seat}" in mine and f"/play/{guest_seat}" not in mine
 
 
+def test_a_guests_seat_page_is_as_before_with_a_sign_in_link(tmp_path: Path) -> None:
+    with app_on(str(tmp_path / "t.db")) as c:
+        t = c.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        page = c.get(t["seats"][1]["link"])
+        assert page.status_code == 200 and 'id="take-seat"' not in page.text and 'id="signin-link"' in page.text
+        assert COOKIE not in page.cookies  # a guest is never given a session
+
+
 def test_my_games_puts_the_tables_waiting_on_me_first_and_profiles_count_wins(db: str) -> None:
     with app_on(db) as c:
         ada = sign_up(c, "Ada")
