@@ -199,6 +199,28 @@ def test_a_guests_seat_page_is_as_before_with_a_sign_in_link(tmp_path: Path) -> 
         assert COOKIE not in page.cookies  # a guest is never given a session
 
 
+def test_an_open_seat_taken_from_the_lobby_signed_in_is_the_accounts(db: str) -> None:
+    with app_on(db) as c:
+        bo = sign_up(c, "Bo")
+        t = as_(c, None).post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"},
+                                                             {"kind": "human", "open": True}]}).json()
+        r = as_(c, bo).post(f"/api/tables/{t['id']}/join", json={"seat": 1, "name": "Someone else"})
+        assert r.status_code == 200
+        room = c.app.state.hub.rooms[t["id"]]  # type: ignore[attr-defined]
+        assert room.names == ["Ann", "Bo"] and room.row.seats[1].account is not None
+        assert as_(c, None).get(f"/play/{r.json()['token']}").status_code == 403  # Bo's, not the link's
+        assert as_(c, bo).get(f"/play/{r.json()['token']}").status_code == 200
+
+
+def test_behind_https_the_session_cookie_is_secure(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "s.db", bot_delay=30.0, public_url="https://spots.example.org")
+    with TestClient(app, base_url="https://spots.example.org") as c:
+        r = c.post("/signup", data={"name": "Ada", "password": "correct horse"}, follow_redirects=False,
+                   headers={"Origin": "https://spots.example.org"})
+        cookie = r.headers["set-cookie"]
+        assert r.status_code == 303 and "Secure" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+
+
 def test_my_games_puts_the_tables_waiting_on_me_first_and_profiles_count_wins(db: str) -> None:
     with app_on(db) as c:
         ada = sign_up(c, "Ada")

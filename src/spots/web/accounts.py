@@ -109,7 +109,7 @@ class Accounts:
         # OWASP's first argon2id choice: 19 MiB, 2 passes, 1 lane (~30 ms here); at most two at once bound the memory
         self.hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
         self.hashing = asyncio.Semaphore(2)
-        self.unknown = self.hasher.hash(secrets.token_hex(16))  # checked for unknown names: the same time taken
+        self.unknown = ""  # a hash checked for unknown names, so they take as long (made at the first sign-in)
         rate = limits.signins_per_minute
         self.attempts = Buckets(rate / 60, max(1.0, rate))
         self.seen: OrderedDict[str, float] = OrderedDict()  # session hash -> when its use was last written
@@ -122,6 +122,8 @@ class Accounts:
             return await asyncio.to_thread(self.hasher.hash, password)
 
     async def _verify(self, stored: str | None, password: str) -> bool:
+        if not stored and not self.unknown:
+            self.unknown = await self._hash(secrets.token_hex(16))
         async with self.hashing:
             try:
                 await asyncio.to_thread(self.hasher.verify, stored or self.unknown, password)
