@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from .. import i18n
+from .accounts import account_of
 from .context import Context, request_lang, tr_of
 from .forms import clean_name, parse_new_table
 from .games import games_json
@@ -83,6 +84,10 @@ class Api:
             kind, rules, seats = parse_new_table(body)
         except ValueError as exc:
             return _error(400, "bad-table", str(exc))
+        me = account_of(request)
+        for seat in seats:  # a signed-in creator's own seat is the account's from the start
+            if me is not None and seat.get("claimed"):
+                seat.update(account=me.id, name=me.name)
         room = await self.hub.create(kind, rules, seats, client_of(request))
         return JSONResponse({
             "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"),
@@ -105,9 +110,12 @@ class Api:
         seat = body.get("seat") if isinstance(body, dict) else None
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.row.seats):
             return _error(400, "bad-seat", "'seat' must be a seat number of this table")
-        name = clean_name(body.get("name"), "") or None
+        me = account_of(request)
+        name = me.name if me is not None else clean_name(body.get("name"), "") or None
         try:
             token = await self.hub.join_open(room, seat, name)
+            if token is not None and me is not None and self.ctx.accounts is not None:
+                await self.ctx.accounts.bind(room, seat, me)  # a signed-in player's seat is the account's
         except Unavailable as exc:
             raise Refused(503, "unavailable", f"the seat could not be taken: {exc.why}; try again", exc.retry) from None
         if token is None:
