@@ -17,7 +17,7 @@ from spots.games.spots import Rules, RulesError, State
 from spots.games.spots.bots import BOTS
 from spots.games.spots.daily import CHALLENGES, Score, challenge_named, daily_deal, medal, parse_day
 from spots.games.spots.keyed import KeyedDice, own_turn, rolls_this_turn
-from spots.games.spots.par import compute_par, par_of
+from spots.games.spots.par import cache_path, compute_par, par_of
 
 PINNED = date(2026, 12, 1)
 CHI2_5_DF_999 = 20.515  # chi-square, 5 degrees of freedom, 99.9th percentile
@@ -288,3 +288,48 @@ def test_an_online_table_with_keyed_dice_rolls_every_seat_from_its_secret_deals_
             checked += 1
         probe.apply_action(move)
     assert probe.is_terminal() and checked > 10
+
+
+def test_signed_in_players_finished_daily_games_make_the_board_of_the_day(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import html
+    import json
+
+    from spots.games.spots.daily import utc_today
+    from spots.games.spots.par import play_deal
+    from test_web_accounts import app_on, as_, sign_up
+    from test_web_api import opened, play
+
+    monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
+    monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
+    deal = daily_deal(utc_today())
+    game = play_deal(deal, "greedy", 0)  # the moves a player sends; on the deal's dice they meet the same rolls
+    cached = compute_par(deal, games=2, bot="greedy")  # a par in the cache: the server need not work one out here
+    cache_path(deal, 2, None).parent.mkdir(parents=True)
+    cache_path(deal, 2, None).write_text(json.dumps(cached.to_dict()))
+    moves = [m for m in game.history() if not m.startswith(("roll ", "reveal "))]
+
+    def play_daily(c) -> None:  # type: ignore[no-untyped-def]
+        made = c.post("/daily", follow_redirects=False)
+        assert made.status_code == 303 and made.headers["location"].endswith(f"?solo={deal.name}")
+        seat_token = made.headers["location"].split("/play/")[1].split("?")[0]
+        table_id = c.app.state.hub.by_token[seat_token][0]
+        with c.websocket_connect(f"/ws/{table_id}?token={seat_token}") as ws:
+            view = opened(ws)["state"]["view"]
+            for move in moves:
+                reply, state = play(ws, move, view["moves"])
+                assert state is not None, reply
+                view = state["view"]
+            assert view["over"]
+
+    with app_on(str(tmp_path / "b.db"), rate=1e6) as c:
+        as_(c, None)
+        play_daily(c)  # a guest's game: played, but nobody the board can name
+        page = html.unescape(c.get("/daily?lang=en").text)
+        assert "Nobody signed in has finished today's deal yet." in page and 'href="/signin"' in page
+        ada = sign_up(c, "Ada")
+        as_(c, ada)
+        play_daily(c)
+        page = html.unescape(c.get("/daily?lang=en").text)
+        board = page.split('id="daily-board">')[1].split("</ol>")[0]
+        assert board.count("<li>") == 1 and f"<b>Ada</b>: {game.turn} turns, {game.busts[0]} busts" in board
+        assert "Sign in to put your games" not in page

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from .. import i18n
-from ..games.spots import TILES, State
+from ..games.spots import TILES, Rules, State, replay
 from ..games.spots.daily import (
     CHALLENGES,
     MEDAL_WORDS,
@@ -35,10 +35,13 @@ from ..games.spots.errors import RulesError
 from ..games.spots.keyed import KeyedDice
 from ..games.spots.par import PAR_GAMES, Par, cached_par, par_of
 from ..games.spots.tricks import N_
+from .accounts import account_of
 from .context import request_lang
 from .forms import clean_name
 from .games import hosted
 from .guard import Refused, client_of, read_body
+from .solo_store import BoardRow
+from .writer import Unavailable
 
 router = APIRouter()
 log = logging.getLogger("spots.web.solo")
@@ -148,14 +151,43 @@ def race_json(deal: Deal, state: State | None, tr: Any) -> dict[str, Any]:
 
 
 async def new_solo_table(request: Request, deal: Deal, name: str | None) -> str:
-    """A table for one player on the deal's keyed dice; returns the seat's link token."""
+    """A table for one player on the deal's keyed dice (a signed-in player's seat is the account's, for the
+    board of the day); returns the seat's link token."""
     tr = i18n.translator(request_lang(request)).gettext
-    seats = [{"kind": "human", "bot": None, "name": clean_name(name, "") or tr(PLAYER)}]
+    me = account_of(request)
+    seats = [{"kind": "human", "bot": None, "name": me.name if me else clean_name(name, "") or tr(PLAYER)}]
     kind = hosted()["spots"]
-    room = await request.app.state.hub.create(kind, deal.rules, seats, client=client_of(request),
-                                              dice=KeyedDice(deal.key))
+    hub = request.app.state.hub
+    room = await hub.create(kind, deal.rules, seats, client=client_of(request), dice=KeyedDice(deal.key))
+    try:
+        await hub.writer.run(hub.store.add_solo_game, room.id, deal.name)
+        accounts = request.app.state.ctx.accounts
+        if me is not None and accounts is not None:
+            await accounts.bind(room, 0, me)
+    except Unavailable as exc:  # the game is played all the same; only the board will not know it
+        log.warning("solo table %s of %s not recorded for the board: %s", room.id, deal.name, exc.why)
     PARS.get(deal)  # par and the race are worked out while the player plays
     return str(room.row.seats[0].token)
+
+
+async def board_of(request: Request, deal: Deal) -> list[BoardRow] | None:
+    """The board of the day: each signed-in player's best on the deal (None where there are no accounts).
+
+    Games finished since the last look are scored first, from their stored moves: only what the server played.
+    """
+    if request.app.state.ctx.accounts is None:
+        return None
+    hub = request.app.state.hub
+    try:
+        for table_id in await hub.writer.run(hub.store.unscored_solo_games, deal.name):
+            row = await hub.writer.run(hub.store.load_table, table_id)
+            if row is None or not isinstance(row.rules, dict):
+                continue
+            score = score_of(replay(row.moves, Rules.from_dict(row.rules)))
+            await hub.writer.run(hub.store.set_solo_result, table_id, score.turns, score.busts)
+        return await hub.writer.run(hub.store.solo_board, deal.name)
+    except Unavailable:
+        return None
 
 
 async def read_form(request: Request) -> dict[str, str]:
@@ -174,7 +206,8 @@ async def daily_page(request: Request) -> HTMLResponse:
                    "par": par_json(PARS.peek(c.deal))} for c in CHALLENGES.values()]
     return request.app.state.ctx.page(request, "daily.html", day=today.isoformat(), deal=deal.name, par=par,
                                       tricks=[tr(TILES[t].title) for t in deal.rules.tricks], target=deal.rules.target,
-                                      challenges=challenges)
+                                      challenges=challenges, board=await board_of(request, deal),
+                                      signed_in=account_of(request) is not None)
 
 
 @router.post("/daily")

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .account_store import AccountStore, Duplicate
+from .solo_store import SoloStore
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -101,6 +102,12 @@ CREATE TABLE IF NOT EXISTS challenges (
     account TEXT,
     expires REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS solo_games (  -- version 7 (solo_store.py): a solo table's deal and its result
+    table_id TEXT PRIMARY KEY,
+    deal TEXT NOT NULL,                  -- daily-YYYY-MM-DD or a challenge's name
+    turns INTEGER,                       -- once the game is over and scored
+    busts INTEGER
+);
 """
 COLUMNS = {  # columns added after the first release: (table, column, definition)
     ("tables", "game", "TEXT NOT NULL DEFAULT 'spots'"),  # before Double Spot every table was Spots
@@ -111,11 +118,13 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("seats", "account", "TEXT"),  # version 3: the account that took the seat (NULL: a guest or a bot)
 }
 INDEXES = """CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);
-CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);"""
+CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);
+CREATE INDEX IF NOT EXISTS solo_games_by_deal ON solo_games (deal);"""
 # The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
 # release, 2 added the first COLUMNS and INDEXES, 3 the accounts (migrations/0003_accounts.sql, the
-# accounts tables in SCHEMA, seats.account). A database of a newer version is refused.
-SCHEMA_VERSION = 3
+# accounts tables in SCHEMA, seats.account), 7 the solo games (migrations/0007_solo.sql, solo_games in SCHEMA).
+# A database of a newer version is refused.
+SCHEMA_VERSION = 7
 
 
 class StoreError(Exception):
@@ -173,7 +182,7 @@ def explain(path: str, exc: BaseException) -> str:
     return f"database {path}: {why}"
 
 
-class TableStore(AccountStore, ABC):
+class TableStore(AccountStore, SoloStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their
