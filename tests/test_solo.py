@@ -333,3 +333,16 @@ def test_signed_in_players_finished_daily_games_make_the_board_of_the_day(tmp_pa
         board = page.split('id="daily-board">')[1].split("</ol>")[0]
         assert board.count("<li>") == 1 and f"<b>Ada</b>: {game.turn} turns, {game.busts[0]} busts" in board
         assert "Sign in to put your games" not in page
+
+
+def test_a_daily_deal_refuses_rules_of_its_own_and_other_seats(capsys) -> None:  # type: ignore[no-untyped-def]
+    from spots.cli import main
+
+    assert main(["play", "--daily", "--target", "3"]) == 2
+    assert "rules of its own: leave out --target" in capsys.readouterr().err
+    assert main(["play", "--challenge", "clean-sheet", "--seat", "me", "--seat", "greedy"]) == 2
+    assert "leave out --load and --seat" in capsys.readouterr().err
+    assert main(["play", "--daily", "--challenge", "clean-sheet"]) == 2
+    assert "not both" in capsys.readouterr().err
+    assert main(["play", "--date", "2026-12-01"]) == 2
+    assert "--date goes with --daily" in capsys.readouterr().err

@@ -269,7 +269,7 @@ def parse_budget(spec: GameSpec, text: str | None) -> dict[str, dict[str, object
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    solo = play_solo(args)
+    solo = play_solo(args, given_options(args))
     if solo is not None:
         return solo
     spec = spec_of(args)

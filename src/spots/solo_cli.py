@@ -55,8 +55,11 @@ def add_play_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--par-games", type=int, default=PAR_GAMES, help=argparse.SUPPRESS)
 
 
-def play_solo(args: argparse.Namespace) -> int | None:
-    """The solo game when ``--daily`` or ``--challenge`` is given, else None (an ordinary game)."""
+def play_solo(args: argparse.Namespace, options: dict[str, Any]) -> int | None:
+    """The solo game when ``--daily`` or ``--challenge`` is given, else None (an ordinary game).
+
+    ``options``: the rules options given on the command line, refused here: a deal's rules are its own.
+    """
     if not (args.daily or args.challenge):
         if args.date:
             raise ValueError("--date goes with --daily")
@@ -65,6 +68,9 @@ def play_solo(args: argparse.Namespace) -> int | None:
         raise ValueError("give --daily or --challenge, not both")
     if args.load or args.seat:
         raise ValueError("a daily deal or challenge is played alone on its own dice: leave out --load and --seat")
+    if options or args.game not in (None, "spots"):
+        given = ", ".join("--" + name.replace("_", "-") for name in options) or "--game " + str(args.game)
+        raise ValueError(f"a daily deal or challenge is a Spots game with rules of its own: leave out {given}")
     if args.challenge:
         challenge_named(args.challenge)  # an unknown name is refused before anything starts
     else:
