@@ -33,7 +33,7 @@ from ..games.spots.daily import (
 )
 from ..games.spots.errors import RulesError
 from ..games.spots.keyed import KeyedDice
-from ..games.spots.par import PAR_GAMES, Par, cached_par, par_of
+from ..games.spots.par import PAR_GAMES, Par, RaceTurn, cached_par, par_of
 from ..games.spots.tricks import N_
 from .accounts import account_of
 from .context import request_lang
@@ -62,6 +62,7 @@ class Pars:
     def __init__(self) -> None:
         self.known: dict[str, Par] = {}
         self.working: dict[str, asyncio.Task[Par]] = {}
+        self.races: dict[str, list[RaceTurn]] = {}  # the bot's race, known before the rest of par
 
     def peek(self, deal: Deal) -> Par | None:
         """The par if known (here or in the cache), without working it out: what the Daily page shows."""
@@ -75,7 +76,11 @@ class Pars:
         if self.peek(deal) is not None:
             return self.known[deal.name]
         if deal.name not in self.working:
-            task = asyncio.get_running_loop().create_task(asyncio.to_thread(par_of, deal, par_games()))
+            def raced(turns: list[RaceTurn], name: str = deal.name) -> None:
+                self.races[name] = turns  # from the worker thread: one assignment
+
+            task = asyncio.get_running_loop().create_task(asyncio.to_thread(par_of, deal, par_games(), None, True,
+                                                                            raced))
             task.add_done_callback(lambda t: self._done(deal.name, t))
             self.working[deal.name] = task
         return None
@@ -133,8 +138,9 @@ def race_json(deal: Deal, state: State | None, tr: Any) -> dict[str, Any]:
     par = PARS.get(deal)
     out: dict[str, Any] = {"deal": deal.name, "par": par_json(par), "pending": par is None,
                            "tricks": [tr(TILES[t].title) for t in deal.rules.tricks], "target": deal.rules.target}
-    if par is not None:
-        out["bot"] = [{"turn": t.turn, "dogs": t.dogs, "busts": t.busts} for t in par.race]
+    race = par.race if par is not None else PARS.races.get(deal.name)
+    if race is not None:
+        out["bot"] = [{"turn": t.turn, "dogs": t.dogs, "busts": t.busts} for t in race]
     challenge = CHALLENGES.get(deal.name)
     if challenge is not None:
         out["challenge"] = {"title": tr(challenge.title), "goal": tr(challenge.goal.text).format(n=challenge.goal.n)}

@@ -14,6 +14,7 @@ import json
 import math
 import os
 import statistics
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -105,8 +106,12 @@ def play_deal(deal: Deal, bot: str, seed: int, watch: Watch | None = None) -> St
     return state
 
 
-def compute_par(deal: Deal, games: int = PAR_GAMES, bot: str | None = None) -> Par:
-    """Par of a deal: ``games`` games of the bot on its keyed dice (a solved variant: the exact optimum)."""
+def compute_par(deal: Deal, games: int = PAR_GAMES, bot: str | None = None,
+                raced: Callable[[list[RaceTurn]], None] | None = None) -> Par:
+    """Par of a deal: ``games`` games of the bot on its keyed dice (a solved variant: the exact optimum).
+
+    ``raced`` hears the race (game 0) as soon as it is played, before the other games.
+    """
     if games < 2:
         raise ValueError(f"par needs at least 2 games for its interval, not {games}")
     solved = variant_of(deal.rules)
@@ -124,6 +129,8 @@ def compute_par(deal: Deal, games: int = PAR_GAMES, bot: str | None = None) -> P
         state = play_deal(deal, bot, seed, race if seed == 0 else None)
         if seed == 0:
             race.close(state, state.turn)
+            if raced is not None:
+                raced(race.turns)
         turns.append(state.turn)
         busts.append(state.busts[0])
     mean = statistics.fmean(turns)
@@ -149,12 +156,13 @@ def cached_par(deal: Deal, games: int = PAR_GAMES, bot: str | None = None) -> Pa
         return None
 
 
-def par_of(deal: Deal, games: int = PAR_GAMES, bot: str | None = None, cached: bool = True) -> Par:
+def par_of(deal: Deal, games: int = PAR_GAMES, bot: str | None = None, cached: bool = True,
+           raced: Callable[[list[RaceTurn]], None] | None = None) -> Par:
     """The deal's par from the cache, else worked out (and cached)."""
     found = cached_par(deal, games, bot) if cached else None
     if found is not None:
         return found
-    par = compute_par(deal, games, bot)
+    par = compute_par(deal, games, bot, raced)
     path = cache_path(deal, games, bot)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
