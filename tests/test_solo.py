@@ -166,10 +166,11 @@ def test_a_solved_challenge_has_the_exact_optimum_as_par() -> None:
 
 def test_medals_are_measured_from_par_and_need_the_goal() -> None:
     six = CHALLENGES["agility-six"]
-    assert medal(six, Score(10, 1, True, 0), par=11.0) == "gold"
-    assert medal(six, Score(13, 1, True, 0), par=11.0) == "silver"
-    assert medal(six, Score(14, 1, True, 0), par=11.0) == "bronze"
-    assert medal(six, Score(15, 0, True, 0), par=11.0) is None  # over 14 turns: the goal is missed
+    assert medal(six, Score(21, 1, True, 0), par=21.85) == "gold"
+    assert medal(six, Score(27, 1, True, 0), par=21.85) == "silver"  # 27 <= 1.25 x 21.85 = 27.3
+    assert medal(six, Score(28, 1, True, 0), par=21.85) == "bronze"
+    assert medal(six, Score(29, 0, True, 0), par=21.85) is None  # over 28 turns: the goal is missed
+    assert medal(six, Score(1000, 0, False, 0), par=21.85) is None  # the turn limit, not the target
     clean = CHALLENGES["clean-sheet"]
     assert medal(clean, Score(5, 1, True, 0), par=8.0) is None
     assert medal(CHALLENGES["treat-hoard"], Score(5, 0, True, 7), par=8.0) is None

@@ -130,8 +130,8 @@ class Challenge:
 
 
 CHALLENGES: dict[str, Challenge] = {c.name: c for c in (
-    Challenge("agility-six", N_("Agility course: six dogs in 14 turns"), {"tricks": "agility-course", "target": 6},
-              Goal(WITHIN, 14, _within)),
+    Challenge("agility-six", N_("Agility course: six dogs in 28 turns"), {"tricks": "agility-course", "target": 6},
+              Goal(WITHIN, 28, _within)),  # par 21.85: no bot game of 20 took under 17
     Challenge("clean-sheet", N_("Clean sheet: three dogs, no bust"), {"tricks": "beginner", "target": 3},
               Goal(NO_BUST, 0, _no_bust)),
     Challenge("treat-hoard", N_("Treat hoard: three dogs and eight treats"),
