@@ -25,10 +25,12 @@ def cmd_par(args: argparse.Namespace) -> int:
         print(json.dumps(par.to_dict(), indent=1))
         return 0
     print(f"{deal.name}: tricks {', '.join(deal.rules.tricks)}, target {deal.rules.target}, dice key {deal.key}")
-    print(f"par {par.value:.2f} turns: the {par.bot} bot's mean over {par.games} games on these keyed dice "
-          f"(bot seeds 0-{par.games - 1}), 95% interval [{par.low:.2f}, {par.high:.2f}]")
+    bot = (f"the {par.bot} bot's mean over {par.games} games on these keyed dice (bot seeds 0-{par.games - 1}), "
+           f"{par.mean:.2f} turns, 95% interval [{par.low:.2f}, {par.high:.2f}]")
     if par.exact is not None:
-        print(f"solved variant: the exact optimum is {par.exact:.4f} expected turns")
+        print(f"par {par.value:.4f} turns: the exact optimum of the solved variant (expected turns); {bot}")
+    else:
+        print(f"par {par.value:.2f} turns: {bot}")
     print(f"turns per game: {' '.join(map(str, par.turns))}; busts: {' '.join(map(str, par.busts))}")
     print(f"the race (game 0): {len(par.race)} turns, dogs after each: {' '.join(str(t.dogs) for t in par.race)}")
     return 0

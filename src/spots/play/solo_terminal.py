@@ -97,13 +97,13 @@ class SoloGame(TerminalGame):
         par = self.worker.par
         assert par is not None
         score = score_of(self.state)
-        self.say(_("Your result: {turns} turns, {busts} busts. Par: {par:.1f} turns (the {bot} bot's mean of {games} "
-                   "games on these dice, {confidence} interval {low:.1f} to {high:.1f}).").format(
-            turns=score.turns, busts=score.busts, par=par.value, confidence="95%", bot=par.bot, games=par.games,
-            low=par.low, high=par.high), "bold")
+        self.say(_("Your result: {turns} turns, {busts} busts.").format(turns=score.turns, busts=score.busts), "bold")
         if par.exact is not None:
-            self.say(_("This variant is solved: par is the exact optimum, {par:.3f} expected turns.").format(
-                par=par.exact))
+            self.say(_("Par {par} turns: the exact optimum of this solved variant.").format(par=f"{par.exact:.2f}"))
+        else:
+            self.say(_("Par {par} turns: the {bot} bot's mean of {games} games on these dice ({confidence} interval "
+                       "{low} to {high}).").format(par=f"{par.mean:.1f}", bot=par.bot, games=par.games,
+                                                  confidence="95%", low=f"{par.low:.1f}", high=f"{par.high:.1f}"))
         self.say(_("Race on the same dice (dogs scored after each turn):"))
         self.say("  " + _("turn") + "  " + _("you") + "  " + _("bot"))
         mine = self.my_dogs_by_turn()
