@@ -47,12 +47,14 @@ def test_an_old_path_warns_with_the_new_place() -> None:
 
 
 def test_the_old_terminal_module_names_give_the_renamed_ones() -> None:
-    """``spots.play.terminal`` and ``.view`` became ``spots_terminal`` and ``spots_view`` (like Double Spot's)."""
-    code = ("import spots, spots.play.terminal as old, spots.play.spots_terminal as new\n"
+    """``spots.play.terminal`` and ``.view`` (later ``spots_terminal`` and ``spots_view``) moved into the game's
+    folder, as ``spots.games.spots.terminal`` and ``terminal_view``."""
+    code = ("import spots, spots.play.terminal as old, spots.games.spots.terminal as new\n"
+            "import spots.play.spots_terminal as later\n"
             "from spots.play.view import board\n"
-            "import spots.play.spots_view as view\n"
+            "import spots.games.spots.terminal_view as view\n"
             "from spots.core import games\n"
-            "print(old is new, board is view.board, games.get('spots').terminal.__module__)")
+            "print(old is new is later, board is view.board, games.get('spots').terminal.__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "True", "spots.games.spots.spec"]  # a face is an object of the game
@@ -62,8 +64,9 @@ def test_faces_named_by_module_attr_strings_still_work_and_warn() -> None:
     """A spec written before faces were objects (``terminal="module:function"``, ``web="module:name"``)."""
     from dataclasses import replace
 
-    from spots.core import games
     from spots.web.words import WEB_VIEW
+
+    from spots.core import games
 
     old = replace(games.get("spots"), terminal="spots.play.spots_terminal:start", web="spots.web.words:WEB_VIEW")
     with pytest.warns(DeprecationWarning, match="GameSpec.terminal is a 'module:attr' string"):

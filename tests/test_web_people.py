@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from spots.games.spots.web_view import JS_PLURALS, js_words
 from spots.i18n import LANGUAGES, translator
-from spots.web.words import JS_PLURALS, js_words
 from test_web_api import Msg, client, is_state, new_table, opened, play, token, until
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]

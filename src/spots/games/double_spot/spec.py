@@ -68,14 +68,14 @@ def study_row(rules: Rules, state: State, decisions: list[tuple[int, str]]) -> d
 
 def terminal(args: Any, rules: Rules | None) -> int:
     """``spots play --game double-spot`` (the play extra, imported when started)."""
-    from ...play.double_spot_terminal import start
+    from .terminal import start
 
     return start(args, rules)
 
 
 def web_view() -> object:
     """The web app's view of Double Spot (the web extra, imported when first asked for)."""
-    from ...web.double_spot_words import WEB_VIEW
+    from .web_view import WEB_VIEW
 
     return WEB_VIEW
 

@@ -116,14 +116,14 @@ def study_row(rules: Rules, state: State, decisions: list[tuple[int, str]]) -> d
 
 def terminal(args: Any, rules: Rules | None) -> int:
     """``spots play`` for Spots (the play extra, imported when started)."""
-    from ...play.spots_terminal import start
+    from .terminal import start
 
     return start(args, rules)
 
 
 def web_view() -> object:
     """The web app's view of Spots (the web extra, imported when first asked for)."""
-    from ...web.words import WEB_VIEW
+    from .web_view import WEB_VIEW
 
     return WEB_VIEW
 

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..games.spots.dice import faces_text as _dice
-from ..games.spots.state import State
-from ..games.spots.tricks import N_, TILES
-from ..games.spots.words import describe_phase
-from ..games.spots.words import dog_title as title
-from . import double_spot_words
-from .games import Tutorial, WebView
+from ...web.games import Tutorial, WebView
+from ..double_spot import web_view as double_spot_words
+from .dice import faces_text as _dice
+from .state import State
+from .tricks import N_, TILES
+from .words import describe_phase
+from .words import dog_title as title
 
 ENGLISH = gettext.NullTranslations()
 
@@ -261,7 +261,7 @@ def web_view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.
 
 
 # Spots in the web app (given by its GameSpec.web); its browser files are in the game's folder
-SPOTS_FOLDER = Path(__file__).resolve().parents[1] / "games" / "spots"
+SPOTS_FOLDER = Path(__file__).resolve().parent
 WEB_VIEW = WebView(
     view=web_view,
     label=lambda state, move, names, tr: str(label(state, move, names, tr)[0]),

@@ -13,9 +13,9 @@ import gettext
 from pathlib import Path
 from typing import Any
 
-from ..games.double_spot.state import State, face_colours
-from ..games.double_spot.words import N_, colour_word, describe_phase, game_over
-from .games import Tutorial, WebView
+from ...web.games import Tutorial, WebView
+from .state import State, face_colours
+from .words import N_, colour_word, describe_phase, game_over
 
 ENGLISH = gettext.NullTranslations()
 
@@ -115,7 +115,7 @@ WEB_VIEW = WebView(
     tagline=N_("drop discs, make the patterns"),
     styles=("double_spot.css",),
     scripts=("double_spot_art.js", "double_spot.js"),
-    assets=Path(__file__).resolve().parents[1] / "games" / "double_spot" / "web",  # the game's browser files
+    assets=Path(__file__).resolve().parent / "web",  # the game's browser files
     # a short first game against the greedy bot: three cards win
     tutorial=Tutorial(rules={"target": 3}, seed=3, bot="greedy", button=N_("Learn Double Spot"),
                       words="tutorial_double_spot.html", script="tutorial_double_spot.js"),

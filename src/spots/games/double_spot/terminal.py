@@ -19,14 +19,14 @@ from typing import Any
 
 from rich.console import Console
 
-from .. import i18n
-from ..games.double_spot import Game, Rules, State
-from ..games.double_spot.advice import Advice, advise
-from ..games.double_spot.bots import BOTS, make
-from ..games.double_spot.record import open_record, save_record
-from ..games.double_spot.words import N_, describe_move
-from .double_spot_view import board
-from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen, ask_or_stop
+from ... import i18n
+from ...play.table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen, ask_or_stop
+from . import Game, Rules, State
+from .advice import Advice, advise
+from .bots import BOTS, make
+from .record import open_record, save_record
+from .terminal_view import board
+from .words import N_, describe_move
 
 PLAYERS = 2
 AUTOSAVE = "double-spot-autosave.json"
