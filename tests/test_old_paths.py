@@ -76,3 +76,16 @@ def test_faces_named_by_module_attr_strings_still_work_and_warn() -> None:
     assert start is spots_start
     with pytest.warns(DeprecationWarning, match="GameSpec.web is a 'module:attr' string"):
         assert old.web_view() is WEB_VIEW
+
+
+def test_a_web_view_given_by_a_function_still_works_and_warns() -> None:
+    """Before the spec held its ``WebView`` itself, ``GameSpec.web`` was a function giving it."""
+    from dataclasses import replace
+
+    from spots.core import games
+    from spots.games.spots.web_view import WEB_VIEW
+
+    spec = games.get("spots")
+    assert spec.web is WEB_VIEW and spec.web_view() is WEB_VIEW  # the object itself, no warning
+    with pytest.warns(DeprecationWarning, match="GameSpec.web is a function; give the WebView itself"):
+        assert replace(spec, web=lambda: WEB_VIEW).web_view() is WEB_VIEW

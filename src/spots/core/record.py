@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeGuard, TypeVar
+from typing import Any, Generic, TypeGuard, TypeVar
 
 from .bots import Bot
 from .document import read_json, read_text
@@ -23,9 +23,11 @@ from .errors import IllegalMoveError, ReplayError, RulesError, StateFormatError
 from .files import atomic_write
 from .options import whole
 from .play import play_out
-from .protocol import GameState
+from .protocol import Game, GameState
 
 S = TypeVar("S", bound=GameState)
+RulesT = TypeVar("RulesT")
+StateT = TypeVar("StateT")
 
 __all__ = ["Record", "RecordFormat", "ReplayError", "play_game", "replay"]
 
@@ -47,18 +49,29 @@ def play_game(state: S, bots: Sequence[Bot], rng: random.Random) -> S:
 
 
 @dataclass(frozen=True)
-class RecordFormat:
-    """How one game's records are written and read: its format names and how to build its rules and states."""
+class RecordFormat(Generic[RulesT, StateT]):
+    """How one game's records are written and read: its format names and how its rules are read back.
 
-    game: str  # the game's title in messages ("not a Double Spot record")
+    The states a record replays come from the game's definition (``game``, its ``protocol.Game``), the one
+    place that builds them.
+    """
+
+    game: type[Game[RulesT, StateT]]  # the game's rules and states (and its title in messages)
     record: str  # the "format" of a record document
     state: str  # the "format" of a saved state, also read as a record
-    rules_from_dict: Callable[[Any], Any]
-    new_state: Callable[[Any], Any]  # rules -> the initial state
+    rules_from_dict: Callable[[Any], RulesT]
     version: int = 1
+
+    @property
+    def title(self) -> str:
+        return self.game.TITLE
 
     def formats(self) -> tuple[str, str]:
         return self.record, self.state
+
+    def new_state(self, rules: RulesT) -> StateT:
+        """The initial state under ``rules`` (the game's ``Game(rules).new_initial_state()``)."""
+        return self.game(rules).new_initial_state()
 
     def of(self, state: Any, seats: Sequence[str] | None = None, seed: int | None = None) -> Record:
         """The record of ``state``'s game so far."""
@@ -67,11 +80,11 @@ class RecordFormat:
     def parse(self, doc: Any, source: str = "record") -> Record:
         """A record (or saved state) document checked field by field; StateFormatError says what is wrong."""
         if not isinstance(doc, dict):
-            raise StateFormatError(f'{source}: not a {self.game} record: expected a JSON object with '
+            raise StateFormatError(f'{source}: not a {self.title} record: expected a JSON object with '
                                    f'"format": "{self.record}", rules and moves')
         kind = doc.get("format")
         if kind not in self.formats():
-            raise StateFormatError(f"{source}: not a {self.game} record: 'format' must be {self.record!r} or "
+            raise StateFormatError(f"{source}: not a {self.title} record: 'format' must be {self.record!r} or "
                                    f"{self.state!r}, not {kind!r}")
         if kind == self.record and doc.get("version") != self.version:
             raise StateFormatError(f"{source}: unsupported record version {doc.get('version')!r}; "

@@ -22,6 +22,7 @@ from .config import Limits
 from .games import GameTemplates
 from .guard import Buckets, script_nonce
 from .hub import Hub
+from .page_words import js_words
 from .replays import Replays
 
 HERE = Path(__file__).parent
@@ -72,8 +73,6 @@ class Context:
         """A page in the visitor's language, with the language switcher's links."""
         lang = request_lang(request)
         tr = i18n.translator(lang)
-        from ..games.spots.web_view import js_words  # the page scripts' words (imported late: it imports .games)
-
         here = request.url.remove_query_params("lang")
         switch = [{"code": code, "name": name, "url": f"{here.path}?{here.include_query_params(lang=code).query}",
                    "current": code == lang} for code, name in i18n.LANGUAGES.items()]

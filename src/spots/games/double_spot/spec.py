@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import argparse
+from typing import TYPE_CHECKING
 
 from ...core.advice import Advice
 from ...core.games import TERMINATION_WORDS, GameSpec, LobbyBot, Outcome, Summary, Termination
@@ -13,7 +14,11 @@ from .record import FORMAT
 from .rules import CLAIM_RULES, LIMITS, Rules
 from .state import State, render
 from .studies import STUDIES
+from .web_view import WEB_VIEW
 from .words import N_, describe_move
+
+if TYPE_CHECKING:
+    from ...analysis.evaluator import Evaluator
 
 TARGETS = Lobby("main", cap=(1, 10), presets=((3, N_("3 (quick)")), (5, N_("5 (standard)")), (7, N_("7 (long)"))))
 # The rules' ending (0 lifts) is the default; the lobby recommends lifting with its measured effect (no % sign: these
@@ -66,21 +71,14 @@ def study_row(rules: Rules, state: State, decisions: list[tuple[int, str]]) -> d
     return {"end_reason": state.end_reason or ""}
 
 
-def terminal(args: Any, rules: Rules | None) -> int:
-    """``spots play --game double-spot`` (the play extra, imported when started)."""
+def terminal(args: argparse.Namespace, rules: Rules | None) -> int:
+    """``spots play --game double-spot`` (``terminal.py``: the play extra, imported when started)."""
     from .terminal import start
 
     return start(args, rules)
 
 
-def web_view() -> object:
-    """The web app's view of Double Spot (the web extra, imported when first asked for)."""
-    from .web_view import WEB_VIEW
-
-    return WEB_VIEW
-
-
-def coach() -> object:
+def coach() -> Evaluator:
     """The coach's evaluator (``spots.games.double_spot.coach``), imported when first asked for."""
     from .coach import evaluator
 
@@ -101,7 +99,6 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     players=(2, 2),
     options=OPTIONS,
     records=FORMAT,
-    rules=Rules,
     load_state=State.from_dict,
     bots=BOTS,
     describe_move=describe_move,
@@ -115,7 +112,7 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     study_final_lead=False,
     study_rules_in_full=True,
     terminal=terminal,
-    web=web_view,
+    web=WEB_VIEW,
     lobby_bots=LOBBY_BOTS,
     blurb=N_("Drop two-sided discs and race to make the patterns on the cards. 2 players, each on their own side "
              "of the frame."),

@@ -7,8 +7,9 @@ players, a dog limit at least the target, ...).
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.advice import Advice
 from ...core.games import GameSpec, LobbyBot, Outcome, Summary, Termination
@@ -20,7 +21,11 @@ from .rules import Rules
 from .state import State
 from .studies import STUDIES
 from .tricks import N_, SUGGESTED_SETS, TILES
+from .web_view import WEB_VIEW
 from .words import describe_move, render
+
+if TYPE_CHECKING:
+    from ...analysis.evaluator import Evaluator
 
 # The lobby's menus (the first entry of each is the game's default).
 TRICK_MENU = (("beginner", N_("beginner (Adoption Event)")), ("dog-park", N_("dog park")),
@@ -83,7 +88,7 @@ def advise(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
     return [Advice(a.move, a.score, bust=a.bust) for a in ranked]
 
 
-def coach() -> object:
+def coach() -> Evaluator:
     """The coach's evaluator (``spots.games.spots.coach``), imported when first asked for."""
     from .coach import evaluator
 
@@ -114,18 +119,11 @@ def study_row(rules: Rules, state: State, decisions: list[tuple[int, str]]) -> d
             "busts": list(state.busts), "uses": uses, "end_reason": state.end_reason or ""}
 
 
-def terminal(args: Any, rules: Rules | None) -> int:
-    """``spots play`` for Spots (the play extra, imported when started)."""
+def terminal(args: argparse.Namespace, rules: Rules | None) -> int:
+    """``spots play`` for Spots (``terminal.py``: the play extra, imported when started)."""
     from .terminal import start
 
     return start(args, rules)
-
-
-def web_view() -> object:
-    """The web app's view of Spots (the web extra, imported when first asked for)."""
-    from .web_view import WEB_VIEW
-
-    return WEB_VIEW
 
 
 SPEC: GameSpec[Rules, State] = GameSpec(
@@ -134,7 +132,6 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     players=(1, 4),
     options=OPTIONS,
     records=FORMAT,
-    rules=Rules,
     load_state=State.from_dict,
     bots=BOTS,
     describe_move=describe_move,
@@ -146,7 +143,7 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     study_row=study_row,
     studies=STUDIES,
     terminal=terminal,
-    web=web_view,
+    web=WEB_VIEW,
     lobby_bots=LOBBY_BOTS,
     seats_option="players",
     blurb=N_("Push your luck: roll dice, fill dogs, don't bust. 1 to 4 players."),
