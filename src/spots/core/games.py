@@ -27,7 +27,7 @@ from .bots import Bot, make_bot
 from .document import read_json, read_text
 from .errors import StateFormatError
 from .options import Option, validate_options
-from .protocol import Game
+from .protocol import Game, GameState
 from .record import Record, RecordFormat
 from .webview import WebView
 
@@ -329,7 +329,7 @@ def get(name: str) -> AnySpec:
     raise ValueError(f"unknown game {name!r}; the games are: {', '.join(games)}")
 
 
-def new_state(name: str, **options: Any) -> Any:
+def new_state(name: str, **options: Any) -> GameState:
     """A fresh game of ``name`` with checked options: ``new_state("double-spot", target=3)``."""
     spec = get(name)
     return spec.new_state(spec.make_rules(**options))
@@ -362,7 +362,7 @@ def sniff(path: str, default: str = "spots") -> tuple[AnySpec, Any]:
     return spec_of_format(fmt) or get(default), doc
 
 
-def load_position(path: str) -> tuple[AnySpec, Any]:
+def load_position(path: str) -> tuple[AnySpec, GameState]:
     """The game and the position a saved state or record file holds (a record is replayed and checked)."""
     spec, doc = sniff(path)
     return spec, spec.load(doc, str(path))

