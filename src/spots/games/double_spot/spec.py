@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...core.advice import Advice
 from ...core.games import TERMINATION_WORDS, GameSpec, LobbyBot, Outcome, Summary, Termination
-from ...core.options import Lobby, Option
+from ...core.options import Lobby, Option, defaults_of
 from .advice import advise
 from .bots import BOTS
 from .record import FORMAT
@@ -28,20 +28,30 @@ LIFTS = Lobby(cap=(0, 9), presets=((0, N_("0 (the rules: a full frame ends the g
                                    (5, "5"), (9, "9")))
 CLAIMS = Lobby(presets=(("mover", N_("the player to move")), ("first", N_("whoever claims it first"))))
 
-OPTIONS = (  # lobby: the menus of the web lobby; the frame's range is the same everywhere (rules.LIMITS)
-    Option("columns", "int", 8, N_("Columns"), "columns of the frame", *LIMITS["columns"], lobby=Lobby()),
-    Option("rows", "int", 5, N_("Rows"), "rows of the frame", *LIMITS["rows"], lobby=Lobby()),
-    Option("discs", "int", None, N_("Discs of each kind"), "discs of each kind (default: half the cells, rounded up)",
-           *LIMITS["discs"], lobby=None),
-    Option("target", "int", 5, N_("Cards to win"), "pattern cards that win at once", *LIMITS["target"],
-           lobby=TARGETS),
-    Option("claim", "choice", "mover", N_("A card already on the board goes to"),
-           "who takes a new card whose pattern is already on the board: mover (the player to move) or first "
-           "(whoever claims it first)", choices=CLAIM_RULES, lobby=CLAIMS),
-    Option("lifts", "int", 0, N_("When the frame fills, lift it and play on (times)"),
-           "house rule: times a full frame is lifted, its discs let fall, and play goes on (0, the rules: a full "
-           "frame ends the game, more cards wins; with 3, 86 in 100 greedy games reach the target, against 27)",
-           *LIMITS["lifts"], lobby=LIFTS),
+# The rules' defaults are declared once, on ``Rules``; the schema (and every front end, through it) reads them.
+DEFAULTS = defaults_of(Rules)
+
+
+def rules_option(name: str, kind: str, label: str, help: str, **more: Any) -> Option:
+    """An option of ``Rules`` with the default the dataclass declares and the range every front end shares
+    (``rules.LIMITS``)."""
+    low, high = LIMITS.get(name, (None, None))
+    return Option(name, kind, DEFAULTS[name], label, help, low, high, **more)
+
+
+OPTIONS = (  # lobby: the menus of the web lobby
+    rules_option("columns", "int", N_("Columns"), "columns of the frame", lobby=Lobby()),
+    rules_option("rows", "int", N_("Rows"), "rows of the frame", lobby=Lobby()),
+    rules_option("discs", "int", N_("Discs of each kind"), "discs of each kind (default: half the cells, rounded up)",
+                 lobby=None),
+    rules_option("target", "int", N_("Cards to win"), "pattern cards that win at once", lobby=TARGETS),
+    rules_option("claim", "choice", N_("A card already on the board goes to"),
+                 "who takes a new card whose pattern is already on the board: mover (the player to move) or first "
+                 "(whoever claims it first)", choices=CLAIM_RULES, lobby=CLAIMS),
+    rules_option("lifts", "int", N_("When the frame fills, lift it and play on (times)"),
+                 "house rule: times a full frame is lifted, its discs let fall, and play goes on (0, the rules: a "
+                 "full frame ends the game, more cards wins; with 3, 86 in 100 greedy games reach the target, "
+                 "against 27)", lobby=LIFTS),
 )
 
 # The lobby's bots by measured strength (docs/double-spot.md): the three searches are level with each other.

@@ -8,12 +8,11 @@ players, a dog limit at least the target, ...).
 from __future__ import annotations
 
 import argparse
-from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from ...core.advice import Advice
 from ...core.games import GameSpec, LobbyBot, Outcome, Summary, Termination
-from ...core.options import CUSTOM, Lobby, Option
+from ...core.options import CUSTOM, Lobby, Option, defaults_of
 from .advice import advise as spots_advise
 from .bots import BOTS
 from .record import FORMAT
@@ -39,7 +38,7 @@ TARGETS = Lobby("main", cap=(1, 20), presets=((1, N_("1 (warm-up)")), (3, N_("3 
                                              (8, N_("8 (long)")), (10, N_("10 (long)"))))
 
 # The rules' defaults are declared once, on ``Rules``; the schema (and the OpenSpiel adapter, through it) reads them.
-DEFAULTS = {f.name: f.default for f in fields(Rules) if f.init}
+DEFAULTS = defaults_of(Rules)
 
 
 def rules_option(name: str, kind: str, label: str, help: str, low: int | None = None, high: int | None = None,
