@@ -170,9 +170,9 @@ class GameSpec(Generic[RulesT, StateT]):
     # The game's own columns of a study row: (rules, final state, [(seat, move) of each decision]) -> columns
     # (``spots.study.play`` fills the rest from the summary; see ``spots.study.store.ROW_FIELDS``).
     study_row: Callable[[RulesT, StateT, list[tuple[int, str]]], Mapping[str, Any]] | None = None
-    # Does a study count a lead change made by the game's last move? (Spots' rows do; Double Spot's never have,
-    # and its recorded studies keep their rows.)
-    study_final_lead: bool = True
+    # The version of what the game's study rows count, raised when that changes, so a study's store never mixes
+    # rows counted two ways (Double Spot 2: a lead change made by the last move counts, as it always did for Spots).
+    study_rows_version: int = 1
     # Does a study's fingerprint hold the rules in full, not only the options it names? (Double Spot's defaults
     # changed once, so rows played under the old ones must never be mixed with new rows.)
     study_rules_in_full: bool = False

@@ -100,8 +100,7 @@ def play_game(config: Config, game: int, seed: int) -> Row:
     players = [make_bot(config.game, bot, seed + s) for s, bot in enumerate(seats)]
     tally = Tally(spec, len(seats))
     state = play_out(spec.new_state(rules), players, random.Random(seed), tally, spec.turn)
-    if spec.study_final_lead:
-        tally.lead(state)
+    tally.lead(state)  # a lead change made by the last move counts too
     summary = spec.summarize(state)
     end = summary.outcome or spec.outcome(state)
     row: Row = {

@@ -64,7 +64,7 @@ class Study:
 
         A configuration of a game whose defaults have changed counts with its rules in full, not only the
         options it names (Double Spot: rows played while ``lifts`` was 3 by default are never mixed with rows
-        played under the rules' ending).
+        played under the rules' ending), and with the version of the game's rows once they have changed.
         """
         configs = [{**c.to_dict(), **_rules_in_full(c)} for c in self.configs]
         doc = {"seed": self.seed, "chunk": self.chunk, "configs": configs}
@@ -85,11 +85,16 @@ class Study:
 
 
 def _rules_in_full(config: Config) -> dict[str, Any]:
-    """The rules as played, for a game whose defaults have changed (``GameSpec.study_rules_in_full``); else {}."""
+    """The rules as played, for a game whose defaults have changed (``GameSpec.study_rules_in_full``), and the
+    version of its rows once it is past the first (``GameSpec.study_rows_version``); else {}."""
     from ..core.games import get
     from .play import make_rules
 
-    return {"rules": make_rules(config, 0).to_dict()} if get(config.game).study_rules_in_full else {}
+    spec = get(config.game)
+    out: dict[str, Any] = {"rules": make_rules(config, 0).to_dict()} if spec.study_rules_in_full else {}
+    if spec.study_rows_version != 1:
+        out["rows_version"] = spec.study_rows_version
+    return out
 
 
 def builtin_studies() -> dict[str, dict[str, Any]]:
