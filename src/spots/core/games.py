@@ -32,7 +32,13 @@ from .record import Record, RecordFormat
 from .webview import WebView
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..analysis.evaluator import Evaluator
+    from ..study.spec import Study
+
+    # A study report kind of the game's own: (study, its rows, the report's folder) -> Markdown lines
+    StudyReport = Callable[[Study, list[dict[str, Any]], Path], list[str]]
 
 __all__ = ["BUILTIN", "Advise", "AnySpec", "DescribeMove", "GameSpec", "LobbyBot", "Outcome", "Summary", "Terminal",
            "Termination", "get", "load_position", "new_state", "register", "registry", "sniff", "spec_of_format",
@@ -176,6 +182,9 @@ class GameSpec(Generic[RulesT, StateT]):
     # Does a study's fingerprint hold the rules in full, not only the options it names? (Double Spot's defaults
     # changed once, so rows played under the old ones must never be mixed with new rows.)
     study_rules_in_full: bool = False
+    # The game's own study report kinds (kind -> report section, which imports its plotting only when called);
+    # the kinds every game's rows can have are the study shell's (``spots.study.report.SECTIONS``).
+    study_reports: Mapping[str, StudyReport] = field(default_factory=dict)
     # The game's built-in balance studies by name (``spots study --list``; declarations as in a study file).
     studies: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     summary: str = ""  # one line for ``spots games``

@@ -19,7 +19,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-KINDS = ("seats", "tiles", "sets", "variants", "ladder", "double-spot")
+SHARED_KINDS = ("seats", "sets", "variants", "ladder")  # the report kinds every game's rows can have
+
+
+def kinds() -> tuple[str, ...]:
+    """The study kinds: the shared ones, then each registered game's own (``GameSpec.study_reports``)."""
+    from ..core.games import registry
+
+    return (*SHARED_KINDS, *(kind for spec in registry().values() for kind in spec.study_reports))
 STUDY_KEYS = {"name", "kind", "description", "games", "seed", "chunk", "base", "grid", "cases"}
 
 
@@ -175,8 +182,8 @@ def parse_study(doc: Mapping[str, Any], where: str) -> Study:
     if not isinstance(name, str) or not name.replace("-", "").replace("_", "").isalnum():
         raise StudyError(f"{where}: name must be letters, digits, '-' or '_', not {name!r}")
     kind = doc.get("kind", "seats")
-    if kind not in KINDS:
-        raise StudyError(f"{where}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    if kind not in kinds():
+        raise StudyError(f"{where}: kind must be one of {', '.join(kinds())}, not {kind!r}")
     base = doc.get("base", {})
     grid = doc.get("grid", {})
     cases = doc.get("cases", [{}]) or [{}]

@@ -18,7 +18,10 @@ from .web_view import WEB_VIEW
 from .words import N_, describe_move
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ...analysis.evaluator import Evaluator
+    from ...study.spec import Study
 
 TARGETS = Lobby("main", cap=(1, 10), presets=((3, N_("3 (quick)")), (5, N_("5 (standard)")), (7, N_("7 (long)"))))
 # The rules' ending (0 lifts) is the default; the lobby recommends lifting with its measured effect (no % sign: these
@@ -103,6 +106,13 @@ def hint(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
     return advise(state, seed=seed)
 
 
+def study_report(study: Study, rows: list[dict[str, Any]], folder: Path) -> list[str]:
+    """The ``double-spot`` study report (``study_report.py``: the study extra, imported when a report is written)."""
+    from .study_report import report
+
+    return report(study, rows, folder)
+
+
 SPEC: GameSpec[Rules, State] = GameSpec(
     name="double-spot",
     title="Double Spot",
@@ -119,6 +129,7 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     summarize=summarize,
     study_row=study_row,
     studies=STUDIES,
+    study_reports={"double-spot": study_report},
     study_rows_version=2,  # 2: a lead change made by the last move counts (version 1 left it out)
     study_rules_in_full=True,
     terminal=terminal,

@@ -24,7 +24,10 @@ from .web_view import WEB_VIEW
 from .words import describe_move, render
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ...analysis.evaluator import Evaluator
+    from ...study.spec import Study
 
 # The lobby's menus (the first entry of each is the game's default).
 TRICK_MENU = (("beginner", N_("beginner (Adoption Event)")), ("dog-park", N_("dog park")),
@@ -125,6 +128,13 @@ def terminal(args: argparse.Namespace, rules: Rules | None) -> int:
     return start(args, rules)
 
 
+def tiles_report(study: Study, rows: list[dict[str, Any]], folder: Path) -> list[str]:
+    """The ``tiles`` study report (``study_report.py``: the study extra, imported when a report is written)."""
+    from .study_report import tiles
+
+    return tiles(study, rows, folder)
+
+
 SPEC: GameSpec[Rules, State] = GameSpec(
     name="spots",
     title="Spots",
@@ -141,6 +151,7 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     summarize=summarize,
     study_row=study_row,
     studies=STUDIES,
+    study_reports={"tiles": tiles_report},
     terminal=terminal,
     web=WEB_VIEW,
     lobby_bots=LOBBY_BOTS,
