@@ -5,10 +5,9 @@ never on which worker plays it or what it played before: that is what makes a
 study give the same rows on one worker or fifty.
 
 The seam: ``runner_for`` picks how a chunk is played. The reference runner
-plays through the public engines (``spots.Game`` and ``spots.games.double_spot``)
-with bots from the game registry (``spots.core.games``); each game's summary row is its
-own (a study's questions are about one game: tiles and sets are Spots'). When the
-compiled batch simulator ``spots.fast`` is importable and offers
+plays any registered game through its ``GameSpec`` (``spots.core.games``: its states,
+bots and summary); a row's columns are the summary's, then the game's own
+(``GameSpec.study_row``). When the compiled batch simulator ``spots.fast`` is importable and offers
 ``study_rows(config: dict, games: list[tuple[int, int]]) -> list[dict]`` (game
 number, game seed -> rows with the fields of ``ROW_FIELDS``), Spots
 configurations whose seats are all ``random`` or ``greedy`` (with at most a
