@@ -111,11 +111,18 @@ class TableScreen:
 
     # ------------------------------------------------------------ the same for every game
 
+    def _chance(self) -> bool:
+        """Play the pending chance event, drawn from the dice; False: the players left. A game whose players
+        take part in one (Double Spot's claim race) overrides it."""
+        self._play(None)
+        return True
+
     def _play_turns(self) -> bool:
         """Chance events, the bots' moves and the human's prompt in turn until the game ends; False: they left."""
         while not self.state.is_terminal():
             if self.state.is_chance_node():
-                self._play(None)
+                if not self._chance():
+                    return False
             elif self.table.seats[self.state.current_player()] != HUMAN:
                 self._play(self.table.bots[self.state.current_player()].choose(self.state))
             elif not self._human():
