@@ -116,8 +116,8 @@ class Summary:
 
 
 RulesT = TypeVar("RulesT")
-StateT = TypeVar("StateT")
-StateC = TypeVar("StateC", contravariant=True)
+StateT = TypeVar("StateT", bound=GameState)
+StateC = TypeVar("StateC", bound=GameState, contravariant=True)
 RulesC = TypeVar("RulesC", contravariant=True)
 
 
