@@ -89,3 +89,21 @@ def test_a_web_view_given_by_a_function_still_works_and_warns() -> None:
     assert spec.web is WEB_VIEW and spec.web_view() is WEB_VIEW  # the object itself, no warning
     with pytest.warns(DeprecationWarning, match="GameSpec.web is a function; give the WebView itself"):
         assert replace(spec, web=lambda: WEB_VIEW).web_view() is WEB_VIEW
+
+
+def test_the_views_that_moved_into_the_game_folders_keep_their_old_names() -> None:
+    """Each game's terminal and web views left ``spots.play`` and ``spots.web`` for its folder; the old names give
+    the very same modules, with a warning naming the new place (in a fresh process, so each warns once)."""
+    pairs = {"spots.web.words": "spots.games.spots.web_view",
+             "spots.web.double_spot_words": "spots.games.double_spot.web_view",
+             "spots.play.double_spot_terminal": "spots.games.double_spot.terminal",
+             "spots.play.double_spot_view": "spots.games.double_spot.terminal_view",
+             "spots.play.spots_view": "spots.games.spots.terminal_view"}
+    code = ("import importlib, warnings\nwarnings.simplefilter('always')\n"
+            f"pairs = {pairs!r}\n"
+            "print(all(importlib.import_module(old) is importlib.import_module(new) for old, new in pairs.items()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True"]
+    for old, new in pairs.items():
+        assert f"{old} moved to {new}; import it from there" in out.stderr
