@@ -78,7 +78,7 @@ def play_solo(args: argparse.Namespace, options: dict[str, Any]) -> int | None:
     else:
         parse_day(args.date)
     try:
-        from .play.solo_terminal import start
+        from .games.spots.solo_terminal import start
     except ImportError as exc:
         raise ValueError(f"spots play needs the 'play' extra: pip install 'spots[play]' ({exc})") from None
     return start(args)

@@ -14,23 +14,14 @@ from typing import Any
 
 from rich.console import Console
 
-from .. import i18n
-from ..games.spots import Game
-from ..games.spots.daily import (
-    MEDAL_WORDS,
-    Challenge,
-    Deal,
-    challenge_named,
-    daily_deal,
-    medal,
-    parse_day,
-    score_of,
-)
-from ..games.spots.keyed import KeyedDice
-from ..games.spots.par import PAR_GAMES, Par, par_of
-from ..games.spots.tricks import N_
-from .spots_terminal import Table, TerminalGame
-from .table import HUMAN
+from ... import i18n
+from ...play.table import HUMAN
+from . import Game
+from .daily import MEDAL_WORDS, Challenge, Deal, challenge_named, daily_deal, medal, parse_day, score_of
+from .keyed import KeyedDice
+from .par import PAR_GAMES, Par, par_of
+from .terminal import Table, TerminalGame
+from .tricks import N_
 
 GUIDE = (
     N_("Solo: score {target} dogs in as few turns as you can; a bust costs you the turn's dice, not the game."),
