@@ -347,3 +347,40 @@ def test_a_daily_deal_refuses_rules_of_its_own_and_other_seats(capsys) -> None: 
     assert "not both" in capsys.readouterr().err
     assert main(["play", "--date", "2026-12-01"]) == 2
     assert "--date goes with --daily" in capsys.readouterr().err
+
+
+def test_a_daily_table_read_back_after_a_restart_rolls_on_from_its_deals_dice(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from spots.games.spots.daily import utc_today
+    from spots.games.spots.par import play_deal
+    from test_web_accounts import app_on
+    from test_web_api import opened, play
+
+    monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
+    monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
+    deal = daily_deal(utc_today())
+    game = play_deal(deal, "greedy", 0)
+    cache_path(deal, 2, None).parent.mkdir(parents=True)
+    cache_path(deal, 2, None).write_text(json.dumps(compute_par(deal, games=2, bot="greedy").to_dict()))
+    moves = [m for m in game.history() if not m.startswith(("roll ", "reveal "))]
+    half = len(moves) // 2
+
+    def send(c, seat_token: str, these: list[str]) -> dict:  # type: ignore[no-untyped-def,type-arg]
+        table_id = c.app.state.hub.by_token[seat_token][0]
+        with c.websocket_connect(f"/ws/{table_id}?token={seat_token}") as ws:
+            view = opened(ws)["state"]["view"]
+            for move in these:  # refused unless the dice since the restart are the deal's
+                reply, state = play(ws, move, view["moves"])
+                assert state is not None, (move, reply)
+                view = state["view"]
+        return view  # type: ignore[no-any-return]
+
+    db = str(tmp_path / "r.db")
+    with app_on(db, rate=1e6) as c:
+        made = c.post("/daily", follow_redirects=False)
+        seat_token = made.headers["location"].split("/play/")[1].split("?")[0]
+        assert not send(c, seat_token, moves[:half])["over"]
+    with app_on(db, rate=1e6) as c:  # a new server process on the same file
+        view = send(c, seat_token, moves[half:])
+    assert view["over"] and view["turn"] == game.turn

@@ -20,7 +20,8 @@ import time
 from collections import OrderedDict, deque
 from typing import Any
 
-from ..games.spots.keyed import table_dice
+from ..games.spots.daily import deal_named
+from ..games.spots.keyed import KeyedDice, table_dice
 from .cluster import Follower
 from .config import Limits
 from .games import GameKind, hosted
@@ -101,8 +102,21 @@ class Hub:
         kind = hosted()[row.game]
         state, lines = replay_with_log(kind, kind.rules_from_dict(row.rules), row.moves, [s.name for s in row.seats])
         room = Room(self, row, state, lines)
-        room.dice = table_dice(state.rules, room.dice)  # a keyed table read back rolls from a new secret deal
+        room.dice = self.dice_of(row.id, state.rules, room.dice)
         return room
+
+    def dice_of(self, table_id: str, rules: Any, dice: random.Random) -> random.Random:
+        """A table's dice when read back: a solo deal's own keyed dice (web/solo.py), any other keyed table a new
+        secret deal (its streams are not kept), the rest as before."""
+        if getattr(rules, "keyed_dice", "off") == "on":
+            try:
+                name = self.store.solo_deal(table_id)
+            except self.store.errors as exc:  # the database cannot say now: the table still plays, keyed anew
+                log.warning("the solo deal of table %s could not be read: %s", table_id, exc)
+                name = None
+            if name is not None:
+                return KeyedDice(deal_named(name).key)
+        return table_dice(rules, dice)
 
     def _add(self, room: Room) -> None:
         self.rooms[room.id] = room

@@ -26,6 +26,7 @@ from ..games.spots.daily import (
     Deal,
     challenge_named,
     daily_deal,
+    deal_named,
     medal,
     parse_day,
     score_of,
@@ -96,16 +97,6 @@ class Pars:
 
 
 PARS = Pars()
-
-
-def deal_named(name: str) -> Deal:
-    """``daily-YYYY-MM-DD`` or a challenge's name; a clear error for anything else."""
-    if name.startswith("daily-"):
-        return daily_deal(parse_day(name.removeprefix("daily-")))
-    if name in CHALLENGES:
-        return CHALLENGES[name].deal
-    raise RulesError(f"there is no solo deal {name!r}: a daily deal is daily-YYYY-MM-DD, a challenge one of: "
-                     + ", ".join(CHALLENGES))
 
 
 def par_json(par: Par | None) -> dict[str, Any] | None:

@@ -160,3 +160,13 @@ def challenge_named(name: str) -> Challenge:
     if name not in CHALLENGES:
         raise RulesError(f"unknown challenge {name!r}; the challenges are: {', '.join(CHALLENGES)}")
     return CHALLENGES[name]
+
+
+def deal_named(name: str) -> Deal:
+    """``daily-YYYY-MM-DD`` or a challenge's name; a clear error for anything else."""
+    if name.startswith("daily-"):
+        return daily_deal(parse_day(name.removeprefix("daily-")))
+    if name in CHALLENGES:
+        return CHALLENGES[name].deal
+    raise RulesError(f"there is no solo deal {name!r}: a daily deal is daily-YYYY-MM-DD, a challenge one of: "
+                     + ", ".join(CHALLENGES))
