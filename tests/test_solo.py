@@ -24,6 +24,14 @@ CHI2_5_DF_999 = 20.515  # chi-square, 5 degrees of freedom, 99.9th percentile
 CHI2_35_DF_999 = 66.619  # 35 degrees of freedom
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path) -> str:  # type: ignore[no-untyped-def]
+    """The web app's database: a SQLite file, or a PostgreSQL database (as in tests/test_web_accounts.py)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "spots.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
 def rolls_by_turn(state: State) -> dict[tuple[int, int], str]:
     """Replay a finished solo game and give each roll's (turn, roll within the turn) -> its faces."""
     probe = State(state.rules)
@@ -291,7 +299,7 @@ def test_an_online_table_with_keyed_dice_rolls_every_seat_from_its_secret_deals_
     assert probe.is_terminal() and checked > 10
 
 
-def test_signed_in_players_finished_daily_games_make_the_board_of_the_day(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_signed_in_players_finished_daily_games_make_the_board_of_the_day(db, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import html
     import json
 
@@ -322,7 +330,7 @@ def test_signed_in_players_finished_daily_games_make_the_board_of_the_day(tmp_pa
                 view = state["view"]
             assert view["over"]
 
-    with app_on(str(tmp_path / "b.db"), rate=1e6) as c:
+    with app_on(db, rate=1e6) as c:  # on SQLite and on PostgreSQL
         as_(c, None)
         play_daily(c)  # a guest's game: played, but nobody the board can name
         page = html.unescape(c.get("/daily?lang=en").text)
@@ -349,7 +357,7 @@ def test_a_daily_deal_refuses_rules_of_its_own_and_other_seats(capsys) -> None: 
     assert "--date goes with --daily" in capsys.readouterr().err
 
 
-def test_a_daily_table_read_back_after_a_restart_rolls_on_from_its_deals_dice(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_daily_table_read_back_after_a_restart_rolls_on_from_its_deals_dice(db, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import json
 
     from spots.games.spots.daily import utc_today
@@ -376,7 +384,6 @@ def test_a_daily_table_read_back_after_a_restart_rolls_on_from_its_deals_dice(tm
                 view = state["view"]
         return view  # type: ignore[no-any-return]
 
-    db = str(tmp_path / "r.db")
     with app_on(db, rate=1e6) as c:
         made = c.post("/daily", follow_redirects=False)
         seat_token = made.headers["location"].split("/play/")[1].split("?")[0]
