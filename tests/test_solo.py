@@ -391,3 +391,38 @@ def test_a_daily_table_read_back_after_a_restart_rolls_on_from_its_deals_dice(db
     with app_on(db, rate=1e6) as c:  # a new server process on the same file
         view = send(c, seat_token, moves[half:])
     assert view["over"] and view["turn"] == game.turn
+
+
+def test_a_finished_challenge_gets_its_medal_from_par(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    from conftest import PATIENT_S
+    from spots.games.spots.par import play_deal
+    from test_web_accounts import app_on
+    from test_web_api import opened, play
+
+    monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
+    monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
+    deal = CHALLENGES["first-pair"].deal  # a solved variant: par is the exact optimum, 4.1565 turns
+    game = play_deal(deal, "optimal", 0)
+    with app_on(str(tmp_path / "m.db"), rate=1e6) as c:
+        made = c.post("/challenge", data={"challenge": "first-pair"}, follow_redirects=False)
+        seat_token = made.headers["location"].split("/play/")[1].split("?")[0]
+        table_id = c.app.state.hub.by_token[seat_token][0]
+        with c.websocket_connect(f"/ws/{table_id}?token={seat_token}") as ws:
+            view = opened(ws)["state"]["view"]
+            for move in [m for m in game.history() if not m.startswith(("roll ", "reveal "))]:
+                reply, state = play(ws, move, view["moves"])
+                assert state is not None, reply
+                view = state["view"]
+        deadline = time.time() + PATIENT_S
+        race = c.get(f"/api/solo/first-pair?table={table_id}&lang=es").json()
+        while race["pending"] and time.time() < deadline:  # par is worked out in a thread: asked again until known
+            time.sleep(0.1)
+            race = c.get(f"/api/solo/first-pair?table={table_id}&lang=es").json()
+        assert c.get(f"/api/solo/clean-sheet?table={table_id}").status_code == 404  # another deal's table
+    assert race["par"]["exact"] == pytest.approx(4.1565, abs=1e-4) and race["par"]["bot"] == "optimal"
+    assert race["score"] == {"turns": game.turn, "busts": game.busts[0], "reached": True}
+    assert game.turn == 5 and race["medal"] == "silver" and race["medal_word"] == "plata"  # 5 <= 1.25 x 4.1565
+    assert [r["dogs"] for r in race["you"]] == [r["dogs"] for r in race["bot"]]  # the same moves, the same game
+    assert race["challenge"]["goal"] == "Puntúa los perros del objetivo en 6 turnos o menos"
