@@ -3,7 +3,8 @@
 A solo table is a normal table (the player alone) whose dice are the deal's keyed dice, so the player meets
 the dice everyone meets that day and the bot met in its race (``games/spots/par.py``). Par is worked out once
 per deal in a thread (cached on disk, ``SPOTS_PAR_CACHE``); until it is known the race panel says so and asks
-again. The board of the day and the streaks are the browser's (``static/solo.js``, localStorage).
+again. A guest's bests and streaks are the browser's (``static/solo.js``, localStorage); the board of the day is
+the server's: the signed-in players' games it played on the deal, scored from their stored moves (``solo_store``).
 """
 
 from __future__ import annotations
@@ -242,11 +243,12 @@ async def solo_api(request: Request, name: str, table: str = "") -> JSONResponse
     try:
         deal = deal_named(name)
     except RulesError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=404)
+        return JSONResponse({"error": "unknown-deal", "message": str(exc)}, status_code=404)
     state = None
     if table:
         room = await request.app.state.hub.table(table)
         if room is None or room.state.rules != deal.rules:
-            return JSONResponse({"error": f"table {table!r} is not a game of the solo deal {name}"}, status_code=404)
+            return JSONResponse({"error": "unknown-table",
+                                 "message": f"table {table!r} is not a game of the solo deal {name}"}, status_code=404)
         state = room.state
     return JSONResponse(race_json(deal, state, tr))
