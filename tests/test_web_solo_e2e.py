@@ -98,3 +98,17 @@ def test_a_bad_date_or_challenge_is_refused_saying_what_is_allowed(server: Serve
     made = httpx.post(server.url + "/challenge", data={"challenge": "first-pair"})
     assert made.status_code == 303 and made.headers["location"].endswith("?solo=first-pair")
 
+
+
+def test_the_daily_page_and_a_solo_table_have_no_serious_accessibility_problem(
+        server: Server, browser: Any, axe: Any) -> None:
+    from test_web_a11y import problems
+
+    page = browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page()
+    page.goto(server.url + "/daily?lang=en")
+    assert problems(axe, page) == []
+    page.click("#play-daily")
+    page.wait_for_selector("#race-table")
+    page.wait_for_selector("#controls button.move")
+    assert problems(axe, page) == []  # the race panel beside the table, the guide's first tip over it
+    page.context.close()
