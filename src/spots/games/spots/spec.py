@@ -40,6 +40,8 @@ PLAYERS = Lobby("main", presets=((1, N_("1 (solo)")), (2, "2"), (3, "3"), (4, "4
 TARGETS = Lobby("main", cap=(1, 20), presets=((1, N_("1 (warm-up)")), (3, N_("3 (quick)")), (6, N_("6 (standard)")),
                                              (8, N_("8 (long)")), (10, N_("10 (long)"))))
 
+KEYED = Lobby(presets=(("off", N_("off (seeded dice)")), ("on", N_("on (the same dice for every seat)"))))
+
 # The rules' defaults are declared once, on ``Rules``; the schema (and the OpenSpiel adapter, through it) reads them.
 DEFAULTS = defaults_of(Rules)
 
@@ -70,7 +72,7 @@ OPTIONS = (
                  lobby=Lobby(cap=(1, 5000))),
     rules_option("keyed_dice", "choice", N_("Keyed dice (duplicate)"),
                  "on: every player meets the same dice on the same turn, roll and die (luck out of comparisons)",
-                 choices=KEYED_DICE),
+                 choices=KEYED_DICE, lobby=KEYED),
     rules_option("deck", "text", N_("Dog deck file"), "a custom dog deck JSON file", lobby=None),  # a server file
 )
 
