@@ -426,3 +426,22 @@ def test_a_finished_challenge_gets_its_medal_from_par(tmp_path, monkeypatch) -> 
     assert game.turn == 5 and race["medal"] == "silver" and race["medal_word"] == "plata"  # 5 <= 1.25 x 4.1565
     assert [r["dogs"] for r in race["you"]] == [r["dogs"] for r in race["bot"]]  # the same moves, the same game
     assert race["challenge"]["goal"] == "Puntúa los perros del objetivo en 6 turnos o menos"
+
+
+def test_a_challenge_at_the_terminal_ends_with_its_medal(tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from spots.cli import main
+    from spots.games.spots.par import play_deal
+
+    game = play_deal(CHALLENGES["first-pair"].deal, "optimal", 0)  # typed move by move: the optimal policy's game
+    typed = "".join(m + "\n" for m in game.history() if not m.startswith(("roll ", "reveal ")))
+    monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    assert main(["play", "--challenge", "first-pair", "--autosave", "", "--fast", "--plain", "--lang", "vi",
+                 "--par-games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Thử thách: Cặp đầu tiên: một con chó, đã giải chính xác." in out
+    assert "Kết quả của bạn: 5 lượt" in out and "Par 4.16 lượt: mức tối ưu chính xác" in out
+    assert "Huy chương: bạc." in out  # 5 turns: within a quarter over the exact par of 4.1565
