@@ -445,3 +445,23 @@ def test_a_challenge_at_the_terminal_ends_with_its_medal(tmp_path, monkeypatch, 
     assert "Thử thách: Cặp đầu tiên: một con chó, đã giải chính xác." in out
     assert "Kết quả của bạn: 5 lượt" in out and "Par 4.16 lượt: mức tối ưu chính xác" in out
     assert "Huy chương: bạc." in out  # 5 turns: within a quarter over the exact par of 4.1565
+
+
+def test_keyed_rules_at_the_terminal_and_in_selfplay_roll_from_a_deal_drawn_from_the_seed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from spots.cli import main
+
+    out = tmp_path / "g.json"
+    assert main(["selfplay", "--seed", "1", "--keyed-dice", "on", "--bots", "greedy,random", "--quiet",
+                 "--out", str(out)]) == 0
+    record = json.loads(out.read_text())
+    dice = KeyedDice(f"{random.Random(1).getrandbits(64):016x}")  # the deal a seeded table draws
+    probe, checked = State(Rules.from_dict(record["rules"])), 0
+    for move in record["moves"]:
+        if move.startswith("roll ") and probe.turn >= 1:
+            faces = sorted(dice.face("roll", own_turn(probe), rolls_this_turn(probe), d) for d in range(probe.pending_dice))
+            assert move == "roll " + " ".join(map(str, faces))
+            checked += 1
+        probe.apply_action(move)
+    assert checked > 10 and record["rules"]["keyed_dice"] == "on"

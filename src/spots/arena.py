@@ -26,6 +26,7 @@ from .core.files import atomic_write
 from .core.games import get, spec_of_rules
 from .core.play import Watch, play_out, seating
 from .core.protocol import GameState
+from .games.spots.keyed import KeyedDice, table_dice
 
 
 @dataclass
@@ -68,12 +69,10 @@ def play_one(rules: Any, names: list[str], seed: int, game: int, budget: dict[st
                for s, name in enumerate(seats)]
     clock = Clock(len(seats))
     if duplicate:
-        from .games.spots.keyed import KeyedDice
-
         rules = spec.rules(**{**rules.to_dict(), "keyed_dice": "on"})
         dice: random.Random = KeyedDice(f"{seed}:{deal_of(game, spec.seats(rules))}")
-    else:
-        dice = random.Random(f"{seed}:{game}")
+    else:  # keyed rules without --duplicate: a deal per game, drawn from the same seed
+        dice = table_dice(rules, random.Random(f"{seed}:{game}"))
     state = play_out(spec.new_state(rules), players, dice, clock, spec.turn)
     end = spec.outcome(state)
     return GameResult(game, seats, state.returns(), end.winner, end.turns, end.busts, clock.turns_taken,

@@ -21,6 +21,7 @@ from .core.games import AnySpec, GameSpec, get, registry, sniff
 from .core.options import Option
 from .core.play import Watch, play_out
 from .core.protocol import GameState
+from .games.spots.keyed import table_dice
 from .solo_cli import add_par_parser, add_play_options, play_solo
 
 DEFAULT_GAME = "spots"
@@ -127,7 +128,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if len(names) != players:
         raise RulesError(f"--bots names {len(names)} bots for {players} players")
     seated = [spec.make_bot(name, seed=args.seed * 10 + seat) for seat, name in enumerate(names)]
-    state = play_out(spec.new_state(rules), seated, random.Random(args.seed), None if args.quiet else MoveLog())
+    dice = table_dice(rules, random.Random(args.seed))  # keyed rules: a deal drawn from the seed
+    state = play_out(spec.new_state(rules), seated, dice, None if args.quiet else MoveLog())
     print(spec.render(state))
     print(result_line(state.returns(), names))
     if args.out:
