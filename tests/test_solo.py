@@ -32,6 +32,20 @@ def db(request: pytest.FixtureRequest, tmp_path) -> str:  # type: ignore[no-unty
     return str(request.getfixturevalue("pg_url"))
 
 
+def keyed_rolls_checked(moves: list[str], rules: Rules, dice: KeyedDice) -> int:
+    """Replay ``moves``, checking every roll of a turn against the deal's streams; how many were checked."""
+    probe, checked = State(rules), 0
+    for move in moves:
+        if move.startswith("roll ") and probe.turn >= 1:
+            faces = sorted(dice.face("roll", own_turn(probe), rolls_this_turn(probe), d)
+                           for d in range(probe.pending_dice))
+            assert move == "roll " + " ".join(map(str, faces)), (probe.turn, move, faces)
+            checked += 1
+        probe.apply_action(move)
+    assert probe.is_terminal()
+    return checked
+
+
 def rolls_by_turn(state: State) -> dict[tuple[int, int], str]:
     """Replay a finished solo game and give each roll's (turn, roll within the turn) -> its faces."""
     probe = State(state.rules)
@@ -143,16 +157,7 @@ def test_keyed_faces_are_uniform_and_independent_chi_square() -> None:
 def test_at_a_multiplayer_table_every_seat_rolls_from_the_same_streams() -> None:
     rules = Rules(players=2, keyed_dice="on", tricks="beginner")
     state = play_out(State(rules), [BOTS["greedy"](seed=0)] * 2, KeyedDice("table"))
-    dice = KeyedDice("table")
-    probe, checked = State(rules), 0
-    for move in state.history():
-        if move.startswith("roll ") and probe.turn >= 1:
-            size = probe.pending_dice
-            expect = sorted(dice.face("roll", own_turn(probe), rolls_this_turn(probe), d) for d in range(size))
-            assert move == "roll " + " ".join(map(str, expect))
-            checked += 1
-        probe.apply_action(move)
-    assert checked > 20
+    assert keyed_rolls_checked(state.history(), rules, KeyedDice("table")) > 20
 
 
 def test_par_is_reproducible_and_its_interval_holds_the_games(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -288,15 +293,7 @@ def test_an_online_table_with_keyed_dice_rolls_every_seat_from_its_secret_deals_
     assert record["rules"]["keyed_dice"] == "on"
     dice = room.dice
     assert isinstance(dice, KeyedDice) and len(dice.deal) == 16
-    probe, checked = State(Rules.from_dict(record["rules"])), 0
-    for move in record["moves"]:
-        if move.startswith("roll ") and probe.turn >= 1:
-            faces = sorted(dice.face("roll", own_turn(probe), rolls_this_turn(probe), d)
-                           for d in range(probe.pending_dice))
-            assert move == "roll " + " ".join(map(str, faces))
-            checked += 1
-        probe.apply_action(move)
-    assert probe.is_terminal() and checked > 10
+    assert keyed_rolls_checked(record["moves"], Rules.from_dict(record["rules"]), dice) > 10
 
 
 def test_signed_in_players_finished_daily_games_make_the_board_of_the_day(db, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -457,11 +454,5 @@ def test_keyed_rules_at_the_terminal_and_in_selfplay_roll_from_a_deal_drawn_from
                  "--out", str(out)]) == 0
     record = json.loads(out.read_text())
     dice = KeyedDice(f"{random.Random(1).getrandbits(64):016x}")  # the deal a seeded table draws
-    probe, checked = State(Rules.from_dict(record["rules"])), 0
-    for move in record["moves"]:
-        if move.startswith("roll ") and probe.turn >= 1:
-            faces = sorted(dice.face("roll", own_turn(probe), rolls_this_turn(probe), d) for d in range(probe.pending_dice))
-            assert move == "roll " + " ".join(map(str, faces))
-            checked += 1
-        probe.apply_action(move)
-    assert checked > 10 and record["rules"]["keyed_dice"] == "on"
+    assert record["rules"]["keyed_dice"] == "on"
+    assert keyed_rolls_checked(record["moves"], Rules.from_dict(record["rules"]), dice) > 10
