@@ -35,7 +35,7 @@ from ..games.spots.daily import (
 )
 from ..games.spots.errors import RulesError
 from ..games.spots.keyed import KeyedDice
-from ..games.spots.par import PAR_GAMES, Par, RaceTurn, cached_par, par_of
+from ..games.spots.par import PAR_GAMES, Par, RaceTurn, cached_par, par_bot, par_of
 from ..games.spots.tricks import N_
 from .accounts import account_of
 from .context import request_lang
@@ -128,7 +128,7 @@ def my_turns(state: State) -> list[dict[str, int]]:
 def race_json(deal: Deal, state: State | None, tr: Any) -> dict[str, Any]:
     """What the race panel shows: par, the bot's turns, the player's turns and, at the end, the score."""
     par = PARS.get(deal)
-    out: dict[str, Any] = {"deal": deal.name, "par": par_json(par), "pending": par is None,
+    out: dict[str, Any] = {"deal": deal.name, "par": par_json(par), "pending": par is None, "bot_name": par_bot(deal),
                            "tricks": [tr(TILES[t].title) for t in deal.rules.tricks], "target": deal.rules.target}
     race = par.race if par is not None else PARS.races.get(deal.name)
     if race is not None:

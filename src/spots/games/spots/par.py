@@ -100,6 +100,11 @@ class RaceLog(Watch):
         self.moves = []
 
 
+def par_bot(deal: Deal) -> str:
+    """The bot par is measured with: ``optimal`` where the variant is solved, else the strongest general bot."""
+    return "optimal" if variant_of(deal.rules) is not None else PAR_BOT
+
+
 def play_deal(deal: Deal, bot: str, seed: int, watch: Watch | None = None) -> State:
     """One game of the deal by a bot (seeded ``seed``) on the deal's keyed dice."""
     state = play_out(State(deal.rules), [BOTS[bot](seed=seed)], KeyedDice(deal.key), watch, lambda s: s.turn)
@@ -120,8 +125,7 @@ def compute_par(deal: Deal, games: int = PAR_GAMES, bot: str | None = None,
         from .optimal import solution_for
 
         exact = solution_for(solved).expected_turns()
-        bot = bot or "optimal"
-    bot = bot or PAR_BOT
+    bot = bot or par_bot(deal)
     if bot not in BOTS:
         raise ValueError(f"unknown bot {bot!r}; the bots are: {', '.join(BOTS)}")
     turns, busts, race = [], [], RaceLog()

@@ -19,7 +19,7 @@ from ...play.table import HUMAN
 from . import Game
 from .daily import MEDAL_WORDS, Challenge, Deal, challenge_named, daily_deal, medal, parse_day, score_of
 from .keyed import KeyedDice
-from .par import PAR_GAMES, Par, par_of
+from .par import PAR_GAMES, Par, par_bot, par_of
 from .terminal import Table, TerminalGame
 from .tricks import N_
 
@@ -54,7 +54,7 @@ class SoloGame(TerminalGame):
     def run(self) -> int:
         _ = self._
         for line in GUIDE:
-            self.say(_(line).format(target=self.state.rules.target, bot=_("expectimax")), "cyan")
+            self.say(_(line).format(target=self.state.rules.target, bot=par_bot(self.worker.deal)), "cyan")
         if self.challenge is not None:
             goal = self.challenge.goal
             self.say(_("Challenge: {title}. Goal: {goal}.").format(

@@ -138,7 +138,7 @@
     box.setAttribute("aria-live", "polite");
     let step = 0;
     const show = () => {
-      const text = fill(W.guide[step], { target: data.target, bot: W.bot_name });
+      const text = fill(W.guide[step], { target: data.target, bot: data.bot_name });
       box.innerHTML = `<h2>${esc(W.guide_title)}</h2><p>${esc(text)}</p>`
         + `<div class="callout-actions"><button type="button" id="solo-guide-ok">${esc(W.got_it)}</button></div>`;
       box.querySelector("button").addEventListener("click", () => {
