@@ -99,6 +99,9 @@ def test_cross_site_posts_to_the_account_routes_are_refused_and_change_nothing(d
         r = as_(c, ada).post("/me/settings", data={"email": "ada@example.org", "notify": "1"},
                              headers={"Origin": "http://testserver"}, follow_redirects=False)
         assert r.status_code == 303 and store.account_named("ada").notify
+        r = as_(c, ada).post("/me/settings", data={"email": "not an address", "notify": "1"})
+        assert r.status_code == 400 and "That is not an e-mail address" in r.text and 'id="my-games"' in r.text
+        assert store.account_named("ada").email == "ada@example.org"  # refused: nothing changed
 
 
 def test_wrong_passwords_are_slowed_then_refused_for_that_account_only(db: str) -> None:
