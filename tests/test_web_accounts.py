@@ -326,3 +326,15 @@ def test_the_hosts_users_command_lists_disables_resets_and_deletes(db: str, caps
     finally:
         store.close()
     assert bo
+
+
+def test_users_on_a_missing_database_file_is_one_line_and_creates_nothing(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from spots.cli import main as spots  # the command as the README names it: spots users ...
+
+    missing = tmp_path / "typo.db"
+    assert spots(["users", "--db", str(missing), "list"]) == 2
+    assert "no such file" in capsys.readouterr().err and not missing.exists()
+    open_store(str(tmp_path / "empty.db")).close()
+    assert spots(["users", "--db", str(tmp_path / "empty.db"), "list"]) == 0
+    assert capsys.readouterr().out.strip().endswith("0 accounts")
