@@ -113,8 +113,9 @@ def run(args: argparse.Namespace, store: TableStore, out: TextIO, stdin: TextIO)
     return 0
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, stdin: TextIO = sys.stdin) -> int:
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
     args = build_parser().parse_args(argv)
+    out, stdin = out or sys.stdout, stdin or sys.stdin
     try:
         store = opened(args.db)
     except StoreError as exc:
