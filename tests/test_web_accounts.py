@@ -241,10 +241,10 @@ def test_my_games_puts_the_tables_waiting_on_me_first_and_profiles_count_wins(db
             second, second_waits = table()
         waiting, other = (first, second) if first_waits else (second, first)
         page = as_(c, ada).get("/me").text
-        order = [t for t in re.findall(r'class="table-row(?: waiting)?" data-table="(\w+)"', page)
+        order = [t for t in re.findall(r'class="table-row(?: my-turn)?" data-table="(\w+)"', page)
                  if t in (waiting["id"], other["id"])]
         assert order == [waiting["id"], other["id"]]  # the one waiting on Ada first, though the newer may be the other
-        assert re.search(rf'class="table-row waiting" data-table="{waiting["id"]}"', page)
+        assert re.search(rf'class="table-row my-turn" data-table="{waiting["id"]}"', page)
         made = [first, second]
         profile = as_(c, None).get("/players/ADA")
         assert profile.status_code == 200 and "No finished games yet." in profile.text
