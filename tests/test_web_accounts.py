@@ -134,6 +134,25 @@ def test_sign_in_attempts_are_limited_per_client(db: str) -> None:
         assert r.status_code == 429 and "from your address" in error_of(r) and int(r.headers["Retry-After"]) >= 1
 
 
+def test_the_lobbys_poll_never_asks_the_store_for_the_session(tmp_path: Path) -> None:
+    """The lobby polls /api/tables every few seconds: signed in or not, that costs no session look-up."""
+    with app_on(str(tmp_path / "p.db")) as c:
+        ada = sign_up(c, "Ada")
+        accounts = c.app.state.ctx.accounts  # type: ignore[attr-defined]
+        asked: list[str] = []
+        real = accounts.lookup
+
+        async def counted(token: str) -> Any:
+            asked.append(token)
+            return await real(token)
+
+        accounts.lookup = counted
+        for _ in range(3):
+            assert as_(c, ada).get("/api/tables").status_code == 200
+        assert asked == []
+        assert signed_in_as(c, ada) == "Ada" and asked == [ada]  # a page does ask
+
+
 def test_sessions_are_rotated_at_sign_in_and_end_everywhere(db: str) -> None:
     with app_on(db) as c:
         first = sign_up(c, "Ada")
