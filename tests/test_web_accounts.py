@@ -134,6 +134,18 @@ def test_sign_in_attempts_are_limited_per_client(db: str) -> None:
         assert r.status_code == 429 and "from your address" in error_of(r) and int(r.headers["Retry-After"]) >= 1
 
 
+@pytest.mark.parametrize("target", ["//evil.example/", "/\t/evil.example/", "/\\evil.example", "https://evil.example/",
+                                    "/ok\n", "evil"])
+def test_after_signing_in_a_visitor_is_only_sent_to_a_page_of_this_site(tmp_path: Path, target: str) -> None:
+    from spots.web.account_pages import local_path
+
+    assert local_path(target) == "/me" and local_path("/play/a-B_9?x=1") == "/play/a-B_9?x=1"
+    with app_on(str(tmp_path / "n.db")) as c:
+        r = c.post("/signup", data={"name": "Ada", "password": "correct horse", "next": target},
+                   follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/me"
+
+
 def test_the_lobbys_poll_never_asks_the_store_for_the_session(tmp_path: Path) -> None:
     """The lobby polls /api/tables every few seconds: signed in or not, that costs no session look-up."""
     with app_on(str(tmp_path / "p.db")) as c:

@@ -10,6 +10,7 @@ plain HTML (they work without scripts); only passkeys need the page's script
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -28,11 +29,12 @@ PASSKEY_BODY = 8192  # a WebAuthn answer: a few hundred bytes of keys and signat
 RECENT = 20  # tables on a profile
 
 
+LOCAL = re.compile(r"/(?![/\\])[A-Za-z0-9._~/?=&%-]*")  # no "//", "/\\", spaces or controls (browsers drop tabs)
+
+
 def local_path(value: Any, default: str = "/me") -> str:
     """Where to go after signing in: a path on this site only (never ``//other.site`` or a full URL)."""
-    if isinstance(value, str) and value.startswith("/") and not value.startswith("//") and "\\" not in value:
-        return value
-    return default
+    return value if isinstance(value, str) and LOCAL.fullmatch(value) else default
 
 
 async def form_of(request: Request) -> dict[str, str]:
