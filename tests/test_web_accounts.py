@@ -295,8 +295,12 @@ def test_a_session_made_on_one_process_is_honoured_by_the_other(postgres: Any, t
             r = first.post("/signup", data={"name": "Ada", "password": "correct horse"})
             assert r.status_code == 303 and "My games" in first.get("/me").text
             token = first.cookies[COOKIE]
+            made = first.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        seat_link = made["seats"][0]["link"].rsplit("/", 1)[1]
+        assert httpx.get(f"{two.url}/play/{seat_link}").status_code == 403  # Ada's seat, on the other process too
         with httpx.Client(base_url=two.url, cookies={COOKIE: token}) as second:
             assert 'id="me-link">Ada' in second.get("/").text
+            assert second.get(f"/play/{seat_link}").status_code == 200
             assert second.post("/signout/everywhere", follow_redirects=False).status_code == 303
         with httpx.Client(base_url=one.url, cookies={COOKIE: token}) as again:
             deadline = time.monotonic() + PATIENT_S
