@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from .. import i18n
+from .clocks import parse_pace
 from .context import Context, request_lang, tr_of
 from .forms import clean_name, parse_new_table
 from .games import games_json
@@ -81,9 +82,10 @@ class Api:
         body = parse_json(await read_body(request, self.ctx.limits.max_body, self.ctx.limits.body_timeout))
         try:
             kind, rules, seats = parse_new_table(body)
+            pace = parse_pace(body.get("clock"))
         except ValueError as exc:
             return _error(400, "bad-table", str(exc))
-        room = await self.hub.create(kind, rules, seats, client_of(request))
+        room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace)
         return JSONResponse({
             "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"),
             "watch": self.ctx.link(f"/t/{room.id}"),
@@ -95,7 +97,8 @@ class Api:
         room = await self.hub.table(table_id)
         if room is None:
             return _error(404, "unknown-table", f"there is no table {table_id!r}")
-        return JSONResponse({**room.summary(), "view": room.current_view(), "log": room.log})
+        clock = {} if room.timekeeper is None else {"clock": room.timekeeper.view(None)}
+        return JSONResponse({**room.summary(), "view": room.current_view(), "log": room.log, **clock})
 
     async def join(self, table_id: str, request: Request) -> Response:
         body = parse_json(await read_body(request, JOIN_BODY, self.ctx.limits.body_timeout))
