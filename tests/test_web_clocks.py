@@ -206,3 +206,29 @@ def test_a_clock_keeps_the_time_used_across_a_restart(tmp_path: Path) -> None:
         assert clock["seats"][1 - runner]["left"] == 600  # the other clock never ran
     finally:
         srv.stop()
+
+
+def test_two_processes_on_postgresql_agree_on_a_clock_and_act_on_its_expiry_once(pg_url: str,
+                                                                                  tmp_path: Path) -> None:
+    servers = [Server(pg_url, *FAST, log=tmp_path / f"pg{i}.log").launch() for i in range(2)]
+    try:
+        for srv in servers:
+            srv.ready()
+        table = create(servers[0], {"pace": "turn-based", "seconds": 2}, humans=2, target=2)
+        ada, _ = tokens(table)
+
+        async def scenario() -> None:
+            async with Player(servers[0], table["id"], ada) as a, Player(servers[1], table["id"]) as w:
+                await w.until(lambda: w.away(1) == "out", "Bo's clock to run out, seen at the other process")
+                await a.until(lambda: a.away(1) == "out", "Bo's clock to run out")
+                assert a.clock["seats"][1]["choose_by"] == w.clock["seats"][1]["choose_by"]  # one stored clock
+                await a.send({"type": "absent", "for": 1, "choice": "skip"})
+                await w.until(lambda: w.away(1) == "skip", "the choice to reach the other process")
+                await w.until(lambda: w.view["over"], "the game to end")
+
+        asyncio.run(scenario())
+        acted = sum(srv.log.read_text().count(f"table {table['id']}: seat [1] out of time") for srv in servers)
+        assert acted == 1  # both processes timed the clock; one acted on it
+    finally:
+        for srv in servers:
+            srv.stop()

@@ -18,6 +18,7 @@ from .guard import Refused, client_of, parse_json, read_body, whole_number
 from .writer import Unavailable
 
 JOIN_BODY = 1024  # a join request is a seat number and a name
+TURNS_BODY, MAX_TURN_SEATS = 8192, 100  # the turn queue: the seat links one browser holds
 PAGE, MAX_PAGE = 50, 200  # lobby rows per status: by default, at most
 MAX_MOVES = 10**6  # a replay's 'at': far above any game's length
 LOBBY_FRESH = 2.0  # seconds a lobby answer may be reused while no table changed (viewer counts may lag)
@@ -118,6 +119,27 @@ class Api:
                           " the player the table's creator invited")
         return JSONResponse({"seat": seat, "token": token, "link": self.ctx.link(f"/play/{token}")})
 
+    async def turns(self, request: Request) -> Response:
+        """My turn queue: the tables waiting on the seats whose links the browser sends, longest wait first.
+
+        The links travel in the body, never the address (addresses are logged).
+        """
+        body = parse_json(await read_body(request, TURNS_BODY, self.ctx.limits.body_timeout))
+        links = body.get("seats") if isinstance(body, dict) else None
+        if not isinstance(links, list) or len(links) > MAX_TURN_SEATS or not all(isinstance(t, str) for t in links):
+            return _error(400, "bad-seats", f"'seats' must be a list of at most {MAX_TURN_SEATS} seat links' secrets")
+        waiting = []
+        for token in dict.fromkeys(links):
+            found = self.hub.by_token.get(token)
+            room = self.hub.rooms.get(found[0]) if found else None
+            since = None if room is None or found is None else waiting_since(room, found[1])
+            if room is not None and found is not None and since is not None:
+                waiting.append({"table": room.id, "game": room.kind.name, "title": room.kind.title, "seat": found[1],
+                                "name": room.names[found[1]], "since": since,
+                                "link": self.ctx.link(f"/play/{token}")})
+        waiting.sort(key=lambda w: w["since"])
+        return JSONResponse({"tables": waiting})
+
     async def replay_step(self, request: Request, table_id: str) -> Response:
         """The position after ``at`` moves (by default, or above the total: the end), with the log so far.
 
@@ -155,6 +177,20 @@ class Api:
             "Content-Disposition": f'attachment; filename="{room.kind.name}-{room.id}.json"'})
 
 
+def waiting_since(room: Any, seat: int) -> float | None:
+    """Since when the table has waited on ``seat`` (its clock's start, else the last move), or None if it does not."""
+    state = room.state
+    keeper = room.timekeeper
+    if state.is_terminal() or room.row.seats[seat].kind != "human" or (keeper is not None and keeper.stood_in(seat)):
+        return None
+    racers = room.kind.racers(state)
+    if seat not in racers and (racers or state.is_chance_node() or state.current_player() != seat):
+        return None
+    if keeper is not None and keeper.clock.running == seat:
+        return float(keeper.clock.since)
+    return float(room.row.updated)
+
+
 def routes(ctx: Context) -> APIRouter:
     """The JSON routes, under ``/api``."""
     router = APIRouter(prefix="/api")
@@ -164,6 +200,7 @@ def routes(ctx: Context) -> APIRouter:
     router.add_api_route("/tables", api.create_table, methods=["POST"])
     router.add_api_route("/tables/{table_id}", api.table_view, methods=["GET"])
     router.add_api_route("/tables/{table_id}/join", api.join, methods=["POST"])
+    router.add_api_route("/turns", api.turns, methods=["POST"])
     router.add_api_route("/tables/{table_id}/replay", api.replay_step, methods=["GET"])
     router.add_api_route("/tables/{table_id}/record", api.record, methods=["GET"])
     return router

@@ -74,6 +74,12 @@ PROFILES: dict[str, tuple[str, Pace]] = {
 NO_CLOCK = "none"
 
 
+def pace_menu(gettext: Any) -> list[dict[str, str]]:
+    """The lobby's pace menu: no clock, then each named profile, translated."""
+    return [{"value": NO_CLOCK, "label": gettext("No clock")},
+            *({"value": name, "label": gettext(label)} for name, (label, _) in PROFILES.items())]
+
+
 def _seconds(value: Any, what: str, low: float, high: float, scale: float, unit: str) -> float:
     """A number of ``unit`` given for ``what``, in seconds, within [low, high] seconds (else a clear error)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):

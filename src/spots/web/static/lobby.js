@@ -84,7 +84,7 @@
     });
     // your own seat: the first human seat you did not open to anyone (none: you only host)
     const mine = seats.findIndex((s) => s.kind === "human" && !s.open);
-    const body = { game: game(), seats, options: options(), creator_seat: mine < 0 ? null : mine };
+    const body = { game: game(), seats, options: options(), creator_seat: mine < 0 ? null : mine, clock: $("clock").value };
     $("create").disabled = true;
     try {
       const r = await fetch("/api/tables", {
@@ -150,6 +150,28 @@
     else alert(data.error === "seat-taken" ? T("Seat {n} is no longer free.", { n: Number(b.dataset.seat) + 1 }) : data.message);
   });
 
+  // My turn queue: the tables waiting on the seats this browser holds (their links, kept by clocks.js), oldest first.
+  async function turns() {
+    const seats = JSON.parse(localStorage.getItem("spots-seats") || "[]");
+    if (!seats.length) return;
+    try {
+      const r = await fetch("/api/turns", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seats }),
+      });
+      const waiting = (await r.json()).tables || [];
+      const when = (t) => new Date(t * 1000).toLocaleString(window.SPOTS_LANG);
+      $("turn-queue").innerHTML = waiting.length ? waiting.map((w) => `<li class="table-row" data-table="${esc(w.table)}">
+        <a href="${esc(w.link)}">${esc(T("Table {id}", { id: w.table }))}</a> <span class="game-name">${esc(w.title)}</span>
+        <span class="muted">${esc(w.name)} · ${esc(T("waiting since {when}", { when: when(w.since) }))}</span></li>`).join("")
+        : `<li class="empty">${esc(T("No table is waiting for you."))}</li>`;
+      const next = $("next-game");
+      next.hidden = !waiting.length;
+      if (waiting.length) next.href = waiting[0].link;
+    } catch (e) { /* the next poll tries again */ }
+  }
+
   refresh();
+  turns();
   setInterval(refresh, 3000);
+  setInterval(turns, 3000);
 })();
