@@ -43,7 +43,8 @@ def pick(legal: list[dict[str, Any]]) -> str:
 class Player:
     """One WebSocket at a table: the latest view and clock; it plays its own seat's turns while ``playing``."""
 
-    def __init__(self, server: Server, table: str, token: str = "", playing: bool = True) -> None:
+    def __init__(self, server: Server, table: str, token: str = "", playing: bool = True, cookie: str = "") -> None:
+        self.headers = {"Cookie": cookie} if cookie else {}
         self.url = f"ws://127.0.0.1:{server.port}/ws/{table}" + (f"?token={token}" if token else "")
         self.seat: int | None = None
         self.view: dict[str, Any] = {}
@@ -56,7 +57,7 @@ class Player:
         self.changed = asyncio.Event()
 
     async def __aenter__(self) -> Player:
-        self.ws: ClientConnection = await connect(self.url, open_timeout=PATIENT_S)
+        self.ws: ClientConnection = await connect(self.url, open_timeout=PATIENT_S, additional_headers=self.headers)
         self.task = asyncio.create_task(self._read())
         await self.until(lambda: bool(self.view))
         return self

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -10,6 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from .. import i18n
+from .accounts import account_of
 from .clocks import parse_pace
 from .context import Context, request_lang, tr_of
 from .forms import clean_name, parse_new_table
@@ -86,6 +88,10 @@ class Api:
             pace = parse_pace(body.get("clock"))
         except ValueError as exc:
             return _error(400, "bad-table", str(exc))
+        me = account_of(request)
+        for seat in seats:  # a signed-in creator's own seat is the account's from the start
+            if me is not None and seat.get("claimed"):
+                seat.update(account=me.id, name=me.name)
         room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace)
         return JSONResponse({
             "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"),
@@ -109,9 +115,12 @@ class Api:
         seat = body.get("seat") if isinstance(body, dict) else None
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.row.seats):
             return _error(400, "bad-seat", "'seat' must be a seat number of this table")
-        name = clean_name(body.get("name"), "") or None
+        me = account_of(request)
+        name = me.name if me is not None else clean_name(body.get("name"), "") or None
         try:
             token = await self.hub.join_open(room, seat, name)
+            if token is not None and me is not None and self.ctx.accounts is not None:
+                await self.ctx.accounts.bind(room, seat, me)  # a signed-in player's seat is the account's
         except Unavailable as exc:
             raise Refused(503, "unavailable", f"the seat could not be taken: {exc.why}; try again", exc.retry) from None
         if token is None:
@@ -128,7 +137,7 @@ class Api:
         links = body.get("seats") if isinstance(body, dict) else None
         if not isinstance(links, list) or len(links) > MAX_TURN_SEATS or not all(isinstance(t, str) for t in links):
             return _error(400, "bad-seats", f"'seats' must be a list of at most {MAX_TURN_SEATS} seat links' secrets")
-        waiting = []
+        waiting: list[dict[str, Any]] = []
         for token in dict.fromkeys(links):
             found = self.hub.by_token.get(token)
             room = self.hub.rooms.get(found[0]) if found else None
@@ -139,6 +148,26 @@ class Api:
                                 "link": self.ctx.link(f"/play/{token}")})
         waiting.sort(key=lambda w: w["since"])
         return JSONResponse({"tables": waiting})
+
+    async def push(self, request: Request) -> Response:
+        """Keep a browser's Web Push subscription (``subscription``) for the seat whose link's secret is ``seat``.
+
+        The secret travels in the body, never the address (addresses are logged)."""
+        given = parse_json(await read_body(request, JOIN_BODY * 2, self.ctx.limits.body_timeout))
+        body: dict[str, Any] = given if isinstance(given, dict) else {}
+        seat = body.get("seat")
+        found = self.hub.by_token.get(seat) if isinstance(seat, str) else None
+        if found is None:
+            return _error(404, "unknown-seat", "'seat' must be the secret of a seat link of a live table")
+        given_sub = body.get("subscription")
+        sub: dict[str, Any] = given_sub if isinstance(given_sub, dict) else {}
+        endpoint, keys = sub.get("endpoint"), sub.get("keys")
+        if not isinstance(endpoint, str) or not endpoint.startswith("https://") or not isinstance(keys, dict):
+            return _error(400, "bad-subscription", "send the browser's PushSubscription: an https 'endpoint' and"
+                          " its 'keys'")
+        await self.hub.writer.run(self.hub.store.add_push, found[0], found[1], endpoint,
+                                  json.dumps({"endpoint": endpoint, "keys": keys}))
+        return JSONResponse({"ok": True})
 
     async def replay_step(self, request: Request, table_id: str) -> Response:
         """The position after ``at`` moves (by default, or above the total: the end), with the log so far.
@@ -201,6 +230,7 @@ def routes(ctx: Context) -> APIRouter:
     router.add_api_route("/tables/{table_id}", api.table_view, methods=["GET"])
     router.add_api_route("/tables/{table_id}/join", api.join, methods=["POST"])
     router.add_api_route("/turns", api.turns, methods=["POST"])
+    router.add_api_route("/push", api.push, methods=["POST"])
     router.add_api_route("/tables/{table_id}/replay", api.replay_step, methods=["GET"])
     router.add_api_route("/tables/{table_id}/record", api.record, methods=["GET"])
     return router

@@ -70,8 +70,8 @@
       const reg = await navigator.serviceWorker.register("/sw.js");
       const raw = Uint8Array.from(atob(key.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
       const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: raw });
-      await fetch(`/api/push/${encodeURIComponent(token)}`, {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(sub),
+      await fetch("/api/push", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seat: token, subscription: sub }),
       });
     }
     drawBell();
