@@ -253,9 +253,11 @@ class Clock:
 
     def view(self, names: list[str], now: float) -> dict[str, Any]:
         """The clocks as a viewer is sent them: seconds left as of now, the running seat, the stand-ins."""
-        return {"mode": self.pace.mode, "profile": self.pace.profile, "running": self.running,
-                "grace": self.pace.grace,
+        running = self.running
+        return {"mode": self.pace.mode, "profile": self.pace.profile, "running": running,
+                "grace": self.pace.grace, "deadline": None if running is None else self.since + self.left[running],
                 "seats": [{"name": name, "left": round(self.left_at(i, now), 2), "away": self.stand_in(i),
+                           "away_since": self.away[i]["since"] if i in self.away else None,
                            "choose_by": (self.away[i]["since"] + self.pace.grace) if self.stand_in(i) == "out"
                            else None} for i, name in enumerate(names)]}
 

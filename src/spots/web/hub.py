@@ -3,7 +3,8 @@
 Why it is bounded: only live tables are in memory. A finished table stays for
 a while after its last viewer leaves, then is read back from the file only
 when someone opens its replay; a table nobody has touched for
-``expire_after`` seconds is retired (``abandoned``). A table that cannot be
+``expire_after`` seconds is retired (``abandoned``), unless it has a clock (its
+clocks bring it to an end: ``timing.py``). A table that cannot be
 rebuilt at start-up is set aside (``quarantined``) with the reason, and the
 server carries on with the others.
 """
