@@ -70,25 +70,76 @@ def test_a_your_turn_email_arrives_once_links_to_the_seat_and_goes_to_nobody_who
         ada_link, cy_link = (s["link"] for s in table["seats"])
         assert cy.post(cy_link.replace(srv.url, "") + "/take").status_code in (200, 303)
 
-        async def play_until_adas_turn_begins() -> None:
-            async with Player(srv, table["id"], cy_link.rsplit("/", 1)[1], cookie=cookie(cy)) as c:
-                await c.until(lambda: c.view["to_move"] == 0 and c.sent_at > 0, "Ada's turn to begin after Cy's")
+        async def play_turn(seat: int) -> int:
+            """Seat plays its whole turn; the seat to move after it."""
+            client, link = ((ada, ada_link), (cy, cy_link))[seat]
+            async with Player(srv, table["id"], link.rsplit("/", 1)[1], cookie=cookie(client)) as p:
+                await p.until(lambda: p.view["to_move"] != seat, f"seat {seat}'s turn to end")
+                return int(p.view["to_move"])
 
-        if httpx.get(f"{srv.url}/api/tables/{table['id']}").json()["view"]["to_move"] == 0:
-            async def adas_first_turn() -> None:  # Ada plays her first turn at the table: then Cy's turn comes
-                async with Player(srv, table["id"], ada_link.rsplit("/", 1)[1], cookie=cookie(ada)) as a:
-                    await a.until(lambda: a.view["to_move"] == 1, "Cy's turn")
-            asyncio.run(adas_first_turn())
-        asyncio.run(play_until_adas_turn_begins())
+        seat = httpx.get(f"{srv.url}/api/tables/{table['id']}").json()["view"]["to_move"]
+        adas_turns = 0  # the turns of Ada's that began with a move of Cy's (each is to be told once)
+        cys_turn_began = False
+        while not (cys_turn_began and adas_turns):
+            after = asyncio.run(play_turn(seat))
+            adas_turns += seat == 1 and after == 0
+            cys_turn_began = cys_turn_began or (seat == 0 and after == 1)
+            seat = after
         deadline = time.time() + PATIENT_S
-        while not received:
-            assert time.time() < deadline, "no e-mail arrived"
+        while len(received) < adas_turns:
+            assert time.time() < deadline, f"{len(received)} e-mails of {adas_turns}"
             time.sleep(0.05)
-        (mail,) = received
-        assert mail.rcpt_tos == ["ada@example.org"]
-        message = email.message_from_bytes(mail.content, policy=email.policy.default)
+        assert [m.rcpt_tos for m in received] == [["ada@example.org"]] * adas_turns  # one per turn, none to Cy
+        message = email.message_from_bytes(received[0].content, policy=email.policy.default)
         assert ada_link in message.get_content() and message["Subject"] == f"Your turn at table {table['id']}"
-        assert "cy@example.org" not in [to for m in received for to in m.rcpt_tos]
         assert ada_link not in (tmp_path / "mail.log").read_text()  # the seat's secret is never logged
+        queue = ada.post("/api/turns", json={"seats": []}).json()["tables"]  # signed in: the account's seats
+        assert [(t["table"], t["link"]) for t in queue] == [(table["id"], ada_link)]
     finally:
         srv.stop()
+
+
+def test_the_daily_digest_gathers_the_waiting_tables_into_one_email(tmp_path: Path,
+                                                                     mailbox: tuple[int, list[Any]]) -> None:
+    from fastapi.testclient import TestClient
+
+    from spots.web.app import create_app
+    from spots.web.notices import Smtp
+
+    port, received = mailbox
+    smtp = Smtp.parse(f"smtp://127.0.0.1:{port}?from=spots@example.org")
+    app = create_app(tmp_path / "digest.db", bot_delay=0.0, requests_per_second=1000.0, public_url="https://spots.test",
+                     notices={"smtp": smtp, "digest": True, "digest_every": 3600})
+    with TestClient(app, base_url="https://testserver") as c:  # (the session cookie is https only)
+        assert c.post("/signup", data={"name": "Ada", "password": "correct horse"}).status_code == 200
+        assert c.post("/me/settings", data={"email": "ada@example.org", "notify": "1"}).status_code == 200
+        tables = [c.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+                                              "tricks": "beginner", "target": 3}).json() for _ in range(2)]
+        for table in tables:  # Ada plays her turn; the bot plays; her next turn begins: the digest will say so
+            link = table["seats"][0]["link"]
+            with c.websocket_connect(f"/ws/{table['id']}?token={link.rsplit('/', 1)[1]}",
+                                     headers={"cookie": f"{COOKIE}={c.cookies[COOKIE]}"}) as ws:
+                bots_turn = False
+                while True:  # until the bot has played a turn and Ada's next one begins
+                    msg = ws.receive_json()
+                    if msg["type"] != "state":
+                        continue
+                    view = msg["view"]
+                    bots_turn = bots_turn or view["to_move"] == 1
+                    if view["to_move"] == 0 and bots_turn:
+                        break
+                    if view["to_move"] == 0 and view["legal"]:
+                        moves = [m["move"] for m in view["legal"]]
+                        ws.send_json({"type": "move", "move": "stop" if "stop" in moves else moves[-1],
+                                      "at": view["moves"]})
+        notices = c.app.state.notices  # type: ignore[attr-defined]
+        deadline = time.time() + PATIENT_S
+        while len(notices.pending.get(next(iter(notices.pending), ""), {})) < 2:  # both turns noted
+            assert time.time() < deadline, f"the digest did not gather both tables: {notices.pending}"
+            time.sleep(0.05)
+        assert not received  # nothing is sent turn by turn
+        c.portal.call(notices.send_digests)  # what the daily timer does
+    (digest,) = received
+    text = email.message_from_bytes(digest.content, policy=email.policy.default).get_content()
+    assert digest.rcpt_tos == ["ada@example.org"]
+    assert all(t["seats"][0]["link"] in text for t in tables)  # one e-mail, every waiting table

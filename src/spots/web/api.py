@@ -129,7 +129,8 @@ class Api:
         return JSONResponse({"seat": seat, "token": token, "link": self.ctx.link(f"/play/{token}")})
 
     async def turns(self, request: Request) -> Response:
-        """My turn queue: the tables waiting on the seats whose links the browser sends, longest wait first.
+        """My turn queue: the tables waiting on the seats whose links the browser sends (and, signed in, on the
+        account's seats), longest wait first.
 
         The links travel in the body, never the address (addresses are logged).
         """
@@ -137,6 +138,13 @@ class Api:
         links = body.get("seats") if isinstance(body, dict) else None
         if not isinstance(links, list) or len(links) > MAX_TURN_SEATS or not all(isinstance(t, str) for t in links):
             return _error(400, "bad-seats", f"'seats' must be a list of at most {MAX_TURN_SEATS} seat links' secrets")
+        me = account_of(request)
+        if me is not None:
+            try:
+                mine = await self.hub.writer.run(self.hub.store.tables_of, me.id, ("playing",), MAX_TURN_SEATS)
+            except Unavailable as exc:
+                raise Refused(503, "unavailable", f"your tables cannot be listed: {exc.why}", exc.retry) from None
+            links = [*links, *(s.token for s in mine if s.token)]
         waiting: list[dict[str, Any]] = []
         for token in dict.fromkeys(links):
             found = self.hub.by_token.get(token)

@@ -90,6 +90,7 @@ def create_app(
     app = FastAPI(title="Spots", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
     app.state.ctx = ctx
+    app.state.notices = told
     app.add_middleware(SessionReader, accounts=accounts)  # inside the Gate: refused requests never reach the store
     app.add_middleware(Gate, limits=limits, origin=origin)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

@@ -105,6 +105,8 @@ class Follower:
         """After a gap in hearing: catch every table up, and load the live tables made meanwhile."""
         for room in list(self.hub.rooms.values()):
             await room.catch_up()
+            if room.timekeeper is not None:
+                await room.timekeeper.heard()  # a clock changed meanwhile (an expiry, a choice)
         rows = await self.hub.writer.run(self.hub.store.load_tables)
         for row in rows:
             if row.id not in self.hub.rooms:

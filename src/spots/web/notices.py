@@ -91,6 +91,7 @@ class Notices:
     smtp: Smtp | None = None
     vapid: Vapid | None = None
     digest: bool = False
+    digest_every: float = DIGEST_EVERY  # seconds between digests (a day; tests use less)
     told: dict[tuple[str, int], int] = field(default_factory=dict)  # (table, seat) -> the turn told
     pending: dict[str, dict[str, str]] = field(default_factory=dict)  # account -> table -> link (the digest)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -130,7 +131,7 @@ class Notices:
             if self.digest:
                 self.pending.setdefault(account.id, {})[room.id] = link
                 return
-            _ = i18n.translator(i18n.DEFAULT).gettext
+            _ = i18n.translator(room.langs.get(seat, i18n.DEFAULT)).gettext  # the language they play in
             subject = _("Your turn at table {id}").format(id=room.id)
             text = _("It is your turn at table {id} ({game}). Your seat: {link}").format(
                 id=room.id, game=room.kind.title, link=link)
@@ -144,25 +145,32 @@ class Notices:
     async def _digests(self) -> None:
         """Once a day: one e-mail per player listing the tables that waited on them."""
         while True:
-            await asyncio.sleep(DIGEST_EVERY)
-            pending, self.pending = self.pending, {}
-            for account_id, tables in pending.items():
-                account = await self.hub.writer.run(self.hub.store.account, account_id)
-                if account is None or not account.notify or not account.email or self.smtp is None:
-                    continue
-                _ = i18n.translator(i18n.DEFAULT).gettext
-                lines = "\n".join(f"{table}: {link}" for table, link in tables.items())
-                try:
-                    await asyncio.to_thread(self.smtp.send, account.email, _("Tables waiting for you"), lines)
-                except Exception as exc:
-                    log.warning("a digest e-mail could not be sent (%s)", type(exc).__name__)
+            await asyncio.sleep(self.digest_every)
+            await self.send_digests()
+
+    async def send_digests(self) -> None:
+        """One e-mail to each player with tables gathered since the last digest, listing them all."""
+        pending, self.pending = self.pending, {}
+        _ = i18n.translator(i18n.DEFAULT).gettext
+        for account_id, tables in pending.items():
+            account = await self.hub.writer.run(self.hub.store.account, account_id)
+            if account is None or not account.notify or not account.email or self.smtp is None:
+                continue
+            lines = "\n".join(f"{table}: {link}" for table, link in tables.items())
+            try:
+                await asyncio.to_thread(self.smtp.send, account.email, _("Tables waiting for you"), lines)
+                self.sent += 1
+            except Exception as exc:
+                log.warning("a digest e-mail could not be sent (%s)", type(exc).__name__)
 
     async def _push(self, room: Room, seat: int, link: str) -> None:
         """A Web Push to every browser that subscribed for this seat (gone subscriptions are forgotten)."""
         from pywebpush import WebPushException, webpush
 
         assert self.vapid is not None
-        payload = json.dumps({"title": f"Your turn at table {room.id}", "url": link, "at": time.time()})
+        _ = i18n.translator(room.langs.get(seat, i18n.DEFAULT)).gettext
+        payload = json.dumps({"title": _("Your turn at table {id}").format(id=room.id), "url": link,
+                              "at": time.time()})
         for text in await self.hub.writer.run(self.hub.store.pushes, room.id, seat):
             subscription = json.loads(text)
             try:

@@ -146,6 +146,7 @@ class Room:
         self.changed_at = 0.0  # when the position last changed (monotonic) ...
         self.could_act: set[int] = set()  # ... and the seats that could act in the position before
         self.timekeeper = Timekeeper(self, Clock.from_json(row.clock)) if row.clock else None  # a clocked table's
+        self.langs: dict[int, str] = {}  # each seat's language when last seen here (for its notices: notices.py)
 
     # -------------------------------------------------------------- queries
 
@@ -418,6 +419,8 @@ class Room:
     def join(self, conn: Conn) -> None:
         """A new viewer gets the whole state; the others hear only that a player came (coalesced)."""
         was_online = conn.seat is not None and any(c.seat == conn.seat for c in self.conns)
+        if conn.seat is not None:
+            self.langs[conn.seat] = conn.lang
         self.conns.add(conn)
         self.touched = time.time()
         conn.state_changed(full=True)
