@@ -1,7 +1,8 @@
 """The clocks and the your-turn notices in a real browser (issue 26): headless Chromium on a real server.
 
 The tab's title and icon say when it is your turn (and stop saying it when it is not); every player's clock is
-shown and the running one counts down; the lobby's turn queue lists the table and its "Next game" opens it.
+shown and the running one counts down; the site is installable (a manifest, a service worker); the lobby's turn
+queue lists the table and its "Next game" opens it.
 """
 
 from __future__ import annotations
@@ -50,6 +51,11 @@ def test_the_title_says_your_turn_the_clocks_run_and_the_queue_opens_the_waiting
     shown = "document.querySelector('#clocks .clock.running .clock-time').textContent"
     page.wait_for_function(f"() => {shown} !== {first!r}")
     assert seconds(running.inner_text()) < seconds(first)  # 9:59 after 10:00: it counts down
+
+    # installable: the manifest is linked and the service worker (which shows pushed notices) is running
+    assert page.evaluate("async () => (await navigator.serviceWorker.ready).scope") == server.url + "/"
+    manifest = httpx.get(server.url + page.get_attribute("link[rel=manifest]", "href")).json()
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
 
     lobby = context.new_page()  # the same browser: it holds the seat's link
     lobby.goto(server.url + "/")
