@@ -128,7 +128,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def test_a_silent_player_runs_out_the_others_choose_a_bot_the_game_ends_and_the_player_comes_back(
         server: Server) -> None:
-    table = create(server, {"pace": "turn-based", "seconds": 4}, target=4)  # long enough for Cy to come back
+    table = create(server, {"pace": "turn-based", "seconds": 6}, target=4)  # long enough for Cy to come back
     ada, bo, cy = tokens(table)
 
     async def scenario() -> None:
@@ -215,7 +215,7 @@ def test_two_processes_on_postgresql_agree_on_a_clock_and_act_on_its_expiry_once
     try:
         for srv in servers:
             srv.ready()
-        table = create(servers[0], {"pace": "turn-based", "seconds": 2}, humans=2, target=2)
+        table = create(servers[0], {"pace": "turn-based", "seconds": 3}, humans=2, target=2)
         ada, _ = tokens(table)
 
         async def scenario() -> None:

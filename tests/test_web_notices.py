@@ -80,7 +80,7 @@ def test_a_your_turn_email_arrives_once_links_to_the_seat_and_goes_to_nobody_who
         seat = httpx.get(f"{srv.url}/api/tables/{table['id']}").json()["view"]["to_move"]
         adas_turns = 0  # the turns of Ada's that began with a move of Cy's (each is to be told once)
         cys_turn_began = False
-        while not (cys_turn_began and adas_turns):
+        while not (cys_turn_began and adas_turns and seat == 0):  # ... and it is Ada's turn now
             after = asyncio.run(play_turn(seat))
             adas_turns += seat == 1 and after == 0
             cys_turn_began = cys_turn_began or (seat == 0 and after == 1)
