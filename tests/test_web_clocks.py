@@ -141,6 +141,13 @@ def test_a_silent_player_runs_out_the_others_choose_a_bot_the_game_ends_and_the_
         async with Player(server, table["id"], ada) as a, Player(server, table["id"], bo) as b:
             await a.until(lambda: a.away(2) == "out", "Cy's clock to run out")
             assert a.clock["seats"][2]["left"] == 0 and a.clock["seats"][2]["choose_by"] is not None
+            for bad in ({"for": 2, "choice": "kick"}, {"for": 0, "choice": "bot"}, {"for": "Cy", "choice": "skip"}):
+                await b.send({"type": "absent", **bad})  # refused with a reason; nothing changes
+            await b.until(lambda: len(b.errors) == 3, "three refusals")
+            assert [e["code"] for e in b.errors] == ["bad-choice"] * 3 and a.away(2) == "out"
+            assert "bot (a bot plays for them) or skip" in b.errors[0]["message"]
+            assert "Ada still has time" in b.errors[1]["message"]
+            b.errors.clear()
             await b.send({"type": "absent", "for": 2, "choice": "bot"})
             await a.until(lambda: a.away(2) == "bot", "a bot to play for Cy")
             await a.until(lambda: a.view["over"] or (a.movers[-2:-1] == [2] and a.view["to_move"] != 2),

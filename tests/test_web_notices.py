@@ -143,3 +143,15 @@ def test_the_daily_digest_gathers_the_waiting_tables_into_one_email(tmp_path: Pa
     text = email.message_from_bytes(digest.content, policy=email.policy.default).get_content()
     assert digest.rcpt_tos == ["ada@example.org"]
     assert all(t["seats"][0]["link"] in text for t in tables)  # one e-mail, every waiting table
+
+
+@pytest.mark.parametrize("url, words", [("http://mail.example.org", "--smtp must look like smtp://"),
+                                        ("smtp://mail.example.org?from=nobody", "'from' must be an e-mail address"),
+                                        ("smtp://mail.example.org:99999", "the port must be a number")])
+def test_a_bad_smtp_address_is_refused_at_start_saying_what_is_allowed(url: str, words: str,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from spots.web.server import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--smtp", url])
+    assert stopped.value.code == 2 and words in capsys.readouterr().err

@@ -174,7 +174,7 @@ class Timekeeper:
         if choice not in STAND_INS:
             return _("'choice' must be bot (a bot plays for them) or skip (their turns are skipped)")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(names):
-            return _("'seat' must be the number of a seat of this table (counting from 0)")
+            return _("'for' must be the number of a seat of this table (counting from 0)")
         async with self.room.lock:
             if self.stood_in(chooser) or chooser == seat:
                 return _("only the other players may choose for a seat out of time")
