@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("spots.web")
 DIGEST_EVERY = 24 * 3600.0
+TOLD_KEPT = 50000  # (table, seat) pairs remembered as told
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,8 @@ class Notices:
         turn = room.kind.summary(room.state).turn
         if self.told.get((room.id, seat)) == turn:
             return
+        if len(self.told) > TOLD_KEPT:  # bounded: forgetting only risks telling a waiting turn once more
+            self.told.clear()
         self.told[(room.id, seat)] = turn
         token = room.row.seats[seat].token
         if token:
