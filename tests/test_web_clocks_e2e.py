@@ -61,6 +61,8 @@ def test_the_title_says_your_turn_the_clocks_run_and_the_queue_opens_the_waiting
     lobby.goto(server.url + "/")
     lobby.wait_for_selector(f"#turn-queue li[data-table='{table['id']}']")
     assert lobby.get_attribute("#next-game", "href") == link
+    pace = lobby.locator(f"#running-tables li[data-table='{table['id']}'] .pace")
+    assert pace.inner_text() == "⏱ Real-time: 10 minutes + 5 seconds a move"  # the lobby says each table's pace
 
     page.bring_to_front()
     for _ in range(200):  # play my turn to its end (stop as soon as the rules allow): then it is the bot's

@@ -80,6 +80,11 @@ def pace_menu(gettext: Any) -> list[dict[str, str]]:
             *({"value": name, "label": gettext(label)} for name, (label, _) in PROFILES.items())]
 
 
+def pace_names(gettext: Any) -> dict[str, str]:
+    """What the lobby's rows call each table's pace (by profile; ``custom``: values set through the API)."""
+    return {**{name: gettext(label) for name, (label, _) in PROFILES.items()}, "custom": gettext("Custom clock")}
+
+
 def _seconds(value: Any, what: str, low: float, high: float, scale: float, unit: str) -> float:
     """A number of ``unit`` given for ``what``, in seconds, within [low, high] seconds (else a clear error)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):

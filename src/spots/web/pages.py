@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from .accounts import account_of
-from .clocks import pace_menu
+from .clocks import pace_menu, pace_names
 from .context import Context, tr_of
 from .forms import lobby_form
 from .tutorial import teaching
@@ -52,7 +52,7 @@ def routes(ctx: Context) -> APIRouter:
         return ctx.page(request, "lobby.html", games=games, bots={g["name"]: g["bots"] for g in games},
                         bot_labels={g["name"]: g["bot_labels"] for g in games},
                         about={g["name"]: {k: g[k] for k in ("title", "goal", "draws")} for g in games},
-                        lessons=lessons, paces=pace_menu(tr))
+                        lessons=lessons, paces=pace_menu(tr), pace_names=pace_names(tr))
 
     @router.get("/host/{host_token}", response_class=HTMLResponse)
     async def host_page(request: Request, host_token: str) -> HTMLResponse:

@@ -116,10 +116,11 @@
       ? `<a class="button" href="/t/${t.id}/replay">${esc(T("Replay"))}</a> <a class="button" href="/t/${t.id}">${esc(T("Final table"))}</a>`
       : `<a class="button" href="/t/${t.id}">${esc(T("Watch"))}</a>`;
     const goal = g.goal[0] === g.goal[1] ? T(g.goal[0], { n: t.target }) : P(g.goal[0], g.goal[1], t.target);
+    const pace = t.clock ? ` · <span class="pace">⏱ ${esc((window.SPOTS_PACES || {})[t.clock] || t.clock)}</span>` : "";
     const title = g.title;
     return `<li class="table-row" data-table="${t.id}" data-game="${esc(t.game)}"><div><b>${esc(T("Table {id}", { id: t.id }))}</b>
       <span class="game-name">${esc(title)}</span>
-      <span class="muted">${esc(goal)} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}</span></div>
+      <span class="muted">${esc(goal)} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}${pace}</span></div>
       <div class="lps">${players}</div><div class="links">${links}</div></li>`;
   }
 
