@@ -170,10 +170,10 @@ def test_with_nobody_left_to_choose_bots_play_every_silent_seat_and_the_game_end
     table = create(server, {"pace": "turn-based", "seconds": 1.5})
 
     async def scenario() -> None:
-        for token in tokens(table):  # each player sits down, then goes silent
-            async with Player(server, table["id"], token, playing=False):
-                pass
-        async with Player(server, table["id"]) as watcher:
+        async with Player(server, table["id"]) as watcher:  # watching from the start
+            for token in tokens(table):  # each player sits down, then goes silent
+                async with Player(server, table["id"], token, playing=False):
+                    pass
             await watcher.until(lambda: watcher.view["over"], "the game to end")
         first, second, last = json.loads(httpx.get(f"{server.url}/api/tables/{table['id']}").text)["ran_out"]
         # The first two had someone to choose (nobody did: a bot after the grace time); the last had nobody.
