@@ -99,6 +99,9 @@ def test_cross_site_posts_to_the_account_routes_are_refused_and_change_nothing(d
         r = as_(c, ada).post("/me/settings", data={"email": "ada@example.org", "notify": "1"},
                              headers={"Origin": "http://testserver"}, follow_redirects=False)
         assert r.status_code == 303 and store.account_named("ada").notify
+        r = as_(c, ada).post("/me/settings", data={"email": "not an address", "notify": "1"})
+        assert r.status_code == 400 and "That is not an e-mail address" in r.text and 'id="my-games"' in r.text
+        assert store.account_named("ada").email == "ada@example.org"  # refused: nothing changed
 
 
 def test_wrong_passwords_are_slowed_then_refused_for_that_account_only(db: str) -> None:
@@ -129,6 +132,37 @@ def test_sign_in_attempts_are_limited_per_client(db: str) -> None:
         assert sign_in(c, "Ada", "correct horse").status_code == 303
         r = sign_in(c, "Bo", "correct horse")
         assert r.status_code == 429 and "from your address" in error_of(r) and int(r.headers["Retry-After"]) >= 1
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "/\t/evil.example/", "/\\evil.example", "https://evil.example/",
+                                    "/ok\n", "evil"])
+def test_after_signing_in_a_visitor_is_only_sent_to_a_page_of_this_site(tmp_path: Path, target: str) -> None:
+    from spots.web.account_pages import local_path
+
+    assert local_path(target) == "/me" and local_path("/play/a-B_9?x=1") == "/play/a-B_9?x=1"
+    with app_on(str(tmp_path / "n.db")) as c:
+        r = c.post("/signup", data={"name": "Ada", "password": "correct horse", "next": target},
+                   follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/me"
+
+
+def test_the_lobbys_poll_never_asks_the_store_for_the_session(tmp_path: Path) -> None:
+    """The lobby polls /api/tables every few seconds: signed in or not, that costs no session look-up."""
+    with app_on(str(tmp_path / "p.db")) as c:
+        ada = sign_up(c, "Ada")
+        accounts = c.app.state.ctx.accounts  # type: ignore[attr-defined]
+        asked: list[str] = []
+        real = accounts.lookup
+
+        async def counted(token: str) -> Any:
+            asked.append(token)
+            return await real(token)
+
+        accounts.lookup = counted
+        for _ in range(3):
+            assert as_(c, ada).get("/api/tables").status_code == 200
+        assert asked == []
+        assert signed_in_as(c, ada) == "Ada" and asked == [ada]  # a page does ask
 
 
 def test_sessions_are_rotated_at_sign_in_and_end_everywhere(db: str) -> None:
@@ -238,10 +272,10 @@ def test_my_games_puts_the_tables_waiting_on_me_first_and_profiles_count_wins(db
             second, second_waits = table()
         waiting, other = (first, second) if first_waits else (second, first)
         page = as_(c, ada).get("/me").text
-        order = [t for t in re.findall(r'class="table-row(?: waiting)?" data-table="(\w+)"', page)
+        order = [t for t in re.findall(r'class="table-row(?: my-turn)?" data-table="(\w+)"', page)
                  if t in (waiting["id"], other["id"])]
         assert order == [waiting["id"], other["id"]]  # the one waiting on Ada first, though the newer may be the other
-        assert re.search(rf'class="table-row waiting" data-table="{waiting["id"]}"', page)
+        assert re.search(rf'class="table-row my-turn" data-table="{waiting["id"]}"', page)
         made = [first, second]
         profile = as_(c, None).get("/players/ADA")
         assert profile.status_code == 200 and "No finished games yet." in profile.text
@@ -261,8 +295,12 @@ def test_a_session_made_on_one_process_is_honoured_by_the_other(postgres: Any, t
             r = first.post("/signup", data={"name": "Ada", "password": "correct horse"})
             assert r.status_code == 303 and "My games" in first.get("/me").text
             token = first.cookies[COOKIE]
+            made = first.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        seat_link = made["seats"][0]["link"].rsplit("/", 1)[1]
+        assert httpx.get(f"{two.url}/play/{seat_link}").status_code == 403  # Ada's seat, on the other process too
         with httpx.Client(base_url=two.url, cookies={COOKIE: token}) as second:
             assert 'id="me-link">Ada' in second.get("/").text
+            assert second.get(f"/play/{seat_link}").status_code == 200
             assert second.post("/signout/everywhere", follow_redirects=False).status_code == 303
         with httpx.Client(base_url=one.url, cookies={COOKIE: token}) as again:
             deadline = time.monotonic() + PATIENT_S
@@ -323,3 +361,15 @@ def test_the_hosts_users_command_lists_disables_resets_and_deletes(db: str, caps
     finally:
         store.close()
     assert bo
+
+
+def test_users_on_a_missing_database_file_is_one_line_and_creates_nothing(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from spots.cli import main as spots  # the command as the README names it: spots users ...
+
+    missing = tmp_path / "typo.db"
+    assert spots(["users", "--db", str(missing), "list"]) == 2
+    assert "no such file" in capsys.readouterr().err and not missing.exists()
+    open_store(str(tmp_path / "empty.db")).close()
+    assert spots(["users", "--db", str(tmp_path / "empty.db"), "list"]) == 0
+    assert capsys.readouterr().out.strip().endswith("0 accounts")

@@ -127,3 +127,26 @@ def test_a_guest_plays_through_an_invite_link_as_before(site: tuple[Server, str]
     host.close()
     guest.close()
 
+
+
+def test_the_account_pages_read_well_to_a_screen_reader(site: tuple[Server, str], browser: Any, axe: Any) -> None:
+    """axe-core finds no serious or critical violation on the sign-in, sign-up, My games and profile pages."""
+    from test_web_a11y import problems
+
+    _, base = site
+    context = browser.new_context()
+    page = context.new_page()
+    for path in ("/signin", "/signup", "/reset"):
+        page.goto(base + path)
+        assert problems(axe, page) == [], path
+    sign_up(page, base, "Max", "a long enough password")
+    for _ in range(30):  # tables until one waits on Max (who starts is drawn), so My games shows both kinds of row
+        made = page.request.post(base + "/api/tables", data={"seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        if page.request.get(f"{base}/api/tables/{made['id']}").json()["view"]["to_move"] == 0:
+            break
+    for path in ("/me", "/players/Max"):
+        page.goto(base + path)
+        page.wait_for_selector("li.table-row")
+        assert problems(axe, page) == [], path
+    assert page.goto(base + "/me") and page.locator("li.my-turn").count() == 1
+    context.close()

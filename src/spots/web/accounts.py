@@ -272,15 +272,25 @@ def session_token(request: Request) -> str | None:
 class SessionReader:
     """ASGI middleware: for a request or WebSocket carrying a session cookie, the account goes in its state.
 
-    Guests carry no cookie and cost nothing; static files are skipped. A store that cannot answer
-    leaves the visitor signed out for that request (never a 500).
+    Guests carry no cookie and cost nothing; static files and the JSON reads (``GET /api/...``: the
+    lobby's poll every few seconds, replays) are skipped, since no answer there depends on who asks.
+    A store that cannot answer leaves the visitor signed out for that request (never a 500).
     """
 
     def __init__(self, app: Any, accounts: Accounts) -> None:
         self.app, self.accounts = app, accounts
 
+    @staticmethod
+    def wanted(scope: Any) -> bool:
+        """Whether this request's answer may depend on the account."""
+        if scope["type"] == "websocket":
+            return True
+        if scope["type"] != "http" or scope["path"].startswith(("/static/", "/games/")):
+            return False
+        return not (scope["method"] in ("GET", "HEAD") and scope["path"].startswith("/api/"))
+
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] in ("http", "websocket") and not scope["path"].startswith(("/static/", "/games/")):
+        if self.wanted(scope):
             token = self._token(scope)
             if token:
                 try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import secrets
 import sys
 import time
@@ -53,6 +54,8 @@ def opened(db: str) -> TableStore:
     """The server's store; a SQLite file is opened beside a server that may be using it (no lock file)."""
     if db.startswith(("postgresql://", "postgres://")):
         return open_store(db)
+    if not os.path.exists(db):  # a typo must not leave a new empty database behind
+        raise StoreError(f"database {db}: there is no such file; give the server's --db")
     return Store(db, lock=False)
 
 
@@ -110,8 +113,9 @@ def run(args: argparse.Namespace, store: TableStore, out: TextIO, stdin: TextIO)
     return 0
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout, stdin: TextIO = sys.stdin) -> int:
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
     args = build_parser().parse_args(argv)
+    out, stdin = out or sys.stdout, stdin or sys.stdin
     try:
         store = opened(args.db)
     except StoreError as exc:
