@@ -117,3 +117,43 @@ def test_the_refusal_says_why_and_what_is_allowed() -> None:
         state.sample_chance(rng)
     with pytest.raises(UndoRefused, match="nothing of yours to take back: the last roll or reveal cannot be taken"):
         spec.take_back(state, state.current_player())
+
+
+def test_the_terminal_never_takes_back_the_other_players_move() -> None:
+    """Two people at one terminal: at seat 2's prompt, right after seat 1's last move (no roll between),
+    ``undo`` says it is the other player's and changes nothing; after one's own placement it takes it back."""
+    import io
+
+    from rich.console import Console
+
+    from spots.play.spots_terminal import Table, TerminalGame
+
+    spec = get("spots")
+    seen: dict[str, Any] = {}
+
+    def ask(prompt: str) -> str:
+        state = game.state
+        history = state.history()
+        if "refused" not in seen and not spec.takeback(state).moves and spec.takeback(state).why == "other":
+            seen["refused"] = (state.to_dict(), len(out.getvalue()))
+            return "undo"
+        if "refused" in seen and "unchanged" not in seen:
+            seen["unchanged"] = state.to_dict() == seen["refused"][0]
+        if "refused" in seen and "mine" not in seen and spec.takeback(state).moves:
+            seen["mine"] = (history[:-1], len(out.getvalue()))
+            return "undo"
+        if "mine" in seen and "after" not in seen:
+            seen["after"] = history
+        if "after" in seen:
+            return "quit"
+        return "1"
+
+    out = io.StringIO()
+    table = Table(spec.new_state(spec.make_rules(players=2, tricks="beginner")), ["me", "me"], 3, None)
+    game = TerminalGame(table, Console(file=out, width=200), fast=True, plain=True, ask=ask)
+    game.run()
+    start = seen["refused"][1]
+    assert seen["unchanged"], "a refused undo changed the position"
+    assert "Nothing to undo: the last move was another player's." in out.getvalue()[start:]
+    kept, start = seen["mine"]
+    assert "Took back your last move" in out.getvalue()[start:] and seen["after"] == kept
