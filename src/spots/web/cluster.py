@@ -75,8 +75,8 @@ class Follower:
         task.add_done_callback(self.tasks.discard)
 
     async def _apply(self, change: str | None) -> None:
-        """One change: ``m <table> <moves> [the new moves as JSON]``, ``n <table>`` (new), ``s <table>`` (seats),
-        ``x <table>`` (status)."""
+        """One change: ``m <table> <moves> [the new moves as JSON]``, ``u <table> <moves>`` (moves taken back),
+        ``n <table>`` (new), ``s <table>`` (seats), ``x <table>`` (status)."""
         try:
             if change is None:
                 await self.resync()
@@ -88,6 +88,8 @@ class Follower:
             elif kind == "m" and room is not None and int(rest[0]) > len(room.log):
                 moves = json.loads(rest[1]) if len(rest) > 1 else None
                 await room.catch_up(int(rest[0]), moves)
+            elif kind == "u" and room is not None:  # moves taken back (an undo): read the record again
+                await room.reload_moves()
             elif kind == "s" and room is not None:
                 await self.reseat(room)
             elif kind == "x" and room is not None:
@@ -102,7 +104,7 @@ class Follower:
     async def resync(self) -> None:
         """After a gap in hearing: catch every table up, and load the live tables made meanwhile."""
         for room in list(self.hub.rooms.values()):
-            await room.catch_up()
+            await room.reload_moves()  # the whole record: moves may have been taken back meanwhile, too
         rows = await self.hub.writer.run(self.hub.store.load_tables)
         for row in rows:
             if row.id not in self.hub.rooms:

@@ -32,6 +32,7 @@ from ..core.errors import IllegalMoveError
 from .games import GameKind, hosted
 from .guard import Bucket
 from .store import Conflict, TableRow
+from .takeback import Takebacks
 from .writer import Unavailable
 
 if TYPE_CHECKING:
@@ -120,8 +121,8 @@ class Conn:
         return self.bucket.take() == 0
 
 
-class Room:
-    """One table: its rules, seats, position, log and viewers."""
+class Room(Takebacks):
+    """One table: its rules, seats, position, log and viewers (and undo: ``Takebacks``)."""
 
     def __init__(self, hub: Hub, row: TableRow, state: Any, log_lines: list[str]) -> None:
         self.hub = hub
@@ -168,6 +169,7 @@ class Room:
         if key not in self._views:
             view = self.kind.view(self.state, self.seat_info(), len(self.log), i18n.translator(key[0]), key[1], True)
             view["table"] = self.id
+            view["undo"] = self.undo_offer()  # who may take back a move now (the page's Undo button)
             self._views[key] = json.dumps(view)
         return self._views[key]
 
@@ -324,6 +326,7 @@ class Room:
             _ = i18n.translator(lang).gettext
             raise MoveError("stale", _("the table has moved on: {n} moves, you sent 'at': {at}").format(
                 n=len(self.log), at=start)) from None
+        self.followed(before, [m for m, _ in moves], chance_last=bool(moves) and moves[-1][1] == -1)
         self._swap(before, after, lines, final)
 
     def _swap(self, before: Any, after: Any, lines: list[dict[str, str]], final: dict[str, Any] | None) -> None:
@@ -399,6 +402,7 @@ class Room:
             final = {**self._make_summary(after, len(self.log) + len(moves)), "updated": time.time()}
         if not self.bot_only:
             self.touched = time.time()
+        self.followed(before, moves)
         self._swap(before, after, lines, final)
 
     # -------------------------------------------------------------- viewers

@@ -156,6 +156,11 @@ class TableStore(ABC):
         """Append moves at index ``start``; raises ``Conflict`` (changing nothing) when it is taken."""
 
     @abstractmethod
+    def take_back(self, table_id: str, count: int, keep: int) -> None:
+        """Remove a table's moves from index ``keep`` on (an undo: the record as if they were never played);
+        raises ``Conflict`` (changing nothing) when the table does not hold ``count`` moves now."""
+
+    @abstractmethod
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None: ...
 
     @abstractmethod
@@ -416,6 +421,15 @@ class Store(TableStore):
             if "UNIQUE" not in str(exc):
                 raise
             raise Conflict(f"table {table_id}: a move is already stored at index {start}") from None
+
+    def take_back(self, table_id: str, count: int, keep: int) -> None:
+        with self.lock, self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            found = self.db.execute("SELECT moves FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if found is None or found[0] != count:
+                raise Conflict(f"table {table_id}: it holds {found and found[0]} moves, not {count}")
+            self.db.execute("DELETE FROM moves WHERE table_id = ? AND idx >= ?", (table_id, keep))
+            self.db.execute("UPDATE tables SET moves = ?, updated = ? WHERE id = ?", (keep, time.time(), table_id))
 
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None:
         """Mark a human seat as taken; ``rotate`` gives it a fresh token (joining an open seat from the lobby).
