@@ -5,7 +5,8 @@ into memory the first time a language is asked for (no build step, no ``.mo``
 files in git). To refresh the template after changing texts, from the project folder::
 
     pybabel extract -F src/spots/i18n/babel.cfg -k N_ -k NP_:1,2 --no-location --sort-output \\
-        -o src/spots/i18n/messages.pot src/spots/games src/spots/play src/spots/web src/spots/i18n
+        -o src/spots/i18n/messages.pot src/spots/games src/spots/play src/spots/web src/spots/i18n \\
+        src/spots/analysis
     pybabel update -i src/spots/i18n/messages.pot -d src/spots/i18n/locale -D spots \\
         --no-fuzzy-matching --ignore-obsolete
 
