@@ -142,3 +142,21 @@ def test_a_refusal_is_in_the_players_language(tmp_path: Path) -> None:
             opened(a)
             refused = undo(a)
             assert refused["code"] == "undo-refused" and "Nothing to undo" not in refused["message"]
+
+
+def test_while_a_bot_is_to_move_a_person_is_told_it_is_not_their_move(tmp_path: Path) -> None:
+    with client(tmp_path / "b.db") as c:  # the bot waits (a long bot delay): it is its move
+        t = new_table(c, seats=[{"kind": "bot", "bot": "random"}, {"kind": "human", "name": "Ann"}])
+        with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][1]['link'])}") as ann:
+            view = opened(ann)["state"]["view"]
+            for _ in range(100):  # when the deal gave Ann the first turn, she plays it to its end
+                if view["to_move"] != 1:
+                    break
+                legal = [m["move"] for m in view["legal"]]
+                ok, state = play(ann, next((m for m in legal if m == "stop"), legal[0]), view["moves"])
+                assert ok["type"] == "ok" and state is not None
+                view = state["view"]
+            assert view["to_move"] == 0
+            refused = undo(ann, view["moves"])
+            assert refused["code"] == "undo-refused"
+            assert "only the player to move may take back their own moves" in refused["message"]

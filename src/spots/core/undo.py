@@ -88,11 +88,12 @@ def follow(tail: Sequence[Step], before: Any, moves: Sequence[str], turn: Callab
     A live table keeps only this tail, so each move costs the rule one step, however long the game.
     """
     kept = list(tail)
-    state = before.clone() if moves else before
-    for move in moves:
+    state = before.clone() if len(moves) > 1 else before  # the last move is never played here: it is not needed
+    for i, move in enumerate(moves):
         step = _step(state, move, turn)
         kept = [] if step.seat == CHANCE else [*kept, step]
-        state.apply_action(move)
+        if i < len(moves) - 1:
+            state.apply_action(move)
     return kept
 
 

@@ -90,7 +90,9 @@ class Takebacks:
                     n=count, at=at))
             offer = self.takeback()
             if not offer.allows(seat):
-                why = offer.why if offer.seat in (None, seat) else "not-yours"
+                state = self.state
+                mover = None if state.is_terminal() or state.is_chance_node() else state.current_player()
+                why = "over" if state.is_terminal() else offer.why if mover == seat else "not-yours"
                 raise MoveError("undo-refused", i18n.undo_refused(why, self.kind.spec.undo_rule, tr), [])
             after = self.kind.spec.take_back(self.state, seat, 1, self.recent())
             try:  # the record first: durable before anyone hears
