@@ -404,19 +404,23 @@ class Store(TableStore):
                      winner: int | None, summary: dict[str, Any] | None = None) -> None:
         """Append accepted moves (a decision and the chance events it caused) atomically.
 
-        The primary key (table, index) refuses a second writer at the same index.
-        ``summary``: the lobby row, stored when the game ends.
+        The primary key (table, index) refuses a second writer at the same index, and a record that does
+        not end at ``start`` (``Conflict`` either way, changing nothing). ``summary``: the lobby row, stored
+        when the game ends.
         """
         now = time.time()
         try:
             with self.lock, self.db:
                 self.db.execute("BEGIN IMMEDIATE")
                 self._insert_moves(table_id, start, moves, now)
-                self.db.execute(
-                    "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ?, summary = ? WHERE id = ?",
+                changed = self.db.execute(
+                    "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ?, summary = ?"
+                    " WHERE id = ? AND moves = ?",
                     (start + len(moves), status, winner, now, None if summary is None else json.dumps(summary),
-                     table_id),
+                     table_id, start),
                 )
+                if changed.rowcount != 1:  # the record does not end at ``start`` (moves were taken back): nothing
+                    raise Conflict(f"table {table_id}: it does not hold {start} moves")
         except sqlite3.IntegrityError as exc:
             if "UNIQUE" not in str(exc):
                 raise
