@@ -6,8 +6,8 @@ This module only shows the board as the player to move sees it, reads moves and
 commands, draws the chance events (die rolls, card reveals) from a seeded
 generator, asks the players who claimed a card first under the ``first`` claim
 rule, and saves the game record after every move (``--load`` continues it).
-There is no undo: every drop is followed by a die roll, which would be seen again (the game's undo rule,
-``GameSpec.takeback``, says so: the ``undo`` command tells its words).
+There is no undo: every drop is followed by a die roll, which would be seen again (``undo`` asks the
+game's rule, ``GameSpec.takeback``, as every front end does, and says so).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .. import i18n
-from ..core.undo import Step, Takeback, follow
+from ..core.undo import Step, Takeback, follow, steps
 from .store import Conflict
 from .writer import Unavailable
 
@@ -47,9 +47,10 @@ class Takebacks:
     could_act: set[int]
     changed_at: float
 
-    def changed(self, full: bool = False) -> None: ...  # the room's own
-    def schedule_bot(self) -> None: ...
-    def _follow(self, moves: list[str]) -> None: ...
+    if TYPE_CHECKING:  # the room's own
+        def changed(self, full: bool = False) -> None: ...
+        def schedule_bot(self) -> None: ...
+        def _follow(self, moves: list[str]) -> None: ...
 
     def recent(self) -> list[Step]:
         """The steps since the last chance event (replayed from the record the first time they are needed)."""
@@ -146,6 +147,4 @@ class Takebacks:
 
 def spec_steps(spec: Any, state: Any) -> list[Step]:
     """The steps since the last chance event of ``state``'s record, replayed (a table loaded or rewound)."""
-    from ..core.undo import steps
-
     return steps(lambda: spec.new_state(state.rules), state.history(), spec.turn)
