@@ -160,3 +160,28 @@ def test_while_a_bot_is_to_move_a_person_is_told_it_is_not_their_move(tmp_path: 
             refused = undo(ann, view["moves"])
             assert refused["code"] == "undo-refused"
             assert "only the player to move may take back their own moves" in refused["message"]
+
+
+def test_a_double_click_without_at_takes_back_one_move_only(tmp_path: Path) -> None:
+    db = tmp_path / "twice.db"
+    with client(db) as c:
+        t = new_table(c, target=3)
+        tid = t["id"]
+        with c.websocket_connect(f"/ws/{tid}?token={token(t['seats'][0]['link'])}") as a, \
+                c.websocket_connect(f"/ws/{tid}?token={token(t['seats'][1]['link'])}") as b:
+            view = opened(a)["state"]["view"]
+            opened(b)
+            rng = random.Random(9)
+            for _ in range(20):  # until two moves can be taken back
+                _, view = play_until_undo_is_offered([a, b], view, rng)
+                if view["undo"]["moves"] >= 2:
+                    break
+            else:
+                pytest.fail("never two moves to take back")
+            mover = [a, b][view["to_move"]]
+            mover.send_json({"type": "undo", "at": view["moves"]})
+            mover.send_json({"type": "undo"})  # the second click, sent before the first was answered
+            replies = [until(mover, lambda m: m["type"] in ("undone", "error")) for _ in range(2)]
+            assert replies[0] == {"type": "undone", "moves": view["moves"] - 1}
+            assert replies[1]["code"] == "stale"
+            assert len(db_moves(db, tid)) == view["moves"] - 1

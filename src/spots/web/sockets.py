@@ -213,7 +213,7 @@ class SocketServer:
         if not isinstance(at, (int, Unsaid)) or isinstance(at, bool):
             return _error("bad-message", _("'at' must be the number of moves you have seen"))
         if kind == "undo":
-            return await self._undo(room, conn, None if isinstance(at, Unsaid) else at)
+            return await self._undo(room, conn, at)
         try:
             index, canonical = await room.submit(msg.get("move"), conn.seat, at, conn.lang)
         except MoveError as exc:
@@ -224,7 +224,7 @@ class SocketServer:
             return _error(exc.code, exc.message, move=move, **extra)
         return {"type": "ok", "move": canonical, "index": index, "moves": len(room.log)}
 
-    async def _undo(self, room: Room, conn: Conn, at: int | None) -> dict[str, Any]:
+    async def _undo(self, room: Room, conn: Conn, at: int | Unsaid) -> dict[str, Any]:
         """Take back the sender's last move when the game's rule allows it (``web/takeback.py``)."""
         assert conn.seat is not None
         try:

@@ -27,6 +27,7 @@ from .writer import Unavailable
 if TYPE_CHECKING:
     from .games import GameKind
     from .hub import Hub
+    from .rooms import Unsaid
     from .store import TableRow
 
 log = logging.getLogger("spots.web")
@@ -48,6 +49,7 @@ class Takebacks:
     changed_at: float
 
     if TYPE_CHECKING:  # the room's own
+        def _infer(self, unsaid: Unsaid, seat: int, lang: str) -> int: ...
         def changed(self, full: bool = False) -> None: ...
         def schedule_bot(self) -> None: ...
         def _follow(self, moves: list[str]) -> None: ...
@@ -77,14 +79,17 @@ class Takebacks:
         offer = self.takeback()
         return {"seat": offer.seat, "moves": offer.count} if offer.seat is not None and offer.moves else None
 
-    async def undo(self, seat: int, at: int | None, lang: str = "en") -> int:
+    async def undo(self, seat: int, at: int | Unsaid | None, lang: str = "en") -> int:
         """Take back ``seat``'s last move; the number of moves left. Raises MoveError and changes nothing when
-        refused (the message says why and what the game allows)."""
-        from .rooms import MoveError
+        refused (the message says why and what the game allows). Without ``at`` it is taken for the current
+        position as a move is (``Room._infer``), so a double click cannot take back two moves."""
+        from .rooms import MoveError, Unsaid
 
         tr = i18n.translator(lang)
         _ = tr.gettext
         async with self.lock:
+            if isinstance(at, Unsaid):
+                at = self._infer(at, seat, lang)
             count = len(self.log)
             if at is not None and at != count:
                 raise MoveError("stale", _("the table has moved on: {n} moves, you sent 'at': {at}").format(
