@@ -30,7 +30,7 @@ from spots.games.double_spot.record import (
     record_dict,
     save_record,
 )
-from spots.play.double_spot_terminal import DoubleSpotGame, new_table, parse_claim
+from spots.games.double_spot.terminal import DoubleSpotGame, new_table, parse_claim
 from test_terminal import stopped_cleanly
 
 PROMPT = re.compile(r"Seat (\d) > ")
