@@ -185,3 +185,38 @@ def test_a_double_click_without_at_takes_back_one_move_only(tmp_path: Path) -> N
             assert replies[0] == {"type": "undone", "moves": view["moves"] - 1}
             assert replies[1]["code"] == "stale"
             assert len(db_moves(db, tid)) == view["moves"] - 1
+
+
+def test_on_a_clocked_table_a_move_and_its_undo_give_back_no_time(tmp_path: Path) -> None:
+    """Real-time with 60 seconds added per move: a placement adds them, its undo takes them away again (the
+    mover's time runs on from where it stood before the move), so place-and-undo cannot buy time."""
+    db = tmp_path / "clock.db"
+    clock = {"pace": "real-time", "minutes": 10, "add_seconds": 60, "per": "move"}
+    with client(db) as c:
+        t = new_table(c, target=3, clock=clock)
+        tid = t["id"]
+        socks = [c.websocket_connect(f"/ws/{tid}?token={token(s['link'])}") for s in t["seats"]]
+        with socks[0] as a, socks[1] as b:
+            state = opened(a)["state"]
+            opened(b)
+            rng = random.Random(4)
+            for _ in range(300):
+                view, seat = state["view"], state["view"]["to_move"]
+                left_before = state["clock"]["seats"][seat]["left"]
+                legal = [m["move"] for m in view["legal"]]
+                move = next((m for m in legal if m.startswith(("place", "bury"))), None) or rng.choice(legal)
+                ok, state = play([a, b][seat], move, view["moves"])
+                assert ok["type"] == "ok" and state is not None
+                if state["view"]["undo"] is not None and move.startswith(("place", "bury")):
+                    break
+            else:
+                pytest.fail("no placement could be taken back")
+            mover = [a, b][seat]
+            assert state["clock"]["seats"][seat]["left"] > left_before + 50  # the move added its minute
+            heard: list[Msg] = []
+            assert undo(mover, state["view"]["moves"], heard)["type"] == "undone"
+            back = heard[-1] if heard else state_of(mover, state["view"]["moves"] - 1)
+            assert back["clock"]["running"] == seat
+            assert back["clock"]["seats"][seat]["left"] <= left_before  # the minute is gone again
+    with client(db) as c2:  # and so the stored clock says
+        assert c2.get(f"/api/tables/{tid}").json()["clock"]["seats"][seat]["left"] <= left_before

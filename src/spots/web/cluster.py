@@ -91,6 +91,8 @@ class Follower:
                 await room.catch_up(int(rest[0]), moves)
             elif kind == "u" and room is not None:  # moves taken back (an undo): read the record again
                 await room.reload_moves()
+                if room.timekeeper is not None:
+                    await room.timekeeper.heard()  # and the clock stored with it
             elif kind == "s" and room is not None:
                 await self.reseat(room)
             elif kind == "a" and room is not None and room.timekeeper is not None:

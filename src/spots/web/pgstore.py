@@ -222,7 +222,7 @@ class PgStore(TableStore):
         if not row or not row[0]:
             raise Conflict(f"table {table_id}: it does not hold {start} moves (another process changed it)")
 
-    def take_back(self, table_id: str, count: int, keep: int) -> None:
+    def take_back(self, table_id: str, count: int, keep: int, clock: str | None = None) -> None:
         """Remove the moves from ``keep`` on and tell the other processes (``u <table> <moves>``)."""
         with self.lock:
             conn = self._live()
@@ -231,7 +231,8 @@ class PgStore(TableStore):
                 if found is None or found[0] != count:
                     raise Conflict(f"table {table_id}: it holds {found and found[0]} moves, not {count}")
                 conn.execute("DELETE FROM moves WHERE table_id = %s AND idx >= %s", (table_id, keep))
-                conn.execute("UPDATE tables SET moves = %s, updated = %s WHERE id = %s", (keep, time.time(), table_id))
+                conn.execute("UPDATE tables SET moves = %s, updated = %s, clock = coalesce(%s, clock) WHERE id = %s",
+                             (keep, time.time(), clock, table_id))
                 self._notify(conn, "u", table_id, str(keep))
 
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None:

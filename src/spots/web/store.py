@@ -233,9 +233,9 @@ class TableStore(AccountStore, ABC):
         return found[0][0] if found else None
 
     @abstractmethod
-    def take_back(self, table_id: str, count: int, keep: int) -> None:
-        """Remove a table's moves from index ``keep`` on (an undo: the record as if they were never played);
-        raises ``Conflict`` (changing nothing) when the table does not hold ``count`` moves now."""
+    def take_back(self, table_id: str, count: int, keep: int, clock: str | None = None) -> None:
+        """Remove a table's moves from index ``keep`` on (an undo: the record as if they were never played), and
+        store its ``clock`` when given; raises ``Conflict`` (changing nothing) when it does not hold ``count``."""
 
     @abstractmethod
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None: ...
@@ -507,14 +507,15 @@ class Store(TableStore):
                 raise
             raise Conflict(f"table {table_id}: a move is already stored at index {start}") from None
 
-    def take_back(self, table_id: str, count: int, keep: int) -> None:
+    def take_back(self, table_id: str, count: int, keep: int, clock: str | None = None) -> None:
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             found = self.db.execute("SELECT moves FROM tables WHERE id = ?", (table_id,)).fetchone()
             if found is None or found[0] != count:
                 raise Conflict(f"table {table_id}: it holds {found and found[0]} moves, not {count}")
             self.db.execute("DELETE FROM moves WHERE table_id = ? AND idx >= ?", (table_id, keep))
-            self.db.execute("UPDATE tables SET moves = ?, updated = ? WHERE id = ?", (keep, time.time(), table_id))
+            self.db.execute("UPDATE tables SET moves = ?, updated = ?, clock = coalesce(?, clock) WHERE id = ?",
+                            (keep, time.time(), clock, table_id))
 
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None:
         """Mark a human seat as taken; ``rotate`` gives it a fresh token (joining an open seat from the lobby).

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import i18n
 from ..core.undo import Step, Takeback, follow, steps
+from .clocks import Clock
 from .store import Conflict
 from .writer import Unavailable
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from .hub import Hub
     from .rooms import Unsaid
     from .store import TableRow
+    from .timing import Timekeeper
 
 log = logging.getLogger("spots.web")
 
@@ -45,6 +47,8 @@ class Takebacks:
     logs: dict[str, list[str]]
     lock: asyncio.Lock
     _recent: list[Step] | None = None  # the steps since the last chance event (None: not read from the record yet)
+    _clocks: dict[int, str] | None = None  # a clocked table's clock before each of those steps, by move number
+    timekeeper: Timekeeper | None
     could_act: set[int]
     changed_at: float
 
@@ -61,9 +65,14 @@ class Takebacks:
         return self._recent
 
     def followed(self, before: Any, moves: list[str], chance_last: bool = False) -> None:
-        """``moves`` were played at ``before`` (``chance_last``: the last is a chance event): keep the steps."""
+        """``moves`` were played at ``before`` (``chance_last``: the last is a chance event): keep the steps, and
+        on a clocked table the clock as it was before them (an undo gives back no time: ``_clock_back``)."""
         if self._recent is not None:
             self._recent = [] if chance_last else follow(self._recent, before, moves, self.kind.spec.turn)
+        if chance_last or not self.timekeeper:
+            self._clocks = None
+        elif moves:
+            self._clocks = {**(self._clocks or {}), len(self.log): self.timekeeper.clock.to_json()}
 
     def takeback(self) -> Takeback:
         """What the player to move may take back now (a bot seat never takes back)."""
@@ -101,8 +110,10 @@ class Takebacks:
                 why = "over" if state.is_terminal() else offer.why if mover == seat else "not-yours"
                 raise MoveError("undo-refused", i18n.undo_refused(why, self.kind.spec.undo_rule, tr), [])
             after = self.kind.spec.take_back(self.state, seat, 1, self.recent())
+            clock = self._clock_back(after, seat, count - 1)
             try:  # the record first: durable before anyone hears
-                await self.hub.writer.run(self.hub.store.take_back, self.id, count, count - 1)
+                await self.hub.writer.run(self.hub.store.take_back, self.id, count, count - 1,
+                                          None if clock is None else clock.to_json())
             except Unavailable as exc:
                 raise MoveError("server-error", f"the undo could not be saved ({exc.why}); nothing changed,"
                                 " try again", retry=exc.retry) from None
@@ -110,8 +121,26 @@ class Takebacks:
                 await self._reload_locked()
                 raise MoveError("stale", _("the table has moved on: {n} moves, you sent 'at': {at}").format(
                     n=len(self.log), at=count)) from None
+            if clock is not None and self.timekeeper is not None:
+                self.timekeeper.moved(clock)
             self._rewound(after, self.recent()[:-1], seat)
             return len(self.log)
+
+    def _clock_back(self, after: Any, seat: int, index: int) -> Clock | None:
+        """The clock once move ``index`` is taken back: the mover's time runs on from where it stood before that
+        move, so a move and its undo give back no time (neither a move's added seconds nor a fresh day)."""
+        keeper = self.timekeeper
+        if keeper is None:
+            return None
+        now = time.time()
+        clock = keeper.clock.copy()
+        clock.start(keeper.clock_seat(after, clock), now)
+        before = (self._clocks or {}).get(index)
+        if before is not None:
+            clock.left[seat] = min(clock.left[seat], Clock.from_json(before).left_at(seat, now))
+        elif clock.pace.mode == "real-time" and clock.pace.per == "move":  # a table loaded since: take back the
+            clock.left[seat] = max(0.0, clock.left[seat] - clock.pace.increment)  # seconds the move added
+        return clock
 
     def _rewound(self, after: Any, recent: list[Step], seat: int | None) -> None:
         """Make ``after`` (a shorter record) the position: the log loses its end; everyone gets the whole table."""
