@@ -146,8 +146,12 @@ class _Valuer:
 
 
 def analyse(record: Record, evaluator: Evaluator | None = None, mistakes: int = 3,
-            progress: Callable[[int, int], None] | None = None) -> Report:
-    """The report of a finished game's record (a record of an unfinished game is refused)."""
+            progress: Callable[[int, int], None] | None = None, humans: Sequence[bool] | None = None) -> Report:
+    """The report of a finished game's record (a record of an unfinished game is refused).
+
+    ``humans``: which seats are people (their mistakes are listed); by default a seat whose name in the record is
+    not one of the game's bots (the web app knows its seats' kinds, and a person may be called "greedy").
+    """
     spec = spec_of_rules(record.rules)
     evaluator = evaluator or evaluator_of(spec)
     valuer = _Valuer(evaluator)
@@ -171,7 +175,7 @@ def analyse(record: Record, evaluator: Evaluator | None = None, mistakes: int = 
     if not state.is_terminal():
         raise ValueError("the game is not finished: only a finished game can be analysed")
     result = tuple(terminal_values(state))
-    players = _summaries(spec, record, steps, result, renders, evaluator, mistakes)
+    players = _summaries(spec, record, steps, result, renders, evaluator, mistakes, humans)
     chart = (*(s.before for s in steps), result)
     return Report(spec.name, evaluator.name, tuple(steps), players, result, chart)
 
@@ -205,7 +209,8 @@ def _decision_step(valuer: _Valuer, state: Any, index: int, turn: int, move: str
 
 
 def _summaries(spec: GameSpec, record: Record, steps: Sequence[Step], result: Values,
-               renders: dict[int, tuple[Any, Any]], evaluator: Evaluator, mistakes: int) -> tuple[PlayerSummary, ...]:
+               renders: dict[int, tuple[Any, Any]], evaluator: Evaluator, mistakes: int,
+               humans: Sequence[bool] | None = None) -> tuple[PlayerSummary, ...]:
     seats = len(result)
     names = list(record.seats) if record.seats and len(record.seats) == seats else [f"seat {s}" for s in range(seats)]
     start = steps[0].before if steps else result
@@ -215,7 +220,7 @@ def _summaries(spec: GameSpec, record: Record, steps: Sequence[Step], result: Va
         moved = sum(s.after[seat] - s.before[seat] for s in steps if s.kind == "decision")
         given = sum(s.after[seat] - s.before[seat] for s in steps if s.kind == "decision" and s.seat != seat)
         luck = sum(s.luck[seat] for s in steps if s.kind == "chance")
-        human = not record.seats or names[seat] not in spec.bots
+        human = humans[seat] if humans is not None else not record.seats or names[seat] not in spec.bots
         worst = sorted((s for s in own if s.lost > EPSILON), key=lambda s: (-s.lost, s.index))[:mistakes]
         out.append(PlayerSummary(
             seat, names[seat], human, result[seat], start[seat], luck, sum(s.lost for s in own),

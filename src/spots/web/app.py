@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import api, pages, sockets, tutorial
+from . import api, coach, pages, sockets, tutorial
 from .config import Limits
 from .context import HERE, Context
 from .games import ASSET_TYPES, asset_path
@@ -68,12 +68,15 @@ def create_app(
         store.close()
         raise
     ctx = Context(hub, limits, public_url.rstrip("/"))
+    reports = coach.Coach(store, writer, workers)  # "How did it go?": its own worker process
+    hub.on_finished.append(reports.finished)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         yield
         await hub.stop()
+        await reports.close()
         pool.close()
         writer.close()
         store.close()
@@ -94,6 +97,7 @@ def create_app(
 
     app.include_router(pages.routes(ctx))
     app.include_router(api.routes(ctx))
+    app.include_router(coach.routes(ctx, reports))
     app.include_router(sockets.routes(ctx))
     app.include_router(tutorial.router)  # Learn to play and the rules page
 

@@ -18,6 +18,7 @@ import logging
 import random
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from typing import Any
 
 from .cluster import Follower
@@ -73,6 +74,7 @@ class Hub:
         self.closing = False
         self.janitor: asyncio.Task[None] | None = None
         self.follower = Follower(self)  # other server processes sharing the database (PostgreSQL)
+        self.on_finished: list[Callable[[Room], None]] = []  # told when a game ends here (the coach's report)
 
     # -------------------------------------------------------------- start and stop
 
@@ -230,6 +232,8 @@ class Hub:
         self.recent.appendleft(summary)
         self.finished_total += 1
         self.version += 1
+        for listener in self.on_finished:
+            listener(room)
 
     # -------------------------------------------------------------- seats
 

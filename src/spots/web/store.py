@@ -75,9 +75,23 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("seats", "open", "INTEGER NOT NULL DEFAULT 0"),  # may be taken from the lobby (else: only with its link)
 }
 INDEXES = "CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);"
+ANALYSES = """
+CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, migrations/0006_analysis.sql
+    record TEXT NOT NULL,
+    budget TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    done INTEGER NOT NULL DEFAULT 0,
+    total INTEGER NOT NULL DEFAULT 0,
+    report TEXT,
+    claimed REAL NOT NULL,
+    PRIMARY KEY (record, budget)
+);
+"""
 # The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
-# release (SCHEMA above), 2 added COLUMNS and INDEXES. A database of a newer version is refused.
-SCHEMA_VERSION = 2
+# release (SCHEMA above), 2 added COLUMNS and INDEXES, 6 the coach's ANALYSES. A database of a newer version
+# is refused.
+SCHEMA_VERSION = 6
 
 
 class StoreError(Exception):
@@ -350,6 +364,7 @@ class Store(TableStore):
             if column not in present:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
         self.db.executescript(INDEXES)
+        self.db.executescript(ANALYSES)
         self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def schema_version(self) -> int:

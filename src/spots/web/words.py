@@ -17,7 +17,7 @@ from ..games.spots.state import State
 from ..games.spots.tricks import N_, TILES
 from ..games.spots.words import describe_phase
 from ..games.spots.words import dog_title as title
-from . import double_spot_words
+from . import coach_words, double_spot_words
 from .games import Tutorial, WebView
 
 ENGLISH = gettext.NullTranslations()
@@ -64,7 +64,8 @@ JS_PLURALS = [
 
 def js_words(tr: gettext.NullTranslations) -> dict[str, Any]:
     """The page scripts' catalog: English text -> translation; a plural pair -> [one form, other form]."""
-    words: dict[str, Any] = {text: tr.gettext(text) for text in [*JS_WORDS, *double_spot_words.JS_WORDS]}
+    words: dict[str, Any] = {text: tr.gettext(text) for text in [*JS_WORDS, *double_spot_words.JS_WORDS,
+                                                                 *coach_words.JS_WORDS]}
     for one, other in JS_PLURALS:
         words[one] = [tr.ngettext(one, other, 1), tr.ngettext(one, other, 2)]
     return words
