@@ -53,7 +53,7 @@ const Coach = (() => {
   function draw(box, table) {
     const rows = report.players.map((p) => `<tr class="${p.result > 0.5 ? "winner" : ""}">
       <td><span class="coach-swatch" style="--seat:${COLOURS[p.seat % 4]}"></span>${esc(p.name)}</td>
-      <td>${percent(p.result)}</td><td>${points(p.luck)}</td><td>${points(-p.lost)}</td>
+      <td>${percent(p.result)}</td><td>${points(p.luck)}</td><td>${tenths(p.lost * 100)}</td>
       <td>${tenths(p.mean_lost * 1000)}</td><td class="coach-band">${esc(p.band)}</td></tr>`).join("");
     const people = report.players.filter((p) => p.human);
     const mistakes = people.map((p) => `<h3>${esc(T("The biggest mistakes of {name}:", { name: p.name }))}</h3>` +

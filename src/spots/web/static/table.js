@@ -46,7 +46,7 @@
     end.hidden = !view.over;
     end.innerHTML = R.end(view, table, true);
     $("replay-link").hidden = !view.over;
-    if (view.over && window.Coach) Coach.open(table, $("coach"));  // "How did it go?" under the end screen
+    if (view.over && typeof Coach !== "undefined") Coach.open(table, $("coach"));  // "How did it go?" under the end screen
     $("hint-button").hidden = me === null || view.over || view.to_move !== me || view.claim;
     if (view.to_move !== me) $("hints").hidden = true;
   }
