@@ -22,8 +22,8 @@ from .config import Limits
 from .games import GameTemplates
 from .guard import Buckets, script_nonce
 from .hub import Hub
+from .page_words import js_words
 from .replays import Replays
-from .words import js_words
 
 HERE = Path(__file__).parent
 
