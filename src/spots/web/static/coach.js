@@ -38,7 +38,7 @@ const Coach = (() => {
     if (r && r.status === 202) {
       box.innerHTML = `<h2>${esc(T("How did it go?"))}</h2>
         <p id="coach-progress-words">${esc(T("Analysing the game: step {done} of {total}.", data))}</p>
-        <progress id="coach-progress" max="${data.total || 1}" value="${data.done || 0}"></progress>`;
+        <progress id="coach-progress" aria-labelledby="coach-progress-words" max="${data.total || 1}" value="${data.done || 0}"></progress>`;
       setTimeout(() => poll(table, box), 600);
       return;
     }
