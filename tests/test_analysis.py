@@ -167,6 +167,20 @@ def spec_child(state: Any, move: str) -> Any:
     return child
 
 
+def test_a_game_analysed_while_it_is_played_gives_the_same_report() -> None:
+    """The server feeds the moves as they come; the report at the end is the one of the whole record."""
+    from spots.analysis import Analyser
+
+    record = play("spots", [bot("spots", "greedy"), bot("spots", "random", 4)], seed=8, players=2, target=1)
+    analyser = Analyser(record.rules)
+    for end in range(0, len(record.moves) + 1, 7):
+        analyser.feed(record.moves[:end])
+    analyser.feed(record.moves)
+    assert analyser.report(record) == analyse(record)
+    with pytest.raises(ValueError, match="not the game fed so far"):
+        analyser.feed(["roll 1 2 3"])
+
+
 def test_an_unfinished_game_is_refused() -> None:
     spec = games.get("spots")
     record = spec.record(spec.new_state(spec.make_rules()))
