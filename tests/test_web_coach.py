@@ -7,6 +7,7 @@ computed, read back after a restart without computing it again, and put in the a
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,8 @@ from fastapi.testclient import TestClient
 from conftest import PATIENT_S
 from spots import i18n
 from spots.analysis.words import BANDS
+from spots.core import games
+from spots.core.play import play_out
 from spots.web import coach, create_app
 from test_web_api import client, new_table, opened, play, token, until
 
@@ -132,3 +135,20 @@ def wait(done: Callable[[], bool]) -> None:
     while not done():
         assert time.time() < deadline, "it did not happen in time"
         time.sleep(0.05)
+
+
+def test_a_game_analysed_while_it_is_played_has_the_same_report_and_only_its_end_left() -> None:
+    """What the worker does for a table with a person at it: each move fed as it comes, then the report."""
+    spec = games.get("spots")
+    state = spec.new_state(spec.make_rules(players=2, target=1, tricks="beginner"))
+    play_out(state, [spec.make_bot("greedy", seed=1), spec.make_bot("random", seed=2)], random.Random(5))
+    moves = state.history()
+    ends = range(1, len(moves) - 3, 5)
+    for end in ends:  # the game as the server saw it, move after move
+        assert coach.advance("t-live", state.rules, moves[:end]) == end
+    heard: list[tuple[str, int, int]] = []
+    live = coach.compute("job", "t-live", state, ["Ann", "greedy"], [True, False], heard.append)
+    fresh = coach.compute("job", "t-fresh", state, ["Ann", "greedy"], [True, False], lambda item: None)
+    assert live == fresh
+    assert heard[0][1] == ends[-1] + 1, "only the moves after the ones fed while it was played were left"
+    assert heard[-1] == ("job", len(moves), len(moves))

@@ -70,6 +70,7 @@ def create_app(
     ctx = Context(hub, limits, public_url.rstrip("/"))
     reports = coach.Coach(store, writer, workers)  # "How did it go?": its own worker process
     hub.on_finished.append(reports.finished)
+    hub.on_moved.append(reports.moved)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -10,8 +10,9 @@ Why this shape:
   PostgreSQL database: the first to insert the row computes it; the others read its progress from the row and
   the report when it is there. A row whose process stopped saying how far it got for ``STALE`` seconds (or,
   alone on a SQLite file, any row no task of this process computes) is taken over.
-- It starts when a game with a person at it ends, so the report is ready while the players look at the end
-  screen; a replay of an older game starts it on the first request.
+- A game with a person at it is analysed while it is played (a step's numbers depend only on its position and
+  its move), so when it ends only its last moves are left and the report is ready while the players look at
+  the end screen; a replay of an older game, or of a bots' game, starts it on the first request.
 - The report is stored without words (message ids, move notation, numbers); each answer is put in the asker's
   language, with the table's names as they are now.
 """
@@ -36,9 +37,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from .. import i18n
-from ..analysis import Report, analyse, evaluator_of
+from ..analysis import Analyser, Report, evaluator_of
 from ..analysis.words import band
-from ..core import games
 from .context import request_lang
 from .guard import Refused
 from .store import TableStore
@@ -59,7 +59,9 @@ HEARD_EVERY = 1.0  # seconds between progress notes in the shared store
 KEPT = 64  # finished reports kept in memory (more are read back from the store)
 LEFT = "It left the others a {left} chance to win, instead of {would}."  # spots.analysis.words' message
 
+LIVE = 2  # games a worker analyses while they are played (their analysers are kept between moves)
 _SINK: Any = None  # in a worker process: the queue its progress goes to
+_LIVE: OrderedDict[str, Analyser] = OrderedDict()  # in a worker: by table, the games analysed so far
 
 
 # ------------------------------------------------------------------ in the worker
@@ -72,9 +74,29 @@ def start_coach_worker(server: int, sink: Any) -> None:
     _SINK = sink
 
 
-def compute(job: str, game: str, state: Any, names: list[str], humans: list[bool],
+def analyser_of(table: str, rules: Any, moves: list[str]) -> Analyser:
+    """This worker's analyser of the table's game so far, if it has one for these moves, else a new one."""
+    analyser = _LIVE.pop(table, None)
+    if analyser is None or analyser.moves != moves[:len(analyser.moves)]:
+        analyser = Analyser(rules)
+    return analyser
+
+
+def advance(table: str, rules: Any, moves: list[str]) -> int:
+    """Analyse a game still being played up to its last move (runs in a worker); the moves analysed."""
+    analyser = analyser_of(table, rules, moves)
+    analyser.feed(moves)
+    _LIVE[table] = analyser
+    while len(_LIVE) > LIVE:
+        _LIVE.popitem(last=False)
+    return len(analyser.moves)
+
+
+def compute(job: str, table: str, state: Any, names: list[str], humans: list[bool],
             heard: Callable[[tuple[str, int, int]], None] | None = None) -> dict[str, Any]:
-    """The report of a finished game as a document without words (runs in a worker; ``heard`` gets progress)."""
+    """The report of a finished game as a document without words (runs in a worker; ``heard`` gets progress).
+
+    A game this worker analysed while it was played needs only its last moves: the report is the same."""
     tell = heard or _SINK.put
     last = [0.0]
 
@@ -84,9 +106,10 @@ def compute(job: str, game: str, state: Any, names: list[str], humans: list[bool
             last[0] = now
             tell((job, done, total))
 
-    spec = games.get(game)
-    report = analyse(spec.record(state, names), progress=progress, humans=humans)
-    return report_document(report)
+    moves = list(state.history())
+    analyser = analyser_of(table, state.rules, moves)
+    analyser.feed(moves, progress)
+    return report_document(analyser.report(analyser.spec.record(state, names), humans=humans))
 
 
 def report_document(report: Report) -> dict[str, Any]:
@@ -159,7 +182,8 @@ class Coach:
         self.budgets: dict[str, str] = {}
         self._pool: Executor | None = None
         self._sink: Any = None
-        self._starting: set[asyncio.Task[dict[str, Any]]] = set()  # held, or the loop might drop them
+        self._starting: set[asyncio.Task[Any]] = set()  # held, or the loop might drop them
+        self.advancing: dict[str, bool] = {}  # tables analysed while played: moved again since the job started?
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -196,6 +220,35 @@ class Coach:
             self.budgets[game] = f"report {REPORT_VERSION}: {evaluator_of(room.kind.spec).name}"
         record = json.dumps([game, room.state.rules.to_dict(), room.state.history()], sort_keys=True)
         return hashlib.sha256(record.encode()).hexdigest(), self.budgets[game]
+
+    def moved(self, room: Room) -> None:
+        """A game with a person at it moved on: analyse it so far, so that its report is ready when it ends (one
+        job at a time per table; moves made meanwhile go in the next). Only with worker processes: in threads
+        (``workers=0``) it would slow the server's own moves."""
+        if (self.workers == 0 or room.state.is_terminal() or room.kind.spec.coach is None
+                or not any(s.kind == "human" for s in room.row.seats)):
+            return
+        if room.id in self.advancing:
+            self.advancing[room.id] = True  # moved again: once more when this job is done
+            return
+        self.advancing[room.id] = False
+        task = asyncio.get_running_loop().create_task(self._advance(room))
+        self._starting.add(task)
+        task.add_done_callback(self._starting.discard)
+
+    async def _advance(self, room: Room) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while not room.state.is_terminal():
+                self.advancing[room.id] = False
+                await loop.run_in_executor(self._executor(), advance, room.id, room.state.rules,
+                                           list(room.state.history()))
+                if not self.advancing.get(room.id):
+                    break
+        except Exception as exc:  # the report is then computed from the start when the game ends
+            log.warning("table %s: could not be analysed while played (%s)", room.id, exc)
+        finally:
+            self.advancing.pop(room.id, None)
 
     def finished(self, room: Room) -> None:
         """A game just ended: start its report when a person played in it (a bots' game waits to be asked)."""
@@ -249,7 +302,7 @@ class Coach:
         humans = [s.kind == "human" for s in room.row.seats]
         heard = None if self.workers > 0 else self._note
         try:
-            future = loop.run_in_executor(self._executor(), compute, job, room.kind.name, room.state.clone(),
+            future = loop.run_in_executor(self._executor(), compute, job, room.id, room.state.clone(),
                                           list(room.names), humans, heard)
             said = 0
             while not future.done():

@@ -75,6 +75,7 @@ class Hub:
         self.janitor: asyncio.Task[None] | None = None
         self.follower = Follower(self)  # other server processes sharing the database (PostgreSQL)
         self.on_finished: list[Callable[[Room], None]] = []  # told when a game ends here (the coach's report)
+        self.on_moved: list[Callable[[Room], None]] = []  # told when a table's position changed here
 
     # -------------------------------------------------------------- start and stop
 

@@ -43,11 +43,18 @@ class TurnSearch:
         self.name = (f"Spots turn search: {depth} roll(s) deep, exact up to {exact} outcomes, {width} stratified "
                      f"rolls above, then {playouts} greedy play-outs; the fitted value function at the turn's end")
         self.greedy = GreedyBot(seed=0, risk=0.0)
-        self._memo: dict[tuple[Any, ...], tuple[float, ...]] = {}
+        self._memo: dict[tuple[Any, ...], tuple[float, ...]] = {}  # this search's turn's (``values``)
+        self._memos: dict[int, dict[tuple[Any, ...], tuple[float, ...]]] = {}  # by the turn searched
         self._standings: dict[tuple[Any, ...], float] = {}  # a table's standing, by what it depends on
 
     def values(self, state: State) -> list[float]:
-        if len(self._memo) > MEMO_LIMIT:  # a pure function of the key: clearing changes no value
+        # The memo is a pure function of its keys, and every key holds the turn searched: a search from an
+        # earlier turn is never met again once the game is two turns on, so those are dropped (clearing
+        # changes no value; it keeps the memory of a long game, or of a game analysed while played, small).
+        for old in [t for t in self._memos if t < state.turn - 1]:
+            del self._memos[old]
+        self._memo = self._memos.setdefault(state.turn, {})
+        if len(self._memo) > MEMO_LIMIT:
             self._memo.clear()
             self._standings.clear()
         return list(self._value(state, self.depth, state.turn))
