@@ -329,7 +329,7 @@ class Coach:
             self.progress.pop(job, None)
 
     async def close(self) -> None:
-        for task in list(self.running.values()):
+        for task in [*self.running.values(), *self._starting]:
             task.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
