@@ -18,12 +18,14 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import api, coach, pages, sockets, tutorial
+from . import account_pages, api, coach, pages, sockets, tutorial
+from .accounts import Accounts, SessionReader
 from .config import Limits
 from .context import HERE, Context
 from .games import ASSET_TYPES, asset_path
 from .guard import Gate, Refused
 from .hub import Hub
+from .notices import Notices
 from .store import open_store
 from .workers import Workers
 from .writer import Writer
@@ -39,6 +41,7 @@ def create_app(
     public_url: str = "",
     workers: int = 0,
     origin: str | None = None,
+    notices: dict[str, Any] | None = None,
     **more_limits: Any,
 ) -> FastAPI:
     """The web app on one SQLite file (held with a lock file while the app runs) or a PostgreSQL database.
@@ -71,11 +74,17 @@ def create_app(
     reports = coach.Coach(store, writer, workers)  # "How did it go?": its own worker process
     hub.on_finished.append(reports.finished)
     hub.on_moved.append(reports.moved)
+    told = Notices(hub, ctx.public_url, **(notices or {}))  # your-turn e-mail and Web Push (notices.py)
+    ctx.vapid_public = told.vapid.public_key if told.vapid else ""
+    accounts = ctx.accounts = Accounts(hub, limits, secure=public_url.startswith("https://"))
+    origin = public_url if origin is None else origin
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        told.start()
         yield
+        await told.stop()
         await hub.stop()
         await reports.close()
         pool.close()
@@ -85,7 +94,9 @@ def create_app(
     app = FastAPI(title="Spots", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
     app.state.ctx = ctx
-    app.add_middleware(Gate, limits=limits, origin=public_url if origin is None else origin)
+    app.state.notices = told
+    app.add_middleware(SessionReader, accounts=accounts)  # inside the Gate: refused requests never reach the store
+    app.add_middleware(Gate, limits=limits, origin=origin)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     @app.get("/games/{game}/{name}", include_in_schema=False)
@@ -101,6 +112,7 @@ def create_app(
     app.include_router(coach.routes(ctx, reports))
     app.include_router(sockets.routes(ctx))
     app.include_router(tutorial.router)  # Learn to play and the rules page
+    app.include_router(account_pages.routes(ctx, accounts, origin))  # sign up and in, My games, profiles
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> Response:

@@ -7,6 +7,8 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from .accounts import account_of
+from .clocks import pace_menu, pace_names
 from .context import Context, tr_of
 from .forms import lobby_form
 from .tutorial import teaching
@@ -14,6 +16,8 @@ from .writer import Unavailable
 
 # Every page links the icon (base.html); browsers and bookmarks still ask for /favicon.ico: the same drawing.
 FAVICON = (Path(__file__).parent / "static" / "favicon.svg").read_bytes()
+STATIC_SW = (Path(__file__).parent / "static" / "sw.js").read_bytes()
+MANIFEST = (Path(__file__).parent / "static" / "manifest.webmanifest").read_bytes()
 
 
 def routes(ctx: Context) -> APIRouter:
@@ -31,6 +35,15 @@ def routes(ctx: Context) -> APIRouter:
     async def favicon() -> Response:
         return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
+    @router.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        """At the site's root, so it may show notices for every page (installable as a web app)."""
+        return Response(STATIC_SW, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    @router.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> Response:
+        return Response(MANIFEST, media_type="application/manifest+json")
+
     @router.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:
         tr = tr_of(request)
@@ -39,7 +52,7 @@ def routes(ctx: Context) -> APIRouter:
         return ctx.page(request, "lobby.html", games=games, bots={g["name"]: g["bots"] for g in games},
                         bot_labels={g["name"]: g["bot_labels"] for g in games},
                         about={g["name"]: {k: g[k] for k in ("title", "goal", "draws")} for g in games},
-                        lessons=lessons)
+                        lessons=lessons, paces=pace_menu(tr), pace_names=pace_names(tr))
 
     @router.get("/host/{host_token}", response_class=HTMLResponse)
     async def host_page(request: Request, host_token: str) -> HTMLResponse:
@@ -66,8 +79,15 @@ def routes(ctx: Context) -> APIRouter:
         if found is None:
             return not_found(request, _("This seat link is not valid (the seat may have been taken from the lobby)."))
         room, seat = found
+        me = account_of(request)
+        refusal = ctx.accounts.seat_refusal(me, room, seat, _) if ctx.accounts else None
+        if refusal is not None:  # a seat bound to an account is only that account's
+            return ctx.page(request, "account.html", 403, mode="signin", error=refusal, name=room.names[seat],
+                            next=f"/play/{token}")
+        bindable = me is not None and room.row.seats[seat].account is None
         return ctx.page(request, "table.html", table=room.id, seat=seat, token=token, name=room.names[seat],
-                        look=room.kind.look(tr_of(request)))
+                        vapid=ctx.vapid_public,
+                        look=room.kind.look(tr_of(request)), bindable=bindable)
 
     @router.get("/t/{table_id}", response_class=HTMLResponse)
     async def watch_page(request: Request, table_id: str) -> HTMLResponse:

@@ -33,6 +33,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
+from .account_store import Duplicate
 from .store import (
     SCHEMA_VERSION,
     Conflict,
@@ -154,24 +155,27 @@ class PgStore(TableStore):
     # -------------------------------------------------------------- writes
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
-                     moves: list[tuple[str, int]], owner: str = "") -> TableRow:
+                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None) -> TableRow:
         now = time.time()
-        row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner)
+        row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
+                       clock=clock)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
-                                     bool(s.get("claimed")), bool(s.get("open"))))
+                                     bool(s.get("claimed")), bool(s.get("open")), s.get("account")))
         with self.lock:
             conn = self._live()
             with conn.transaction(), conn.cursor() as cur:
                 cur.execute(
-                    "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                    (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner))
+                    "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                    (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner,
+                     clock))
                 cur.executemany(
-                    "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
-                    [(row.id, s.seat, s.kind, s.bot, s.name, s.token, int(s.claimed), int(s.open)) for s in row.seats])
+                    "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                    [(row.id, s.seat, s.kind, s.bot, s.name, s.token, int(s.claimed), int(s.open), s.account)
+                     for s in row.seats])
                 if moves:
                     cur.execute(*self._moves_insert(row.id, 0, moves, now))
                 self._notify(conn, "n", row.id)
@@ -187,12 +191,13 @@ class PgStore(TableStore):
         return f"INSERT INTO moves (table_id, idx, move, seat, at) VALUES {values}", args
 
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
-                     winner: int | None, summary: dict[str, Any] | None = None) -> None:
+                     winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None) -> None:
         """One statement (so one round trip, one implicit transaction): insert, update, notify."""
         now = time.time()
         insert, args = self._moves_insert(table_id, start, moves, now)
         insert = f"added AS ({insert})," if moves else ""
-        args += [start + len(moves), status, winner, now, None if summary is None else json.dumps(summary), table_id]
+        args += [start + len(moves), status, winner, now, None if summary is None else json.dumps(summary), clock,
+                 table_id]
         said = json.dumps([m for m, _ in moves])  # the others need not read them back (NOTIFY holds < 8000 bytes)
         args += [CHANNEL, f"{self.origin} m {table_id} {start + len(moves)}" + (f" {said}" if len(said) < 4000 else "")]
         with self.lock:
@@ -200,7 +205,8 @@ class PgStore(TableStore):
             try:
                 conn.execute(
                     f"WITH {insert} changed AS (UPDATE tables SET moves = %s, status = %s, winner = %s,"
-                    " updated = %s, summary = %s WHERE id = %s) SELECT pg_notify(%s, %s)", args)
+                    " updated = %s, summary = %s, clock = coalesce(%s, clock) WHERE id = %s)"
+                    " SELECT pg_notify(%s, %s)", args)
             except pg_errors.UniqueViolation:
                 raise Conflict(f"table {table_id}: a move is already stored at index {start}") from None
 
@@ -226,6 +232,29 @@ class PgStore(TableStore):
                              (status, problem, table_id))
                 self._notify(conn, "x", table_id)
 
+    def swap_clock(self, table_id: str, old: str, new: str) -> bool:
+        """Compare-and-set; the others hear ``a <table>`` (a clock or a stand-in changed) when it is stored."""
+        with self.lock:
+            conn = self._live()
+            with conn.transaction():
+                done = conn.execute("UPDATE tables SET clock = %s WHERE id = %s AND clock = %s",
+                                    (new, table_id, old)).rowcount == 1
+                if done:
+                    self._notify(conn, "a", table_id)
+                return done
+
+    def add_push(self, table_id: str, seat: int, endpoint: str, subscription: str) -> None:
+        with self.lock:
+            self._live().execute(
+                "INSERT INTO push_subscriptions VALUES (%s,%s,%s,%s,%s) ON CONFLICT (table_id, seat, endpoint)"
+                " DO UPDATE SET subscription = EXCLUDED.subscription", (table_id, seat, endpoint, subscription,
+                                                                        time.time()))
+
+    def drop_push(self, table_id: str, seat: int, endpoint: str) -> None:
+        with self.lock:
+            self._live().execute("DELETE FROM push_subscriptions WHERE table_id = %s AND seat = %s"
+                                 " AND endpoint = %s", (table_id, seat, endpoint))
+
     # -------------------------------------------------------------- reads
 
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
@@ -233,6 +262,21 @@ class PgStore(TableStore):
 
     def _among(self, ids: list[str]) -> tuple[str, Sequence[Any]]:
         return "table_id = ANY(?)", (ids,)
+
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]], seats_of: Sequence[str] = ()) -> list[int]:
+        with self.lock:
+            conn = self._live()
+            try:
+                with conn.transaction(), conn.cursor() as cur:
+                    counts = []
+                    for sql, args in statements:
+                        cur.execute(sql.replace("?", "%s"), tuple(args))
+                        counts.append(cur.rowcount)
+                    for table_id in seats_of:
+                        self._notify(conn, "s", table_id)
+                    return counts
+            except pg_errors.UniqueViolation as exc:
+                raise Duplicate(str(exc).splitlines()[0]) from None
 
     # -------------------------------------------------------------- several processes
 

@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from .account_store import AccountStore, Duplicate
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -66,6 +68,39 @@ CREATE TABLE IF NOT EXISTS moves (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, idx)
 );
+CREATE TABLE IF NOT EXISTS accounts (  -- version 3 (account_store.py): optional accounts, sessions, passkeys
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,       -- case-folded name
+    password TEXT,                       -- argon2id hash; NULL: none (passkeys only)
+    email TEXT,
+    notify INTEGER NOT NULL DEFAULT 0,   -- 1: send your-turn notices to the e-mail address
+    created REAL NOT NULL,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    failures INTEGER NOT NULL DEFAULT 0, -- wrong passwords since the last right one
+    failed_at REAL NOT NULL DEFAULT 0,
+    reset TEXT,                          -- hash of a one-time reset code
+    reset_until REAL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    hash TEXT PRIMARY KEY,               -- SHA-256 of the cookie's token
+    account TEXT NOT NULL REFERENCES accounts(id),
+    created REAL NOT NULL,
+    seen REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (account);
+CREATE TABLE IF NOT EXISTS passkeys (
+    id TEXT PRIMARY KEY,                 -- credential id (base64url)
+    account TEXT NOT NULL REFERENCES accounts(id),
+    public_key TEXT NOT NULL,
+    sign_count INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS challenges (
+    hash TEXT PRIMARY KEY,               -- SHA-256 of a WebAuthn challenge handed out, used once
+    account TEXT,
+    expires REAL NOT NULL
+);
 """
 COLUMNS = {  # columns added after the first release: (table, column, definition)
     ("tables", "game", "TEXT NOT NULL DEFAULT 'spots'"),  # before Double Spot every table was Spots
@@ -73,8 +108,19 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("tables", "problem", "TEXT"),  # why a table was quarantined
     ("tables", "owner", "TEXT"),  # who created it (a hashed address), for the per-client table limit
     ("seats", "open", "INTEGER NOT NULL DEFAULT 0"),  # may be taken from the lobby (else: only with its link)
+    ("seats", "account", "TEXT"),  # version 3: the account that took the seat (NULL: a guest or a bot)
+    ("tables", "clock", "TEXT"),  # version 5: a clocked table's clock (web/clocks.py: JSON), NULL without one
 }
-INDEXES = "CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);"
+INDEXES = """CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);
+CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);
+CREATE TABLE IF NOT EXISTS push_subscriptions (  -- Web Push: a browser that asked to hear about a seat's turns
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    endpoint TEXT NOT NULL,
+    subscription TEXT NOT NULL,      -- the browser's PushSubscription as JSON
+    created REAL NOT NULL,
+    PRIMARY KEY (table_id, seat, endpoint)
+);"""
 ANALYSES = """
 CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, migrations/0006_analysis.sql
     record TEXT NOT NULL,
@@ -89,8 +135,9 @@ CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, mig
 );
 """
 # The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
-# release (SCHEMA above), 2 added COLUMNS and INDEXES, 6 the coach's ANALYSES. A database of a newer version
-# is refused.
+# release, 2 added the first COLUMNS and INDEXES, 3 the accounts (migrations/0003_accounts.sql, the
+# accounts tables in SCHEMA, seats.account), 5 the clocks and push subscriptions (migrations/0005_clocks.sql),
+# 6 the coach's ANALYSES (migrations/0006_analysis.sql). A database of a newer version is refused.
 SCHEMA_VERSION = 6
 
 
@@ -111,6 +158,7 @@ class SeatRow:
     token: str | None
     claimed: bool
     open: bool = False
+    account: str | None = None  # the account holding the seat (accounts.py); None: a guest's or a bot's
 
 
 @dataclass
@@ -127,6 +175,7 @@ class TableRow:
     moves: list[str] = field(default_factory=list)
     summary: dict[str, Any] | None = None
     owner: str = ""
+    clock: str | None = None  # the clock's JSON (web/clocks.py), None for a table without one
 
 
 def new_token() -> str:
@@ -148,7 +197,7 @@ def explain(path: str, exc: BaseException) -> str:
     return f"database {path}: {why}"
 
 
-class TableStore(ABC):
+class TableStore(AccountStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their
@@ -162,12 +211,39 @@ class TableStore(ABC):
 
     @abstractmethod
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
-                     moves: list[tuple[str, int]], owner: str = "") -> TableRow: ...
+                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None) -> TableRow: ...
 
     @abstractmethod
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
-                     winner: int | None, summary: dict[str, Any] | None = None) -> None:
-        """Append moves at index ``start``; raises ``Conflict`` (changing nothing) when it is taken."""
+                     winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None) -> None:
+        """Append moves at index ``start`` (and store the table's ``clock`` when given); raises ``Conflict``
+        (changing nothing) when it is taken."""
+
+    @abstractmethod
+    def swap_clock(self, table_id: str, old: str, new: str) -> bool:
+        """Store a table's clock ``new`` if it still is ``old`` (compare-and-set); whether it was stored.
+
+        Why compare-and-set: every server process times every clock, and only the first to act on an
+        expiry (or a choice) may; the others find the clock changed and read it back (``clock_of``)."""
+
+    @abstractmethod
+    def add_push(self, table_id: str, seat: int, endpoint: str, subscription: str) -> None:
+        """Keep a browser's push subscription for a seat (the same endpoint again replaces it)."""
+
+    @abstractmethod
+    def drop_push(self, table_id: str, seat: int, endpoint: str) -> None: ...
+
+    def pushes(self, table_id: str, seat: int) -> list[str]:
+        """The push subscriptions (JSON) of a seat."""
+        with self.lock:
+            return [s for (s,) in self._read("SELECT subscription FROM push_subscriptions WHERE table_id = ?"
+                                             " AND seat = ? ORDER BY created", (table_id, seat))]
+
+    def clock_of(self, table_id: str) -> str | None:
+        """A table's clock as stored (after another process changed it)."""
+        with self.lock:
+            found = self._read("SELECT clock FROM tables WHERE id = ?", (table_id,))
+        return found[0][0] if found else None
 
     @abstractmethod
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None: ...
@@ -191,20 +267,21 @@ class TableStore(ABC):
         """The tables matching ``where`` with their seats and moves (rules stay text when not JSON: a
         quarantined table's)."""
         found: dict[str, TableRow] = {}
-        for r in self._read("SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner"
-                            f" FROM tables WHERE {where} ORDER BY created", args):
+        for r in self._read("SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner,"
+                            f" clock FROM tables WHERE {where} ORDER BY created", args):
             try:
                 rules: Any = json.loads(r[4])
             except ValueError:
                 rules = r[4]
             summary = json.loads(r[8]) if r[8] else None
-            found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "")
+            found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "",
+                                   clock=r[10])
         if not found:
             return found
         among, ids = self._among(list(found))
-        for r in self._read("SELECT table_id, seat, kind, bot, name, token, claimed, open FROM seats"
+        for r in self._read("SELECT table_id, seat, kind, bot, name, token, claimed, open, account FROM seats"
                             f" WHERE {among} ORDER BY seat", ids):
-            found[r[0]].seats.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7])))
+            found[r[0]].seats.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7]), r[8]))
         for table_id, move in self._read(f"SELECT table_id, move FROM moves WHERE {among} ORDER BY table_id, idx", ids):
             found[table_id].moves.append(move)
         return found
@@ -378,27 +455,30 @@ class Store(TableStore):
         self._release_lock()
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
-                     moves: list[tuple[str, int]], owner: str = "") -> TableRow:
-        """Insert a table, its seats and its opening chance moves in one transaction.
+                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None) -> TableRow:
+        """Insert a table, its seats, its clock and its opening chance moves in one transaction.
 
         A seat with ``claimed`` set (the creator's own) is taken from the start.
         """
         now = time.time()
-        row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner)
+        row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
+                       clock=clock)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
-                                     bool(s.get("claimed")), bool(s.get("open"))))
+                                     bool(s.get("claimed")), bool(s.get("open")), s.get("account")))
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
-                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner)"
-                " VALUES (?,?,?,?,?,?,?,?,?)",
-                (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner),
+                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner, clock),
             )
             self.db.executemany(
-                "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open) VALUES (?,?,?,?,?,?,?,?)",
-                [(row.id, s.seat, s.kind, s.bot, s.name, s.token, int(s.claimed), int(s.open)) for s in row.seats],
+                "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
+                [(row.id, s.seat, s.kind, s.bot, s.name, s.token, int(s.claimed), int(s.open), s.account)
+                 for s in row.seats],
             )
             self._insert_moves(row.id, 0, moves, now)
         row.moves = [m for m, _ in moves]
@@ -411,8 +491,8 @@ class Store(TableStore):
         )
 
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
-                     winner: int | None, summary: dict[str, Any] | None = None) -> None:
-        """Append accepted moves (a decision and the chance events it caused) atomically.
+                     winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None) -> None:
+        """Append accepted moves (a decision and the chance events it caused) and the clock atomically.
 
         The primary key (table, index) refuses a second writer at the same index.
         ``summary``: the lobby row, stored when the game ends.
@@ -423,9 +503,10 @@ class Store(TableStore):
                 self.db.execute("BEGIN IMMEDIATE")
                 self._insert_moves(table_id, start, moves, now)
                 self.db.execute(
-                    "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ?, summary = ? WHERE id = ?",
+                    "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ?, summary = ?,"
+                    " clock = coalesce(?, clock) WHERE id = ?",
                     (start + len(moves), status, winner, now, None if summary is None else json.dumps(summary),
-                     table_id),
+                     clock, table_id),
                 )
         except sqlite3.IntegrityError as exc:
             if "UNIQUE" not in str(exc):
@@ -458,8 +539,33 @@ class Store(TableStore):
             self.db.execute("UPDATE tables SET status = ?, problem = coalesce(?, problem) WHERE id = ?",
                             (status, problem, table_id))
 
+    def swap_clock(self, table_id: str, old: str, new: str) -> bool:
+        with self.lock, self.db:
+            return self.db.execute("UPDATE tables SET clock = ? WHERE id = ? AND clock = ?",
+                                   (new, table_id, old)).rowcount == 1
+
+    def add_push(self, table_id: str, seat: int, endpoint: str, subscription: str) -> None:
+        with self.lock, self.db:
+            self.db.execute("INSERT OR REPLACE INTO push_subscriptions VALUES (?,?,?,?,?)",
+                            (table_id, seat, endpoint, subscription, time.time()))
+
+    def drop_push(self, table_id: str, seat: int, endpoint: str) -> None:
+        with self.lock, self.db:
+            self.db.execute("DELETE FROM push_subscriptions WHERE table_id = ? AND seat = ? AND endpoint = ?",
+                            (table_id, seat, endpoint))
+
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         return self.db.execute(sql, tuple(args)).fetchall()
+
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]], seats_of: Sequence[str] = ()) -> list[int]:
+        try:
+            with self.lock, self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                return [self.db.execute(sql, tuple(args)).rowcount for sql, args in statements]
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" not in str(exc):
+                raise
+            raise Duplicate(str(exc)) from None
 
     def _among(self, ids: list[str]) -> tuple[str, Sequence[Any]]:
         return f"table_id IN ({','.join('?' * len(ids))})", ids

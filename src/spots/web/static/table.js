@@ -14,7 +14,7 @@
   let busy = false;
   let retry = 0;
   let hintAsked = false;  // a hint was asked, and neither it nor its refusal has come back yet
-  const listeners = { state: [], hint: [], error: [] };
+  const listeners = { state: [], hint: [], error: [], message: [] };  // message: every message (clocks.js)
   const $ = (id) => document.getElementById(id);
 
   function toast(text) {
@@ -64,6 +64,7 @@
   function onMessage(event) {
     let msg;
     try { msg = JSON.parse(event.data); } catch (e) { return; }
+    listeners.message.forEach((f) => f(msg));
     if (msg.type === "hello") {
       me = msg.seat;
     } else if (msg.type === "state") {
