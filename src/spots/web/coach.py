@@ -251,8 +251,9 @@ class Coach:
             self.advancing.pop(room.id, None)
 
     def finished(self, room: Room) -> None:
-        """A game just ended: start its report when a person played in it (a bots' game waits to be asked)."""
-        if room.kind.spec.coach is None or not any(s.kind == "human" for s in room.row.seats):
+        """A game just ended: start its report when a person played in it (a bots' game waits to be asked; so does
+        every game with ``workers=0``, where the report would be computed in a thread of the server)."""
+        if self.workers == 0 or room.kind.spec.coach is None or not any(s.kind == "human" for s in room.row.seats):
             return
         task = asyncio.get_running_loop().create_task(self.answer(room))
 
