@@ -246,6 +246,11 @@ class TableStore(AccountStore, ABC):
         return found[0][0] if found else None
 
     @abstractmethod
+    def take_back(self, table_id: str, count: int, keep: int, clock: str | None = None) -> None:
+        """Remove a table's moves from index ``keep`` on (an undo: the record as if they were never played), and
+        store its ``clock`` when given; raises ``Conflict`` (changing nothing) when it does not hold ``count``."""
+
+    @abstractmethod
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None: ...
 
     @abstractmethod
@@ -494,24 +499,37 @@ class Store(TableStore):
                      winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None) -> None:
         """Append accepted moves (a decision and the chance events it caused) and the clock atomically.
 
-        The primary key (table, index) refuses a second writer at the same index.
-        ``summary``: the lobby row, stored when the game ends.
+        The primary key (table, index) refuses a second writer at the same index, and a record that does
+        not end at ``start`` (``Conflict`` either way, changing nothing). ``summary``: the lobby row, stored
+        when the game ends.
         """
         now = time.time()
         try:
             with self.lock, self.db:
                 self.db.execute("BEGIN IMMEDIATE")
                 self._insert_moves(table_id, start, moves, now)
-                self.db.execute(
+                changed = self.db.execute(
                     "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ?, summary = ?,"
-                    " clock = coalesce(?, clock) WHERE id = ?",
+                    " clock = coalesce(?, clock) WHERE id = ? AND moves = ?",
                     (start + len(moves), status, winner, now, None if summary is None else json.dumps(summary),
-                     clock, table_id),
+                     clock, table_id, start),
                 )
+                if changed.rowcount != 1:  # the record does not end at ``start`` (moves were taken back): nothing
+                    raise Conflict(f"table {table_id}: it does not hold {start} moves")
         except sqlite3.IntegrityError as exc:
             if "UNIQUE" not in str(exc):
                 raise
             raise Conflict(f"table {table_id}: a move is already stored at index {start}") from None
+
+    def take_back(self, table_id: str, count: int, keep: int, clock: str | None = None) -> None:
+        with self.lock, self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            found = self.db.execute("SELECT moves FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if found is None or found[0] != count:
+                raise Conflict(f"table {table_id}: it holds {found and found[0]} moves, not {count}")
+            self.db.execute("DELETE FROM moves WHERE table_id = ? AND idx >= ?", (table_id, keep))
+            self.db.execute("UPDATE tables SET moves = ?, updated = ?, clock = coalesce(?, clock) WHERE id = ?",
+                            (keep, time.time(), clock, table_id))
 
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None:
         """Mark a human seat as taken; ``rotate`` gives it a fresh token (joining an open seat from the lobby).
