@@ -126,7 +126,7 @@ def test_the_terminal_never_takes_back_the_other_players_move() -> None:
 
     from rich.console import Console
 
-    from spots.play.spots_terminal import Table, TerminalGame
+    from spots.games.spots.terminal import Table, TerminalGame
 
     spec = get("spots")
     seen: dict[str, Any] = {}

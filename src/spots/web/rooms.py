@@ -353,6 +353,8 @@ class Room(Takebacks):
         self.row.updated = time.time()
         self.row.status = status
         self.changed()
+        for listener in self.hub.on_moved:  # (the coach analyses a game as it is played)
+            listener(self)
         if final is not None:
             self.hub.finished_game(self, final)
         self.schedule_bot()

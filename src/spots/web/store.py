@@ -129,10 +129,24 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (  -- Web Push: a browser that ask
     PRIMARY KEY (table_id, seat, endpoint)
 );
 CREATE INDEX IF NOT EXISTS solo_games_by_deal ON solo_games (deal);"""
+ANALYSES = """
+CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, migrations/0006_analysis.sql
+    record TEXT NOT NULL,
+    budget TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    done INTEGER NOT NULL DEFAULT 0,
+    total INTEGER NOT NULL DEFAULT 0,
+    report TEXT,
+    claimed REAL NOT NULL,
+    PRIMARY KEY (record, budget)
+);
+"""
 # The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
 # release, 2 added the first COLUMNS and INDEXES, 3 the accounts (migrations/0003_accounts.sql, the
 # accounts tables in SCHEMA, seats.account), 5 the clocks and push subscriptions (migrations/0005_clocks.sql),
-# 7 the solo games (migrations/0007_solo.sql, solo_games in SCHEMA). A database of a newer version is refused.
+# 6 the coach's ANALYSES (migrations/0006_analysis.sql), 7 the solo games (migrations/0007_solo.sql, solo_games
+# in SCHEMA). A database of a newer version is refused.
 SCHEMA_VERSION = 7
 
 
@@ -441,6 +455,7 @@ class Store(TableStore):
             if column not in present:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
         self.db.executescript(INDEXES)
+        self.db.executescript(ANALYSES)
         self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def schema_version(self) -> int:

@@ -46,6 +46,7 @@
     end.hidden = !view.over;
     end.innerHTML = R.end(view, table, true);
     $("replay-link").hidden = !view.over;
+    if (view.over && typeof Coach !== "undefined") Coach.open(table, $("coach"));  // "How did it go?" under the end screen
     $("hint-button").hidden = me === null || view.over || view.to_move !== me || view.claim;
     // Undo: only while the game's rule lets this seat take back a move (the server says who, in view.undo).
     const undo = $("undo-button");
