@@ -14,6 +14,9 @@ from .context import Context, request_lang, tr_of
 from .forms import clean_name, parse_new_table
 from .games import games_json
 from .guard import Refused, client_of, parse_json, read_body, whole_number
+from .ratings import check_rated
+from .standing import routes as standing_routes
+from .standing import signed_in
 from .writer import Unavailable
 
 JOIN_BODY = 1024  # a join request is a seat number and a name
@@ -81,11 +84,12 @@ class Api:
         body = parse_json(await read_body(request, self.ctx.limits.max_body, self.ctx.limits.body_timeout))
         try:
             kind, rules, seats = parse_new_table(body)
+            rated = check_rated(body, seats, signed_in(request))
         except ValueError as exc:
             return _error(400, "bad-table", str(exc))
-        room = await self.hub.create(kind, rules, seats, client_of(request))
+        room = await self.hub.create(kind, rules, seats, client_of(request), rated=rated)
         return JSONResponse({
-            "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"),
+            "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"), "rated": rated,
             "watch": self.ctx.link(f"/t/{room.id}"),
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "open": s.open, "mine": s.claimed,
                        "link": self.ctx.link(f"/play/{s.token}") if s.token else None} for s in room.row.seats],
@@ -163,4 +167,5 @@ def routes(ctx: Context) -> APIRouter:
     router.add_api_route("/tables/{table_id}/join", api.join, methods=["POST"])
     router.add_api_route("/tables/{table_id}/replay", api.replay_step, methods=["GET"])
     router.add_api_route("/tables/{table_id}/record", api.record, methods=["GET"])
+    router.include_router(standing_routes(ctx))  # chat of a replay, leaderboards, ratings (standing.py)
     return router

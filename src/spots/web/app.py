@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import api, pages, sockets, tutorial
+from . import api, pages, sockets, standing, tutorial
 from .config import Limits
 from .context import HERE, Context
 from .games import ASSET_TYPES, asset_path
@@ -95,6 +95,7 @@ def create_app(
     app.include_router(pages.routes(ctx))
     app.include_router(api.routes(ctx))
     app.include_router(sockets.routes(ctx))
+    app.include_router(standing.page_routes(ctx))  # the leaderboards
     app.include_router(tutorial.router)  # Learn to play and the rules page
 
     @app.exception_handler(Refused)

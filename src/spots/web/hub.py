@@ -24,8 +24,11 @@ from .cluster import Follower
 from .config import Limits
 from .games import GameKind, hosted
 from .guard import Buckets, Refused, kept_for_newcomers, network_of
+from .ratings import Ratings
+from .rematch import Rematch
 from .rooms import DICE, Room, replay_with_log
 from .store import TableRow, TableStore
+from .talk import Talk
 from .workers import Workers
 from .writer import Unavailable, Writer
 
@@ -73,6 +76,7 @@ class Hub:
         self.closing = False
         self.janitor: asyncio.Task[None] | None = None
         self.follower = Follower(self)  # other server processes sharing the database (PostgreSQL)
+        self.talk, self.rematch, self.ratings = Talk(self), Rematch(self), Ratings(self)  # talk.py, ...
 
     # -------------------------------------------------------------- start and stop
 
@@ -173,7 +177,7 @@ class Hub:
                           " players who have none yet; finish or leave one of yours, then try again", 60)
 
     async def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], client: str = "",
-                     dice: random.Random = DICE) -> Room:
+                     dice: random.Random = DICE, rated: bool = False) -> Room:
         """A new table within the limits: deal and roll the opening chance events, store it, start the bots.
 
         ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
@@ -189,7 +193,8 @@ class Hub:
             moves.append((text, -1))
             lines.append(kind.narrate(prior, text, state, names, None))
         try:
-            row = await self.writer.run(self.store.create_table, kind.name, rules.to_dict(), seats, moves, owner)
+            row = await self.writer.run(self.store.create_table, kind.name, rules.to_dict(), seats, moves, owner,
+                                        rated)
         except Unavailable as exc:
             raise Refused(503, "unavailable", f"the table could not be created: {exc.why}; try again later",
                           exc.retry) from None
@@ -230,6 +235,13 @@ class Hub:
         self.recent.appendleft(summary)
         self.finished_total += 1
         self.version += 1
+
+    def rematched(self, table_id: str, next_table: str) -> None:
+        """A finished table's lobby row points at its rematch (rematch.py)."""
+        for row in self.recent:
+            if row.get("id") == table_id and row.get("next") != next_table:
+                row["next"] = next_table
+                self.version += 1
 
     # -------------------------------------------------------------- seats
 
@@ -315,6 +327,7 @@ class Hub:
                 except Unavailable:
                     continue  # next sweep
                 log.info("table %s retired after %.0f s without anyone", room.id, idle)
+                self.ratings.finished(room, leaver=room.kind.summary(room.state).seat)  # who stopped is last
                 self._unload(room)
 
     def _unload(self, room: Room) -> None:

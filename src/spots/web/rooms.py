@@ -325,6 +325,8 @@ class Room:
             raise MoveError("stale", _("the table has moved on: {n} moves, you sent 'at': {at}").format(
                 n=len(self.log), at=start)) from None
         self._swap(before, after, lines, final)
+        if final is not None:
+            self.hub.ratings.finished(self)  # only the process that stored the last move rates the table
 
     def _swap(self, before: Any, after: Any, lines: list[dict[str, str]], final: dict[str, Any] | None) -> None:
         """Make ``after`` (with its narrated ``lines``) the table's position and tell everyone."""

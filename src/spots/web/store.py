@@ -34,7 +34,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
+
+from .talkstore import Run, TalkStore, talk_schema
+
+T = TypeVar("T")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -73,11 +77,13 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("tables", "problem", "TEXT"),  # why a table was quarantined
     ("tables", "owner", "TEXT"),  # who created it (a hashed address), for the per-client table limit
     ("seats", "open", "INTEGER NOT NULL DEFAULT 0"),  # may be taken from the lobby (else: only with its link)
+    ("tables", "rated", "INTEGER NOT NULL DEFAULT 0"),  # its result changes ratings (migration 4)
 }
 INDEXES = "CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);"
 # The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
-# release (SCHEMA above), 2 added COLUMNS and INDEXES. A database of a newer version is refused.
-SCHEMA_VERSION = 2
+# release (SCHEMA above), 2 added COLUMNS and INDEXES, 4 table talk, rematches and ratings (talkstore.py).
+# A database of a newer version is refused.
+SCHEMA_VERSION = 4
 
 
 class StoreError(Exception):
@@ -113,6 +119,7 @@ class TableRow:
     moves: list[str] = field(default_factory=list)
     summary: dict[str, Any] | None = None
     owner: str = ""
+    rated: bool = False
 
 
 def new_token() -> str:
@@ -134,7 +141,7 @@ def explain(path: str, exc: BaseException) -> str:
     return f"database {path}: {why}"
 
 
-class TableStore(ABC):
+class TableStore(TalkStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their
@@ -148,7 +155,7 @@ class TableStore(ABC):
 
     @abstractmethod
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
-                     moves: list[tuple[str, int]], owner: str = "") -> TableRow: ...
+                     moves: list[tuple[str, int]], owner: str = "", rated: bool = False) -> TableRow: ...
 
     @abstractmethod
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
@@ -177,14 +184,15 @@ class TableStore(ABC):
         """The tables matching ``where`` with their seats and moves (rules stay text when not JSON: a
         quarantined table's)."""
         found: dict[str, TableRow] = {}
-        for r in self._read("SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner"
-                            f" FROM tables WHERE {where} ORDER BY created", args):
+        for r in self._read("SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner,"
+                            f" rated FROM tables WHERE {where} ORDER BY created", args):
             try:
                 rules: Any = json.loads(r[4])
             except ValueError:
                 rules = r[4]
             summary = json.loads(r[8]) if r[8] else None
-            found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "")
+            found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "",
+                                   rated=bool(r[10]))
         if not found:
             return found
         among, ids = self._among(list(found))
@@ -301,6 +309,7 @@ class Store(TableStore):
                 raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
             self.db.executescript(SCHEMA)
             self._upgrade()
+            self.db.executescript(talk_schema())
         except (sqlite3.Error, OSError) as exc:
             self._release_lock()
             raise StoreError(explain(self.path, exc)) from None
@@ -363,13 +372,14 @@ class Store(TableStore):
         self._release_lock()
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
-                     moves: list[tuple[str, int]], owner: str = "") -> TableRow:
+                     moves: list[tuple[str, int]], owner: str = "", rated: bool = False) -> TableRow:
         """Insert a table, its seats and its opening chance moves in one transaction.
 
         A seat with ``claimed`` set (the creator's own) is taken from the start.
         """
         now = time.time()
-        row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner)
+        row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
+                       rated=rated)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
@@ -377,9 +387,9 @@ class Store(TableStore):
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
-                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner)"
-                " VALUES (?,?,?,?,?,?,?,?,?)",
-                (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner),
+                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, rated)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner, int(rated)),
             )
             self.db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open) VALUES (?,?,?,?,?,?,?,?)",
@@ -445,6 +455,12 @@ class Store(TableStore):
 
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         return self.db.execute(sql, tuple(args)).fetchall()
+
+    def _transact(self, work: Callable[[Run], T], note: tuple[str, str, str] | None = None) -> T:
+        """One ``BEGIN IMMEDIATE`` transaction (alone on its file, nobody is told)."""
+        with self.lock, self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            return work(lambda sql, args: self.db.execute(sql, tuple(args)).fetchall())
 
     def _among(self, ids: list[str]) -> tuple[str, Sequence[Any]]:
         return f"table_id IN ({','.join('?' * len(ids))})", ids

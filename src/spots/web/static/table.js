@@ -14,7 +14,7 @@
   let busy = false;
   let retry = 0;
   let hintAsked = false;  // a hint was asked, and neither it nor its refusal has come back yet
-  const listeners = { state: [], hint: [], error: [] };
+  const listeners = { state: [], hint: [], error: [], message: [], open: [] };
   const $ = (id) => document.getElementById(id);
 
   function toast(text) {
@@ -63,6 +63,7 @@
   function onMessage(event) {
     let msg;
     try { msg = JSON.parse(event.data); } catch (e) { return; }
+    if (listeners.message.some((f) => f(msg) === true)) return;  // table talk, rematch, ratings (talk.js)
     if (msg.type === "hello") {
       me = msg.seat;
     } else if (msg.type === "state") {
@@ -110,7 +111,7 @@
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const url = `${proto}//${location.host}/ws/${encodeURIComponent(table)}` + (token ? `?token=${encodeURIComponent(token)}` : "");
     ws = new WebSocket(url);
-    ws.onopen = () => { retry = 0; setConn(T("live"), true); };
+    ws.onopen = () => { retry = 0; setConn(T("live"), true); listeners.open.forEach((f) => f()); };
     ws.onmessage = onMessage;
     ws.onclose = () => {
       busy = false;
