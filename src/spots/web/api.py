@@ -10,13 +10,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from .. import i18n
+from .accounts import account_of
 from .context import Context, request_lang, tr_of
 from .forms import clean_name, parse_new_table
 from .games import games_json
 from .guard import Refused, client_of, parse_json, read_body, whole_number
 from .ratings import check_rated
 from .standing import routes as standing_routes
-from .standing import signed_in
 from .writer import Unavailable
 
 JOIN_BODY = 1024  # a join request is a seat number and a name
@@ -82,11 +82,15 @@ class Api:
 
     async def create_table(self, request: Request) -> Response:
         body = parse_json(await read_body(request, self.ctx.limits.max_body, self.ctx.limits.body_timeout))
+        me = account_of(request)
         try:
             kind, rules, seats = parse_new_table(body)
-            rated = check_rated(body, seats, signed_in(request))
+            rated = check_rated(body, seats, None if me is None else me.id)
         except ValueError as exc:
             return _error(400, "bad-table", str(exc))
+        for seat in seats:  # a signed-in creator's own seat is the account's from the start
+            if me is not None and seat.get("claimed"):
+                seat.update(account=me.id, name=me.name)
         room = await self.hub.create(kind, rules, seats, client_of(request), rated=rated)
         return JSONResponse({
             "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"), "rated": rated,
@@ -109,9 +113,12 @@ class Api:
         seat = body.get("seat") if isinstance(body, dict) else None
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.row.seats):
             return _error(400, "bad-seat", "'seat' must be a seat number of this table")
-        name = clean_name(body.get("name"), "") or None
+        me = account_of(request)
+        name = me.name if me is not None else clean_name(body.get("name"), "") or None
         try:
             token = await self.hub.join_open(room, seat, name)
+            if token is not None and me is not None and self.ctx.accounts is not None:
+                await self.ctx.accounts.bind(room, seat, me)  # a signed-in player's seat is the account's
         except Unavailable as exc:
             raise Refused(503, "unavailable", f"the seat could not be taken: {exc.why}; try again", exc.retry) from None
         if token is None:

@@ -18,7 +18,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import api, pages, sockets, standing, tutorial
+from . import account_pages, api, pages, sockets, standing, tutorial
+from .accounts import Accounts, SessionReader
 from .config import Limits
 from .context import HERE, Context
 from .games import ASSET_TYPES, asset_path
@@ -68,6 +69,8 @@ def create_app(
         store.close()
         raise
     ctx = Context(hub, limits, public_url.rstrip("/"))
+    accounts = ctx.accounts = Accounts(hub, limits, secure=public_url.startswith("https://"))
+    origin = public_url if origin is None else origin
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -81,7 +84,8 @@ def create_app(
     app = FastAPI(title="Spots", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
     app.state.ctx = ctx
-    app.add_middleware(Gate, limits=limits, origin=public_url if origin is None else origin)
+    app.add_middleware(SessionReader, accounts=accounts)  # inside the Gate: refused requests never reach the store
+    app.add_middleware(Gate, limits=limits, origin=origin)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     @app.get("/games/{game}/{name}", include_in_schema=False)
@@ -97,6 +101,7 @@ def create_app(
     app.include_router(sockets.routes(ctx))
     app.include_router(standing.page_routes(ctx))  # the leaderboards
     app.include_router(tutorial.router)  # Learn to play and the rules page
+    app.include_router(account_pages.routes(ctx, accounts, origin))  # sign up and in, My games, profiles
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> Response:

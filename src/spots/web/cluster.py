@@ -126,6 +126,7 @@ class Follower:
                     self.hub.by_token[stored.token] = (room.id, mine.seat)
             renamed = renamed or mine.name != stored.name
             mine.token, mine.claimed, mine.open, mine.name = stored.token, stored.claimed, stored.open, stored.name
+            mine.account = stored.account
         if renamed:
             room.renamed()
         room.changed(full=renamed)

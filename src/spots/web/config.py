@@ -62,6 +62,10 @@ class Limits:
     connections_per_client: int = limit(64, "open TCP connections per client")
     header_timeout: float = limit(10.0, "seconds a client may take to send a request's headers")
     idle_timeout: int = limit(5, "seconds an idle keep-alive connection stays open")
+    signins_per_minute: float = limit(10.0, "sign-in attempts a client (its network) may make a minute")
+    signin_failures: int = limit(10, "wrong passwords in a row after which an account takes no password for a"
+                                 " while (slowed from half as many)")
+    signin_lockout: float = limit(900.0, "seconds an account takes no password after too many wrong ones")
 
     @classmethod
     def private(cls) -> Limits:
@@ -70,7 +74,7 @@ class Limits:
                    bot_tables_per_client=1000, bot_tables_per_network=1000, max_bot_tables=1000,
                    sockets_per_client=100000, sockets_per_network=100000, viewers_per_table=10000, max_sockets=100000,
                    hints_per_minute=600.0, hints_server_per_minute=6000.0, requests_per_second=1e6,
-                   max_connections=100000, connections_per_client=100000)
+                   max_connections=100000, connections_per_client=100000, signins_per_minute=600.0)
 
     def but(self, **changes: Any) -> Limits:
         """A copy with some limits changed (unknown names are an error)."""

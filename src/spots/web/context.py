@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from .. import i18n
+from .accounts import Accounts, account_of
 from .config import Limits
 from .games import GameTemplates
 from .guard import Buckets, script_nonce
@@ -62,6 +63,7 @@ class Context:
     hints: Buckets = field(init=False)
     hints_server: Buckets = field(init=False)
     hint_cache: dict[tuple[str, int, str], list[dict[str, Any]]] = field(default_factory=dict)
+    accounts: Accounts | None = None  # sign-in and seats of accounts (set by create_app)
 
     def __post_init__(self) -> None:
         self.hints = Buckets(self.limits.hints_per_minute / 60, 3)
@@ -81,7 +83,7 @@ class Context:
                    "current": code == lang} for code, name in i18n.LANGUAGES.items()]
         response = self.templates.TemplateResponse(request, template, {
             **context, "_": tr.gettext, "ngettext": tr.ngettext, "lang": lang, "languages": switch,
-            "words": js_words(tr), "csp_nonce": script_nonce(request),
+            "words": js_words(tr), "csp_nonce": script_nonce(request), "me": account_of(request),
         }, status_code=status)
         if i18n.normalize(request.query_params.get("lang")):  # the switcher: remember the choice
             response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")

@@ -7,6 +7,7 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from .accounts import account_of
 from .context import Context, tr_of
 from .forms import lobby_form
 from .tutorial import teaching
@@ -66,8 +67,14 @@ def routes(ctx: Context) -> APIRouter:
         if found is None:
             return not_found(request, _("This seat link is not valid (the seat may have been taken from the lobby)."))
         room, seat = found
+        me = account_of(request)
+        refusal = ctx.accounts.seat_refusal(me, room, seat, _) if ctx.accounts else None
+        if refusal is not None:  # a seat bound to an account is only that account's
+            return ctx.page(request, "account.html", 403, mode="signin", error=refusal, name=room.names[seat],
+                            next=f"/play/{token}")
+        bindable = me is not None and room.row.seats[seat].account is None
         return ctx.page(request, "table.html", table=room.id, seat=seat, token=token, name=room.names[seat],
-                        look=room.kind.look(tr_of(request)))
+                        look=room.kind.look(tr_of(request)), bindable=bindable)
 
     @router.get("/t/{table_id}", response_class=HTMLResponse)
     async def watch_page(request: Request, table_id: str) -> HTMLResponse:

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg import errors as pg_errors
 
+from .account_store import Duplicate
 from .store import (
     SCHEMA_VERSION,
     Conflict,
@@ -164,7 +165,7 @@ class PgStore(TableStore):
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
-                                     bool(s.get("claimed")), bool(s.get("open"))))
+                                     bool(s.get("claimed")), bool(s.get("open")), s.get("account")))
         with self.lock:
             conn = self._live()
             with conn.transaction(), conn.cursor() as cur:
@@ -174,9 +175,10 @@ class PgStore(TableStore):
                     (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner,
                      int(rated)))
                 cur.executemany(
-                    "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
-                    [(row.id, s.seat, s.kind, s.bot, s.name, s.token, int(s.claimed), int(s.open)) for s in row.seats])
+                    "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                    [(row.id, s.seat, s.kind, s.bot, s.name, s.token, int(s.claimed), int(s.open), s.account)
+                     for s in row.seats])
                 if moves:
                     cur.execute(*self._moves_insert(row.id, 0, moves, now))
                 self._notify(conn, "n", row.id)
@@ -254,6 +256,21 @@ class PgStore(TableStore):
                 if note is not None:
                     self._notify(conn, *note)
                 return done
+
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]], seats_of: Sequence[str] = ()) -> list[int]:
+        with self.lock:
+            conn = self._live()
+            try:
+                with conn.transaction(), conn.cursor() as cur:
+                    counts = []
+                    for sql, args in statements:
+                        cur.execute(sql.replace("?", "%s"), tuple(args))
+                        counts.append(cur.rowcount)
+                    for table_id in seats_of:
+                        self._notify(conn, "s", table_id)
+                    return counts
+            except pg_errors.UniqueViolation as exc:
+                raise Duplicate(str(exc).splitlines()[0]) from None
 
     # -------------------------------------------------------------- several processes
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
 
+from .games import hosted
 from .talkstore import Change, Rating
 from .writer import Unavailable
 
@@ -171,11 +172,11 @@ class Ratings:
         people = await self.hub.writer.run(self.hub.store.leaderboard, game, min_games, limit)
         rows = [*people, *self.ladder.get(game, {}).values()]
         rows.sort(key=lambda r: (-(r.mu - 2 * r.sigma), r.player))
-        return [{"rank": i + 1, "player": r.player.split(":", 1)[1], "bot": r.player.startswith("bot:"),
+        return [{"rank": i + 1, "player": r.name or r.player.split(":", 1)[1], "bot": r.player.startswith("bot:"),
                  "rating": shown(r.mu, r.sigma), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
                  "games": r.games} for i, r in enumerate(rows[:limit])]
 
-    async def profile(self, account: str) -> list[dict[str, Any]]:
+    async def profile(self, account: str, tr: Callable[[str], str] = str) -> list[dict[str, Any]]:
         """An account's rating in each game it played rated, with its history (oldest first) and a chart."""
         key = f"user:{account}"
         history = await self.hub.writer.run(self.hub.store.rating_changes, "player = ?", (key,))
@@ -183,7 +184,8 @@ class Ratings:
         for game in sorted({c.game for c in history}):
             mine = [c for c in history if c.game == game]
             last = mine[-1]
-            out.append({"game": game, "rating": shown(last.mu, last.sigma), "mu": round(last.mu, 2),
+            title = tr(hosted()[game].spec.title) if game in hosted() else game
+            out.append({"game": game, "title": title, "rating": shown(last.mu, last.sigma), "mu": round(last.mu, 2),
                         "sigma": round(last.sigma, 2), "games": len(mine),
                         "history": [{"table": c.table_id, "at": c.at, "place": c.place, "mu": round(c.mu, 2),
                                      "sigma": round(c.sigma, 2)} for c in mine],

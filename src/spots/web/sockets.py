@@ -19,6 +19,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .. import i18n
+from .accounts import account_of
 from .context import Context, request_lang
 from .guard import client_of, kept_for_newcomers, network_of
 from .rooms import STATE, Conn, MoveError, Room, Unsaid
@@ -116,6 +117,10 @@ class SocketServer:
                 await self.refuse(ws, _error("bad-token", "this seat link is not valid for this table"), 4403)
                 return
             seat = found[1]
+            bound = self.ctx.accounts.seat_refusal(account_of(ws), room, seat, _) if self.ctx.accounts else None
+            if bound is not None:  # a seat of an account: its link alone is not enough
+                await self.refuse(ws, _error("not-your-seat", bound), 4403)
+                return
         self.sockets.opened(client, network)
         try:
             await self.serve(ws, room, Conn(seat, lang, client, self.ctx.limits.queue))

@@ -12,18 +12,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from .. import i18n
+from .accounts import name_key
 from .context import Context, request_lang, tr_of
 from .games import hosted
 from .guard import Refused, whole_number
 
 MAX_BOARD = 200
-
-
-def signed_in(request: Request) -> str | None:
-    """The account signed in on this request (None: a guest). Accounts live in their own module; until a
-    request carries one, nobody is signed in and no table can be rated."""
-    account = getattr(request.state, "account", None)
-    return str(account) if account else None
 
 
 def _game(game: str) -> Any:
@@ -54,7 +48,9 @@ def routes(ctx: Context) -> APIRouter:
         if room is None:
             return JSONResponse({"error": "unknown-table", "message": f"there is no table {table_id!r}"}, 404)
         talk = await hub.talk.of(table_id)
-        return JSONResponse({"lines": hub.talk.replay_lines(talk.lines, i18n.resolve(request_lang(request)))})
+        _, following = await hub.writer.run(hub.store.rematch_of, table_id)
+        return JSONResponse({"lines": hub.talk.replay_lines(talk.lines, i18n.resolve(request_lang(request))),
+                             "next": following})
 
     @router.get("/leaderboard/{game}")
     async def leaderboard(request: Request, game: str) -> Response:
@@ -65,7 +61,10 @@ def routes(ctx: Context) -> APIRouter:
 
     @router.get("/players/{name}/ratings")
     async def player_ratings(name: str) -> Response:
-        return JSONResponse({"player": name, "ratings": await hub.ratings.profile(name)})
+        account = await hub.writer.run(hub.store.account_named, name_key(name))
+        if account is None:
+            return JSONResponse({"error": "unknown-player", "message": f"nobody here has the name {name!r}"}, 404)
+        return JSONResponse({"player": account.name, "ratings": await hub.ratings.profile(account.id)})
 
     return router
 

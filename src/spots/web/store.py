@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
+from .account_store import AccountStore, Duplicate
 from .talkstore import Run, TalkStore, talk_schema
 
 T = TypeVar("T")
@@ -70,6 +71,39 @@ CREATE TABLE IF NOT EXISTS moves (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, idx)
 );
+CREATE TABLE IF NOT EXISTS accounts (  -- version 3 (account_store.py): optional accounts, sessions, passkeys
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,       -- case-folded name
+    password TEXT,                       -- argon2id hash; NULL: none (passkeys only)
+    email TEXT,
+    notify INTEGER NOT NULL DEFAULT 0,   -- 1: send your-turn notices to the e-mail address
+    created REAL NOT NULL,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    failures INTEGER NOT NULL DEFAULT 0, -- wrong passwords since the last right one
+    failed_at REAL NOT NULL DEFAULT 0,
+    reset TEXT,                          -- hash of a one-time reset code
+    reset_until REAL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    hash TEXT PRIMARY KEY,               -- SHA-256 of the cookie's token
+    account TEXT NOT NULL REFERENCES accounts(id),
+    created REAL NOT NULL,
+    seen REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (account);
+CREATE TABLE IF NOT EXISTS passkeys (
+    id TEXT PRIMARY KEY,                 -- credential id (base64url)
+    account TEXT NOT NULL REFERENCES accounts(id),
+    public_key TEXT NOT NULL,
+    sign_count INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS challenges (
+    hash TEXT PRIMARY KEY,               -- SHA-256 of a WebAuthn challenge handed out, used once
+    account TEXT,
+    expires REAL NOT NULL
+);
 """
 COLUMNS = {  # columns added after the first release: (table, column, definition)
     ("tables", "game", "TEXT NOT NULL DEFAULT 'spots'"),  # before Double Spot every table was Spots
@@ -78,10 +112,13 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("tables", "owner", "TEXT"),  # who created it (a hashed address), for the per-client table limit
     ("seats", "open", "INTEGER NOT NULL DEFAULT 0"),  # may be taken from the lobby (else: only with its link)
     ("tables", "rated", "INTEGER NOT NULL DEFAULT 0"),  # its result changes ratings (migration 4)
+    ("seats", "account", "TEXT"),  # version 3: the account that took the seat (NULL: a guest or a bot)
 }
-INDEXES = "CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);"
+INDEXES = """CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);
+CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);"""
 # The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
-# release (SCHEMA above), 2 added COLUMNS and INDEXES, 4 table talk, rematches and ratings (talkstore.py).
+# release, 2 added the first COLUMNS and INDEXES, 3 the accounts (migrations/0003_accounts.sql, the
+# accounts tables in SCHEMA, seats.account), 4 table talk, rematches and ratings (talkstore.py, tables.rated).
 # A database of a newer version is refused.
 SCHEMA_VERSION = 4
 
@@ -103,6 +140,7 @@ class SeatRow:
     token: str | None
     claimed: bool
     open: bool = False
+    account: str | None = None  # the account holding the seat (accounts.py); None: a guest's or a bot's
 
 
 @dataclass
@@ -141,7 +179,7 @@ def explain(path: str, exc: BaseException) -> str:
     return f"database {path}: {why}"
 
 
-class TableStore(TalkStore, ABC):
+class TableStore(TalkStore, AccountStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their
@@ -196,9 +234,9 @@ class TableStore(TalkStore, ABC):
         if not found:
             return found
         among, ids = self._among(list(found))
-        for r in self._read("SELECT table_id, seat, kind, bot, name, token, claimed, open FROM seats"
+        for r in self._read("SELECT table_id, seat, kind, bot, name, token, claimed, open, account FROM seats"
                             f" WHERE {among} ORDER BY seat", ids):
-            found[r[0]].seats.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7])))
+            found[r[0]].seats.append(SeatRow(r[1], r[2], r[3], r[4], r[5], bool(r[6]), bool(r[7]), r[8]))
         for table_id, move in self._read(f"SELECT table_id, move FROM moves WHERE {among} ORDER BY table_id, idx", ids):
             found[table_id].moves.append(move)
         return found
@@ -383,7 +421,7 @@ class Store(TableStore):
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
-                                     bool(s.get("claimed")), bool(s.get("open"))))
+                                     bool(s.get("claimed")), bool(s.get("open")), s.get("account")))
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
@@ -392,8 +430,10 @@ class Store(TableStore):
                 (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner, int(rated)),
             )
             self.db.executemany(
-                "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open) VALUES (?,?,?,?,?,?,?,?)",
-                [(row.id, s.seat, s.kind, s.bot, s.name, s.token, int(s.claimed), int(s.open)) for s in row.seats],
+                "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
+                [(row.id, s.seat, s.kind, s.bot, s.name, s.token, int(s.claimed), int(s.open), s.account)
+                 for s in row.seats],
             )
             self._insert_moves(row.id, 0, moves, now)
         row.moves = [m for m, _ in moves]
@@ -461,6 +501,16 @@ class Store(TableStore):
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             return work(lambda sql, args: self.db.execute(sql, tuple(args)).fetchall())
+
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]], seats_of: Sequence[str] = ()) -> list[int]:
+        try:
+            with self.lock, self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                return [self.db.execute(sql, tuple(args)).rowcount for sql, args in statements]
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" not in str(exc):
+                raise
+            raise Duplicate(str(exc)) from None
 
     def _among(self, ids: list[str]) -> tuple[str, Sequence[Any]]:
         return f"table_id IN ({','.join('?' * len(ids))})", ids

@@ -38,6 +38,7 @@ class Rating:
     mu: float
     sigma: float
     games: int = 0
+    name: str = ""  # a person's account name (the key holds the account's id, which never changes)
 
 
 @dataclass(frozen=True)
@@ -198,8 +199,10 @@ class TalkStore:
                        float(r[8])) for r in rows]
 
     def leaderboard(self, game: str, min_games: int, limit: int) -> list[Rating]:
-        """The players of one game with at least ``min_games`` rated games, best (mu - 2 sigma) first."""
+        """The people of one game with at least ``min_games`` rated games, best (mu - 2 sigma) first (a
+        disabled account is left out)."""
         rows = self._query(
-            "SELECT player, mu, sigma, games FROM ratings WHERE game = ? AND games >= ?"
-            " ORDER BY mu - 2 * sigma DESC, player LIMIT ?", (game, min_games, limit))
-        return [Rating(r[0], float(r[1]), float(r[2]), int(r[3])) for r in rows]
+            "SELECT r.player, r.mu, r.sigma, r.games, a.name FROM ratings r JOIN accounts a"
+            " ON r.player = 'user:' || a.id WHERE r.game = ? AND r.games >= ? AND a.disabled = 0"
+            " ORDER BY r.mu - 2 * r.sigma DESC, r.player LIMIT ?", (game, min_games, limit))
+        return [Rating(r[0], float(r[1]), float(r[2]), int(r[3]), r[4]) for r in rows]

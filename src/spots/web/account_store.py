@@ -1,0 +1,254 @@
+"""Accounts, sessions and passkeys in the tables' own database, written once for SQLite and PostgreSQL.
+
+Why in the same store: a seat names the account that took it, so a table and its
+players are one transaction and one backup; and with several server processes on
+PostgreSQL a session made on one is honoured by every other, because each request
+looks its session up here (nothing about a session lives in one process's memory).
+
+``AccountStore`` is mixed into ``store.TableStore``: the SQL below uses ``?``
+placeholders and the store's ``_read``/``_write`` (each store translates them).
+Nothing secret is stored as itself: a password as its argon2id hash, a session
+token, a reset code and a WebAuthn challenge as their SHA-256 (see ``accounts.py``).
+
+This is the API other parts use to find who is behind a seat or a session:
+``session_account``, ``seat_account`` (and ``SeatRow.account`` on a loaded table),
+``account``/``account_named``; ``tables_of`` and ``record_of`` for My games and profiles.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+DELETED = "deleted player"  # the name a deleted account's seats keep
+ACCOUNT_COLUMNS = ("id, name, name_key, password, email, notify, created, disabled, failures, failed_at, reset,"
+                   " reset_until")
+SETTABLE = {"password", "email", "notify", "disabled", "reset", "reset_until", "failures", "failed_at"}
+
+
+class Duplicate(Exception):
+    """A row with that key exists already (an account name taken, a passkey registered twice)."""
+
+
+@dataclass
+class AccountRow:
+    id: str
+    name: str
+    name_key: str
+    password: str | None  # the argon2id hash, never the password
+    email: str | None
+    notify: bool
+    created: float
+    disabled: bool
+    failures: int
+    failed_at: float
+    reset: str | None
+    reset_until: float | None
+
+    @classmethod
+    def of(cls, r: Sequence[Any]) -> AccountRow:
+        return cls(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], bool(r[7]), int(r[8]), float(r[9]), r[10], r[11])
+
+
+@dataclass
+class PasskeyRow:
+    id: str  # the credential id, base64url
+    account: str
+    public_key: str  # base64url
+    sign_count: int
+    created: float
+
+
+@dataclass
+class SeatOfAccount:
+    """One table an account sits at (My games, a profile's recent tables)."""
+
+    table_id: str
+    game: str
+    seat: int
+    status: str
+    winner: int | None
+    updated: float
+    token: str | None  # the seat link's secret: only ever shown to the account itself
+    to_move: bool = False  # filled in by the app from the live table
+
+
+class AccountStore:
+    """The account half of the store (mixed into ``TableStore``)."""
+
+    lock: threading.Lock
+
+    @abstractmethod
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]: ...
+
+    @abstractmethod
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]], seats_of: Sequence[str] = ()) -> list[int]:
+        """Run ``statements`` in one transaction; the rows each changed. ``seats_of``: tables whose seats
+        changed (other server processes are told). A duplicate key raises ``Duplicate``, changing nothing."""
+
+    def _one(self, sql: str, args: Sequence[Any]) -> Any:
+        with self.lock:
+            found = self._read(sql, args)
+        return found[0] if found else None
+
+    # -------------------------------------------------------------- accounts
+
+    def create_account(self, account_id: str, name: str, name_key: str, password: str | None,
+                       now: float | None = None) -> AccountRow:
+        """A new account (raises ``Duplicate`` when the name, whatever its capitals, is taken)."""
+        now = time.time() if now is None else now
+        self._write([("INSERT INTO accounts (id, name, name_key, password, created) VALUES (?,?,?,?,?)",
+                      (account_id, name, name_key, password, now))])
+        found = self.account(account_id)
+        assert found is not None
+        return found
+
+    def account(self, account_id: str) -> AccountRow | None:
+        row = self._one(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?", (account_id,))
+        return None if row is None else AccountRow.of(row)
+
+    def account_named(self, name_key: str) -> AccountRow | None:
+        """The account of a (case-folded) name."""
+        row = self._one(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE name_key = ?", (name_key,))
+        return None if row is None else AccountRow.of(row)
+
+    def accounts(self) -> list[tuple[AccountRow, int, int]]:
+        """Every account with its open sessions and passkeys, by name (the host's ``spots users list``)."""
+        with self.lock:
+            rows = self._read(f"SELECT {ACCOUNT_COLUMNS}, (SELECT COUNT(*) FROM sessions s WHERE s.account = a.id),"
+                              " (SELECT COUNT(*) FROM passkeys p WHERE p.account = a.id) FROM accounts a"
+                              " ORDER BY name_key")
+        return [(AccountRow.of(r), int(r[12]), int(r[13])) for r in rows]
+
+    def set_account(self, account_id: str, **values: Any) -> bool:
+        """Change some of an account's fields (password hash, e-mail, notify, disabled, reset code)."""
+        unknown = set(values) - SETTABLE
+        if unknown:
+            raise ValueError(f"not account fields: {', '.join(sorted(unknown))}")
+        sets = ", ".join(f"{k} = ?" for k in values)
+        args = [int(v) if isinstance(v, bool) else v for v in values.values()]
+        return self._write([(f"UPDATE accounts SET {sets} WHERE id = ?", (*args, account_id))])[0] == 1
+
+    def sign_in_failed(self, account_id: str, forget_before: float, now: float | None = None) -> int:
+        """Count a wrong password; failures older than ``forget_before`` are forgotten first. The count now."""
+        now = time.time() if now is None else now
+        self._write([("UPDATE accounts SET failures = CASE WHEN failed_at < ? THEN 1 ELSE failures + 1 END,"
+                      " failed_at = ? WHERE id = ?", (forget_before, now, account_id))])
+        row = self._one("SELECT failures FROM accounts WHERE id = ?", (account_id,))
+        return 0 if row is None else int(row[0])
+
+    def delete_account(self, account_id: str) -> int:
+        """Delete an account with its personal data (sessions, passkeys, e-mail); its seats stay, anonymous.
+
+        The games it played keep their moves and results under the name ``DELETED``. Returns how many seats.
+        """
+        with self.lock:
+            tables = [r[0] for r in self._read("SELECT DISTINCT table_id FROM seats WHERE account = ?", (account_id,))]
+        counts = self._write([
+            ("UPDATE seats SET account = NULL, name = ? WHERE account = ?", (DELETED, account_id)),
+            ("DELETE FROM sessions WHERE account = ?", (account_id,)),
+            ("DELETE FROM passkeys WHERE account = ?", (account_id,)),
+            ("DELETE FROM challenges WHERE account = ?", (account_id,)),
+            ("DELETE FROM rating_changes WHERE player = ?", (f"user:{account_id}",)),  # ratings.py
+            ("DELETE FROM ratings WHERE player = ?", (f"user:{account_id}",)),
+            ("DELETE FROM accounts WHERE id = ?", (account_id,)),
+        ], seats_of=tables)
+        return counts[0]
+
+    # -------------------------------------------------------------- sessions
+
+    def new_session(self, token_hash: str, account_id: str, now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        self._write([("INSERT INTO sessions (hash, account, created, seen) VALUES (?,?,?,?)",
+                      (token_hash, account_id, now, now))])
+
+    def session_account(self, token_hash: str, seen_after: float) -> AccountRow | None:
+        """The account behind a session (by its token's hash), if the session was used since ``seen_after``
+        and the account is not disabled."""
+        cols = ", ".join(f"a.{c.strip()}" for c in ACCOUNT_COLUMNS.split(","))
+        row = self._one(f"SELECT {cols} FROM sessions s JOIN accounts a ON a.id = s.account"
+                        " WHERE s.hash = ? AND s.seen >= ? AND a.disabled = 0", (token_hash, seen_after))
+        return None if row is None else AccountRow.of(row)
+
+    def session_seen(self, token_hash: str, now: float) -> None:
+        """Mark a session used now (the app does it at most once an hour per session, not per request)."""
+        self._write([("UPDATE sessions SET seen = ? WHERE hash = ?", (now, token_hash))])
+
+    def end_session(self, token_hash: str) -> None:
+        self._write([("DELETE FROM sessions WHERE hash = ?", (token_hash,))])
+
+    def end_sessions(self, account_id: str) -> int:
+        """End every session of an account ("sign out everywhere"); how many there were."""
+        return self._write([("DELETE FROM sessions WHERE account = ?", (account_id,))])[0]
+
+    # -------------------------------------------------------------- passkeys
+
+    def add_passkey(self, credential_id: str, account_id: str, public_key: str, sign_count: int,
+                    now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        self._write([("INSERT INTO passkeys (id, account, public_key, sign_count, created) VALUES (?,?,?,?,?)",
+                      (credential_id, account_id, public_key, sign_count, now))])
+
+    def passkey(self, credential_id: str) -> PasskeyRow | None:
+        row = self._one("SELECT id, account, public_key, sign_count, created FROM passkeys WHERE id = ?",
+                        (credential_id,))
+        return None if row is None else PasskeyRow(row[0], row[1], row[2], int(row[3]), row[4])
+
+    def passkeys_of(self, account_id: str) -> list[PasskeyRow]:
+        with self.lock:
+            rows = self._read("SELECT id, account, public_key, sign_count, created FROM passkeys WHERE account = ?"
+                              " ORDER BY created", (account_id,))
+        return [PasskeyRow(r[0], r[1], r[2], int(r[3]), r[4]) for r in rows]
+
+    def passkey_used(self, credential_id: str, sign_count: int) -> None:
+        self._write([("UPDATE passkeys SET sign_count = ? WHERE id = ?", (sign_count, credential_id))])
+
+    def add_challenge(self, challenge_hash: str, account_id: str | None, expires: float) -> None:
+        """Remember a WebAuthn challenge handed out (any process may receive the answer); old ones go."""
+        self._write([("DELETE FROM challenges WHERE expires < ?", (time.time() - 3600,)),
+                     ("INSERT INTO challenges (hash, account, expires) VALUES (?,?,?)",
+                      (challenge_hash, account_id, expires))])
+
+    def take_challenge(self, challenge_hash: str, now: float | None = None) -> tuple[str | None] | None:
+        """Use a challenge up: ``(account or None,)`` when it was handed out, unexpired and not used before."""
+        now = time.time() if now is None else now
+        row = self._one("SELECT account, expires FROM challenges WHERE hash = ?", (challenge_hash,))
+        if row is None or self._write([("DELETE FROM challenges WHERE hash = ?", (challenge_hash,))])[0] != 1:
+            return None  # unknown, or another request took it first
+        return (row[0],) if row[1] >= now else None
+
+    # -------------------------------------------------------------- seats
+
+    def bind_seat(self, table_id: str, seat: int, account_id: str, name: str) -> bool:
+        """Give a human seat to an account (taking it, under the account's name); False if another holds it."""
+        return self._write([("UPDATE seats SET account = ?, name = ?, claimed = 1 WHERE table_id = ? AND seat = ?"
+                             " AND kind = 'human' AND (account IS NULL OR account = ?)",
+                             (account_id, name, table_id, seat, account_id))], seats_of=[table_id])[0] == 1
+
+    def seat_account(self, table_id: str, seat: int) -> str | None:
+        """The account holding a seat (None: a guest's seat, a bot's, or no such seat)."""
+        row = self._one("SELECT account FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+        return None if row is None else row[0]
+
+    def tables_of(self, account_id: str, statuses: Sequence[str] = ("playing", "over"), limit: int = 50
+                  ) -> list[SeatOfAccount]:
+        """The tables an account sits at with the given statuses, most recently changed first."""
+        marks = ",".join("?" * len(statuses))
+        with self.lock:
+            rows = self._read("SELECT t.id, t.game, s.seat, t.status, t.winner, t.updated, s.token FROM seats s"
+                              f" JOIN tables t ON t.id = s.table_id WHERE s.account = ? AND t.status IN ({marks})"
+                              " ORDER BY t.updated DESC LIMIT ?", (account_id, *statuses, limit))
+        return [SeatOfAccount(r[0], r[1], int(r[2]), r[3], r[4], float(r[5]), r[6]) for r in rows]
+
+    def record_of(self, account_id: str) -> dict[str, tuple[int, int]]:
+        """Finished games and wins per game of an account: ``{game: (played, won)}``."""
+        with self.lock:
+            rows = self._read("SELECT t.game, COUNT(*), SUM(CASE WHEN t.winner = s.seat THEN 1 ELSE 0 END)"
+                              " FROM seats s JOIN tables t ON t.id = s.table_id"
+                              " WHERE s.account = ? AND t.status = 'over' GROUP BY t.game ORDER BY t.game",
+                              (account_id,))
+        return {r[0]: (int(r[1]), int(r[2] or 0)) for r in rows}
