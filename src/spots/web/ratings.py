@@ -150,7 +150,9 @@ class Ratings:
         if not changes:
             return
         seats = {f"bot:{s.bot}" if s.kind == "bot" else f"user:{self.account(s)}": s for s in room.row.seats}
-        rows = [{"seat": seats[c.player].seat if c.player in seats else None, "player": c.player.split(":", 1)[1],
+        rows = [{"seat": seats[c.player].seat if c.player in seats else None,
+                 "player": seats[c.player].name if c.player in seats and c.player.startswith("user:")
+                 else c.player.split(":", 1)[1],
                  "bot": c.player.startswith("bot:"), "place": c.place,
                  "before": shown(c.mu_before, c.sigma_before), "after": shown(c.mu, c.sigma),
                  "delta": round(c.mu - c.mu_before, 2)} for c in changes]
