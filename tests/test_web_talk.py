@@ -54,6 +54,12 @@ def of_type(kind: str) -> Callable[[Msg], bool]:
     return lambda m: m["type"] == kind
 
 
+def listen(ws: Any) -> Msg:
+    """Ask for table talk (a client that never does gets no talk messages); the talk so far."""
+    ws.send_json({"type": "talk"})
+    return until(ws, of_type("chat-history"))
+
+
 def chat_rows(db: Path, table_id: str) -> list[tuple[str, str]]:
     with sqlite3.connect(db) as con:
         return con.execute("SELECT channel, text FROM chat WHERE table_id = ? ORDER BY at", (table_id,)).fetchall()
@@ -94,7 +100,7 @@ def test_players_talk_spectators_talk_apart_and_everything_is_stored(tmp_path: P
                 c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}&lang=es") as bob, \
                 c.websocket_connect(f"/ws/{t['id']}") as spy:
             for ws in (ann, bob, spy):
-                assert until(ws, of_type("chat-history"))["lines"] == []
+                assert listen(ws)["lines"] == []
             ann.send_json({"type": "chat", "text": "hi <b>Bob</b>"})
             assert until(bob, of_type("chat"))["line"]["text"] == "hi <b>Bob</b>"  # as typed: the page escapes it
             assert until(spy, of_type("chat"))["line"]["name"] == "Ann"  # spectators read the players
@@ -121,7 +127,8 @@ def test_a_flood_and_an_oversized_message_are_refused_and_not_stored(tmp_path: P
         tok = [token(s["link"]) for s in t["seats"]]
         with c.websocket_connect(f"/ws/{t['id']}?token={tok[0]}") as ann, \
                 c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}") as bob:
-            until(ann, of_type("chat-history"))
+            listen(ann)
+            listen(bob)
             ann.send_json({"type": "chat", "text": "x" * 51})
             error = until(ann, of_type("error"))
             assert error["code"] == "chat-too-long" and "50 characters" in error["message"] and "51" in error["message"]
@@ -149,7 +156,8 @@ def test_the_creator_mutes_with_the_host_secret_and_nobody_else_can(tmp_path: Pa
         tok = [token(s["link"]) for s in t["seats"]]
         with c.websocket_connect(f"/ws/{t['id']}?token={tok[0]}") as ann, \
                 c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}") as bob:
-            until(bob, of_type("chat-history"))
+            listen(ann)
+            listen(bob)
             bob.send_json({"type": "mute", "author": "seat:0"})
             assert until(bob, of_type("error"))["code"] == "not-host"
             bob.send_json({"type": "host", "token": tok[1]})  # a seat's secret is not the host's
@@ -174,6 +182,8 @@ def test_a_rematch_needs_every_human_and_takes_each_to_their_rotated_seat(tmp_pa
         tok = [token(s["link"]) for s in t["seats"] if s["link"]]
         with c.websocket_connect(f"/ws/{t['id']}?token={tok[0]}") as ann, \
                 c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}") as bob:
+            listen(ann)
+            listen(bob)
             ann.send_json({"type": "rematch"})
             assert until(ann, of_type("error"))["code"] == "not-over"
             play_to_the_end({0: ann, 1: bob})
@@ -194,6 +204,7 @@ def test_a_rematch_needs_every_human_and_takes_each_to_their_rotated_seat(tmp_pa
         over = c.get("/api/tables?status=over").json()["tables"]
         assert next(row for row in over if row["id"] == t["id"])["next"] == new["id"]
         with c.websocket_connect(f"/ws/{t['id']}") as spy:  # a spectator of the old table is shown the new one
+            spy.send_json({"type": "talk"})
             assert until(spy, of_type("rematch"))["link"] == f"/t/{new['id']}"
             spy.send_json({"type": "rematch"})
             assert until(spy, of_type("error"))["code"] == "spectator"
@@ -215,6 +226,7 @@ def test_a_rated_game_against_a_bot_moves_the_person_and_not_the_bot(tmp_path: P
         t = new_table(c, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}], rated=True)
         assert t["rated"]
         with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+            listen(ws)
             play_to_the_end({0: ws})
             news = until(ws, of_type("ratings"))["changes"]
         mine = next(n for n in news if not n["bot"])

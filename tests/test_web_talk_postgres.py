@@ -64,6 +64,7 @@ def test_chat_and_mutes_reach_the_viewers_of_the_other_process(two: list[Server]
         bob = socket(stack, b, t["id"], t["seats"][1]["link"])
         spy = socket(stack, b, t["id"])
         for ws in (ann, bob, spy):
+            ws.send(json.dumps({"type": "talk"}))
             until(ws, lambda m: m["type"] == "chat-history")
         ann.send(json.dumps({"type": "chat", "text": "from process a"}))
         assert until(bob, chat("from process a"))["line"]["name"] == "Ann"
@@ -103,6 +104,7 @@ def test_a_rated_game_on_one_process_is_heard_and_ranked_on_the_other(two: list[
     assert t["rated"]
     with ExitStack() as stack:
         spy = socket(stack, b, t["id"])
+        spy.send(json.dumps({"type": "talk"}))
         ann = socket(stack, a, t["id"], t["seats"][0]["link"], cookie)
         finish(ann)
         news = until(spy, lambda m: m["type"] == "ratings")["changes"]  # heard on the other process
@@ -121,8 +123,9 @@ def test_a_rematch_accepted_on_two_processes_is_made_once(two: list[Server]) -> 
         ann = socket(stack, a, t["id"], t["seats"][0]["link"])
         finish(ann)
         spy = socket(stack, b, t["id"])
+        spy.send(json.dumps({"type": "talk"}))
         until(spy, lambda m: m["type"] == "chat-history")
-        ann.send(json.dumps({"type": "rematch"}))  # the only human: this yes completes it
+        ann.send(json.dumps({"type": "rematch"}))  # the only human: this yes completes it (and asks for the talk)
         told = until(ann, lambda m: m["type"] == "rematch" and m["next"])
         seen = until(spy, lambda m: m["type"] == "rematch" and m["next"])
     assert seen["next"] == told["next"] and seen["link"] == f"/t/{told['next']}"

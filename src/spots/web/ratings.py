@@ -158,7 +158,8 @@ class Ratings:
                  "delta": round(c.mu - c.mu_before, 2)} for c in changes]
         text = json.dumps({"type": "ratings", "changes": rows})
         for conn in list(room.conns):
-            conn.send(text)
+            if self.hub.talk.listens(conn):  # the connections that asked for table talk (talk.py)
+                conn.send(text)
 
     async def heard(self, table_id: str, room: Room | None) -> None:
         """Another process rated a table: caches here are stale; viewers here are told."""

@@ -105,7 +105,8 @@ class Rematch:
         if new is not None:
             self.hub.rematched(room.id, new.id)
         for conn in list(room.conns):
-            conn.send(json.dumps(self.message(room, conn, accepted, new)))
+            if self.hub.talk.listens(conn):
+                conn.send(json.dumps(self.message(room, conn, accepted, new)))
 
     def message(self, room: Room, conn: Conn, accepted: list[int], new: Room | None) -> dict[str, Any]:
         waiting = [room.names[s] for s in humans(room) if s not in accepted]

@@ -35,7 +35,7 @@ PHRASES = {  # key -> English (translated where shown)
 CHANNELS = ("players", "watchers")
 CHAT_BURST = 5  # lines one sender may send at once before the per-minute rate applies
 KEPT = 500  # chat tables kept in memory (the live ones and the recently read; the rest are read again)
-TYPES = ("chat", "watchers", "host", "mute", "rematch")
+TYPES = ("talk", "chat", "watchers", "host", "mute", "rematch")
 
 
 def _error(code: str, message: str, **more: Any) -> dict[str, Any]:
@@ -49,6 +49,7 @@ class Peer:
     author: str  # 'seat:N' for a player, 'watcher:<hash>' for a spectator: the key a mute names
     name: str
     host: bool = False  # showed the table's host secret: may mute
+    listening: bool = False  # asked for table talk (any talk message): only then is it sent any
     watchers_on: bool = False  # a player who turned the spectators' chat on
 
 
@@ -91,19 +92,18 @@ class Talk:
         return talk
 
     async def joined(self, room: Room, conn: Conn) -> None:
-        """A new viewer: its speaker key, then the chat it may see so far (and the rematch, if any)."""
+        """A new viewer: its speaker key. It hears table talk once it asks (``talk``), so a client that never
+        does (a bot, a script) gets exactly the messages it got before there was talk."""
         if conn.seat is not None:
             peer = Peer(f"seat:{conn.seat}", room.names[conn.seat])
         else:
             author = spectator_key(conn.client, room.id)
             peer = Peer(author, author.split(":")[1][:4])
         self.peers[conn] = peer
-        try:
-            await self.of(room.id)
-        except Unavailable:
-            return  # no history now; lines said from now on still come
-        self.send_history(room, conn)
-        await self.hub.rematch.joined(room, conn)
+
+    def listens(self, conn: Conn) -> bool:
+        peer = self.peers.get(conn)
+        return peer is not None and peer.listening
 
     def left(self, conn: Conn) -> None:
         self.peers.pop(conn, None)
@@ -133,7 +133,7 @@ class Talk:
         """Send a new line to every viewer here that may see it."""
         for conn in list(room.conns):
             peer = self.peers.get(conn)
-            if peer is not None and self.sees(conn, peer, line):
+            if peer is not None and peer.listening and self.sees(conn, peer, line):
                 conn.send(json.dumps({"type": "chat", "line": self.shown(line, conn.lang)}))
 
     # -------------------------------------------------------------- messages
@@ -145,6 +145,16 @@ class Talk:
         if peer is None:
             return _error("server-busy", _("the table talk is not ready yet; try again in a moment"))
         kind = msg["type"]
+        if not peer.listening or kind == "talk":  # the talk so far (and the rematch, if any), then each new line
+            peer.listening = True
+            try:
+                await self.of(room.id)
+            except Unavailable as exc:
+                return _error("server-error", _("the table talk could not be read; try again"), retry_after=exc.retry)
+            self.send_history(room, conn)
+            await self.hub.rematch.joined(room, conn)
+            if kind == "talk":
+                return None
         if kind == "rematch":
             return await self.hub.rematch.accept(room, conn, msg)
         if kind == "watchers":
@@ -225,7 +235,8 @@ class Talk:
         if talk is None:
             return
         for conn in list(room.conns):
-            conn.send(json.dumps({"type": "muted", "muted": sorted(talk.mutes)}))
+            if self.listens(conn):
+                conn.send(json.dumps({"type": "muted", "muted": sorted(talk.mutes)}))
 
     # -------------------------------------------------------------- other server processes
 

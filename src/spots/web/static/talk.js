@@ -95,9 +95,9 @@
   }
 
   window.SpotsTable.on("message", onMessage);
-  window.SpotsTable.on("open", () => {
+  window.SpotsTable.on("open", () => {  // ask for the talk (and the rematch, ratings) on every (re)connect
     const secret = localStorage.getItem(hostKey);
-    if (secret) window.SpotsTable.send({ type: "host", token: secret });
+    window.SpotsTable.send(secret ? { type: "host", token: secret } : { type: "talk" });
   });
   window.SpotsTable.on("state", (view) => {  // players are offered a rematch at the end; spectators see one made
     if (view.over && window.SpotsTable.me() !== null) $("rematch").hidden = false;
