@@ -284,6 +284,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve([o for o in args.options if o != "--"])
 
 
+def cmd_users(args: argparse.Namespace) -> int:
+    try:
+        from .web.users import main as users
+    except ImportError as exc:
+        raise ValueError(f"spots users needs the 'web' extra: pip install 'spots[web]' ({exc})") from None
+    return users([o for o in args.options if o != "--"])
+
+
 def cmd_tiles(args: argparse.Namespace) -> int:
     from .games.spots import TILES
 
@@ -419,6 +427,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("options", nargs=argparse.REMAINDER,
                    help="--host, --port, --db (SQLite file), --bot-delay, --durable; --help for all")
     p.set_defaults(run=cmd_serve)
+    p = sub.add_parser("users", help="the web server's accounts: list, disable, reset a password, delete",
+                       add_help=False)
+    p.add_argument("options", nargs=argparse.REMAINDER, help="--db, then list, disable, enable, reset or delete")
+    p.set_defaults(run=cmd_users)
     sub.add_parser("study", help="balance studies on Ray: many games, Parquet rows, a report with plots "
                    "(spots study --list)", add_help=False)
     p = sub.add_parser("solve", help="solve small solitaire variants exactly: par turns and best chance within N")
@@ -444,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
         from .study.cli import main as study_main
 
         return study_main(argv[1:])
-    if argv[:1] in (["serve"], ["train"]):  # the web server and the trainer parse their own options
+    if argv[:1] in (["serve"], ["train"], ["users"]):  # the web server, the trainer and users parse their own
         argv = [argv[0], "--", *argv[1:]]
     args = build_parser().parse_args(argv)
     try:

@@ -10,6 +10,7 @@ plain HTML (they work without scripts); only passkeys need the page's script
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -28,11 +29,12 @@ PASSKEY_BODY = 8192  # a WebAuthn answer: a few hundred bytes of keys and signat
 RECENT = 20  # tables on a profile
 
 
+LOCAL = re.compile(r"/(?![/\\])[A-Za-z0-9._~/?=&%-]*")  # no "//", "/\\", spaces or controls (browsers drop tabs)
+
+
 def local_path(value: Any, default: str = "/me") -> str:
     """Where to go after signing in: a path on this site only (never ``//other.site`` or a full URL)."""
-    if isinstance(value, str) and value.startswith("/") and not value.startswith("//") and "\\" not in value:
-        return value
-    return default
+    return value if isinstance(value, str) and LOCAL.fullmatch(value) else default
 
 
 async def form_of(request: Request) -> dict[str, str]:
@@ -145,6 +147,11 @@ class AccountPages:
         return seat in room.kind.racers(st) or (not st.is_chance_node() and st.current_player() == seat)
 
     async def me_page(self, request: Request) -> Response:
+        return await self.my_games(request)
+
+    async def my_games(self, request: Request, status: int = 200, error: str = "", email: str | None = None
+                       ) -> Response:
+        """My games (the tables waiting on me first) and the account's settings; ``error``: a refused setting."""
         me = account_of(request)
         if me is None:
             return see_other("/signin")
@@ -160,8 +167,9 @@ class AccountPages:
                           "players": ", ".join(room.names), "moves": len(room.log)})
         games.sort(key=lambda g: (not g["waiting"], -g["updated"]))
         passkeys = await self.hub.writer.run(self.hub.store.passkeys_of, me.id)
-        return self.ctx.page(request, "me.html", games=games, passkeys=len(passkeys), email=me.email or "",
-                             notify=me.notify, saved=request.query_params.get("saved") == "1", error="")
+        return self.ctx.page(request, "me.html", status, games=games, passkeys=len(passkeys),
+                             email=me.email or "" if email is None else email, notify=me.notify,
+                             saved=request.query_params.get("saved") == "1" and not error, error=error)
 
     async def settings(self, request: Request) -> Response:
         me = account_of(request)
@@ -172,8 +180,7 @@ class AccountPages:
         try:
             email = check_email(form.get("email", ""), _)
         except ValueError as exc:
-            return self.ctx.page(request, "me.html", 400, games=[], passkeys=0, email=form.get("email", ""),
-                                 notify=me.notify, saved=False, error=str(exc))
+            return await self.my_games(request, 400, str(exc), form.get("email", ""))
         notify = form.get("notify") == "1" and email is not None
         await self.accounts._run(self.hub.store.set_account, me.id, email=email, notify=notify)
         return see_other("/me?saved=1")

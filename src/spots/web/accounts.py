@@ -51,7 +51,7 @@ log = logging.getLogger("spots.web")
 COOKIE = "spots_session"
 SESSION_DAYS = 30  # a session unused this long ends by itself
 SEEN_EVERY = 3600.0  # seconds: how often a session's last use is written back (not at every request)
-NAME = re.compile(r"[\w.-]{3,24}")  # letters and digits of any script, '_', '.', '-'
+NAME = re.compile(r"[\w.-]{2,24}")  # letters and digits of any script, '_', '.', '-'
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
 SLOW_STEP, SLOWEST = 1.0, 5.0  # seconds added per wrong password past the slow-down point, at most
 EMAIL = re.compile(r"[^@\s]{1,64}@[^@\s]+\.[^@\s.]{2,63}")
@@ -72,7 +72,7 @@ def check_name(value: Any, _: Tr) -> str:
     """An account name, or a ValueError saying what is allowed."""
     name = unicodedata.normalize("NFC", value.strip()) if isinstance(value, str) else ""
     if not NAME.fullmatch(name):
-        raise ValueError(_("A name is 3 to 24 letters, digits, '_', '.' or '-' (no spaces)."))
+        raise ValueError(_("A name is 2 to 24 letters, digits, '_', '.' or '-' (no spaces)."))
     return name
 
 
@@ -109,7 +109,7 @@ class Accounts:
         # OWASP's first argon2id choice: 19 MiB, 2 passes, 1 lane (~30 ms here); at most two at once bound the memory
         self.hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
         self.hashing = asyncio.Semaphore(2)
-        self.unknown = self.hasher.hash(secrets.token_hex(16))  # checked for unknown names: the same time taken
+        self.unknown = ""  # a hash checked for unknown names, so they take as long (made at the first sign-in)
         rate = limits.signins_per_minute
         self.attempts = Buckets(rate / 60, max(1.0, rate))
         self.seen: OrderedDict[str, float] = OrderedDict()  # session hash -> when its use was last written
@@ -122,6 +122,8 @@ class Accounts:
             return await asyncio.to_thread(self.hasher.hash, password)
 
     async def _verify(self, stored: str | None, password: str) -> bool:
+        if not stored and not self.unknown:
+            self.unknown = await self._hash(secrets.token_hex(16))
         async with self.hashing:
             try:
                 await asyncio.to_thread(self.hasher.verify, stored or self.unknown, password)
@@ -270,15 +272,25 @@ def session_token(request: Request) -> str | None:
 class SessionReader:
     """ASGI middleware: for a request or WebSocket carrying a session cookie, the account goes in its state.
 
-    Guests carry no cookie and cost nothing; static files are skipped. A store that cannot answer
-    leaves the visitor signed out for that request (never a 500).
+    Guests carry no cookie and cost nothing; static files and the JSON reads (``GET /api/...``: the
+    lobby's poll every few seconds, replays) are skipped, since no answer there depends on who asks.
+    A store that cannot answer leaves the visitor signed out for that request (never a 500).
     """
 
     def __init__(self, app: Any, accounts: Accounts) -> None:
         self.app, self.accounts = app, accounts
 
+    @staticmethod
+    def wanted(scope: Any) -> bool:
+        """Whether this request's answer may depend on the account."""
+        if scope["type"] == "websocket":
+            return True
+        if scope["type"] != "http" or scope["path"].startswith(("/static/", "/games/")):
+            return False
+        return not (scope["method"] in ("GET", "HEAD") and scope["path"].startswith("/api/"))
+
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] in ("http", "websocket") and not scope["path"].startswith(("/static/", "/games/")):
+        if self.wanted(scope):
             token = self._token(scope)
             if token:
                 try:

@@ -143,7 +143,9 @@
   document.addEventListener("click", async (e) => {
     const b = e.target.closest("button.join");
     if (!b) return;
-    const name = prompt(T("Your name at this table (optional):")) || "";
+    // signed in, the seat takes the account's name; a guest names themself for this table
+    const signedIn = Boolean(document.querySelector("main.lobby").dataset.me);
+    const name = signedIn ? "" : prompt(T("Your name at this table (optional):")) || "";
     const r = await fetch(`/api/tables/${b.dataset.table}/join`, {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ seat: Number(b.dataset.seat), name }),

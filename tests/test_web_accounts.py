@@ -1,0 +1,375 @@
+"""Accounts through the API, on both stores: what is refused (forgery, guessing, someone else's session or seat),
+sessions rotated and ended everywhere, and the host's ``spots users``.
+
+The real app in-process (Starlette's test client) on a real SQLite file or PostgreSQL database; one test
+client per app, and each person is their own session cookie.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from conftest import PATIENT_S
+from spots.web import create_app
+from spots.web.accounts import COOKIE, hash_secret
+from spots.web.store import open_store
+from spots.web.users import main as users
+
+pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+EVIL = "https://evil.example"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "spots.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
+@contextmanager
+def app_on(db: str, **limits: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(db, bot_delay=30.0, requests_per_second=1000.0, **limits)) as c:
+        yield c
+
+
+def as_(c: TestClient, token: str | None) -> TestClient:
+    """The client as one person: their session cookie, or none (a guest)."""
+    c.cookies.clear()
+    if token:
+        c.cookies.set(COOKIE, token)
+    return c
+
+
+def sign_up(c: TestClient, name: str, password: str = "correct horse") -> str:
+    as_(c, None)
+    r = c.post("/signup", data={"name": name, "password": password}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    return str(r.cookies[COOKIE])
+
+
+def sign_in(c: TestClient, name: str, password: str, token: str | None = None) -> httpx.Response:
+    as_(c, token)
+    return c.post("/signin", data={"name": name, "password": password}, follow_redirects=False)
+
+
+def signed_in_as(c: TestClient, token: str | None) -> str | None:
+    """Who the server thinks this cookie is (the header's link), or None."""
+    found = re.search(r'id="me-link">([^<]+) ·', as_(c, token).get("/").text)
+    return found.group(1) if found else None
+
+
+def error_of(r: httpx.Response) -> str:
+    found = re.search(r'id="account-error" role="alert">([^<]*)<', r.text)
+    return found.group(1) if found else ""
+
+
+def test_cross_site_posts_to_the_account_routes_are_refused_and_change_nothing(db: str) -> None:
+    with app_on(db) as c:
+        ada = sign_up(c, "Ada")
+        table = as_(c, ada).post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}],
+                                                      "tricks": "beginner", "target": 1}).json()
+        other_seat = table["seats"][1]["link"].rsplit("/", 1)[1]
+        forged = [("/signup", {"name": "Mallory", "password": "correct horse"}),
+                  ("/signin", {"name": "Ada", "password": "correct horse"}),
+                  ("/signout", {}), ("/signout/everywhere", {}), ("/me/settings", {"email": "m@evil.example"}),
+                  (f"/play/{other_seat}/take", {}), ("/reset", {"name": "Ada", "code": "x", "password": "12345678"})]
+        for path, form in forged:
+            for headers in ({"Origin": EVIL}, {"Sec-Fetch-Site": "cross-site"}, {"Origin": "null"}):
+                r = as_(c, ada).post(path, data=form, headers=headers, follow_redirects=False)
+                assert r.status_code == 403 and r.json()["error"] == "cross-origin", (path, headers, r.text)
+        for path in ("/api/passkeys/register/options", "/api/passkeys/signin/options", "/api/passkeys/signin"):
+            r = as_(c, ada).post(path, json={}, headers={"Origin": EVIL})
+            assert r.status_code == 403, path
+        # nothing changed: Ada is still signed in, has no e-mail, the seat is nobody's account, no Mallory
+        assert signed_in_as(c, ada) == "Ada"
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+        assert store.account_named("mallory") is None and store.account_named("ada").email is None
+        assert store.seat_account(table["id"], 1) is None
+        # the same requests from the site's own pages pass
+        r = as_(c, ada).post("/me/settings", data={"email": "ada@example.org", "notify": "1"},
+                             headers={"Origin": "http://testserver"}, follow_redirects=False)
+        assert r.status_code == 303 and store.account_named("ada").notify
+        r = as_(c, ada).post("/me/settings", data={"email": "not an address", "notify": "1"})
+        assert r.status_code == 400 and "That is not an e-mail address" in r.text and 'id="my-games"' in r.text
+        assert store.account_named("ada").email == "ada@example.org"  # refused: nothing changed
+
+
+def test_wrong_passwords_are_slowed_then_refused_for_that_account_only(db: str) -> None:
+    with app_on(db, signin_failures=4, signin_lockout=120.0) as c:
+        sign_up(c, "Ada")
+        sign_up(c, "Bo")
+        took = []
+        for _ in range(3):
+            start = time.monotonic()
+            r = sign_in(c, "ada", "wrong guess")
+            took.append(time.monotonic() - start)
+            assert r.status_code == 401 and error_of(r) == "Wrong name or password." and COOKIE not in r.cookies
+        assert took[1] >= 1.0 and took[2] >= 2.0, took  # from half of the limit on, each guess costs more
+        r = sign_in(c, "ada", "wrong guess")  # the 4th: locked
+        assert r.status_code == 429 and "2 min" in error_of(r) and int(r.headers["Retry-After"]) >= 119
+        r = sign_in(c, "ada", "correct horse")  # even the right password is refused now, with when to retry
+        assert r.status_code == 429 and "A passkey still signs in" in error_of(r) and COOKIE not in r.cookies
+        r = sign_in(c, "Bo", "correct horse")  # another account, from the same address, is not locked
+        assert r.status_code == 303 and COOKIE in r.cookies
+        r = sign_in(c, "nobody", "whatever1")  # an unknown name reads the same as a wrong password
+        assert r.status_code == 401 and error_of(r) == "Wrong name or password."
+
+
+def test_sign_in_attempts_are_limited_per_client(db: str) -> None:
+    with app_on(db, signins_per_minute=3) as c:
+        for name in ("Ada", "Bo"):  # sign-ups count as attempts too
+            sign_up(c, name)
+        assert sign_in(c, "Ada", "correct horse").status_code == 303
+        r = sign_in(c, "Bo", "correct horse")
+        assert r.status_code == 429 and "from your address" in error_of(r) and int(r.headers["Retry-After"]) >= 1
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "/\t/evil.example/", "/\\evil.example", "https://evil.example/",
+                                    "/ok\n", "evil"])
+def test_after_signing_in_a_visitor_is_only_sent_to_a_page_of_this_site(tmp_path: Path, target: str) -> None:
+    from spots.web.account_pages import local_path
+
+    assert local_path(target) == "/me" and local_path("/play/a-B_9?x=1") == "/play/a-B_9?x=1"
+    with app_on(str(tmp_path / "n.db")) as c:
+        r = c.post("/signup", data={"name": "Ada", "password": "correct horse", "next": target},
+                   follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/me"
+
+
+def test_the_lobbys_poll_never_asks_the_store_for_the_session(tmp_path: Path) -> None:
+    """The lobby polls /api/tables every few seconds: signed in or not, that costs no session look-up."""
+    with app_on(str(tmp_path / "p.db")) as c:
+        ada = sign_up(c, "Ada")
+        accounts = c.app.state.ctx.accounts  # type: ignore[attr-defined]
+        asked: list[str] = []
+        real = accounts.lookup
+
+        async def counted(token: str) -> Any:
+            asked.append(token)
+            return await real(token)
+
+        accounts.lookup = counted
+        for _ in range(3):
+            assert as_(c, ada).get("/api/tables").status_code == 200
+        assert asked == []
+        assert signed_in_as(c, ada) == "Ada" and asked == [ada]  # a page does ask
+
+
+def test_sessions_are_rotated_at_sign_in_and_end_everywhere(db: str) -> None:
+    with app_on(db) as c:
+        first = sign_up(c, "Ada")
+        second = sign_in(c, "Ada", "correct horse").cookies[COOKIE]
+        rotated = sign_in(c, "Ada", "correct horse", token=second).cookies[COOKIE]  # signing in again, signed in
+        assert len({first, second, rotated}) == 3
+        assert signed_in_as(c, first) == "Ada" and signed_in_as(c, rotated) == "Ada"
+        assert signed_in_as(c, second) is None  # the session signed in over ended
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+        assert signed_in_as(c, hash_secret(rotated)) is None  # what the store keeps signs nobody in
+        with store.lock:
+            kept = [r[0] for r in store._read("SELECT hash FROM sessions")]
+        assert rotated not in kept and hash_secret(rotated) in kept
+        r = as_(c, rotated).post("/signout/everywhere", follow_redirects=False)
+        assert r.status_code == 303 and 'spots_session=""' in r.headers["set-cookie"]
+        assert signed_in_as(c, first) is None and signed_in_as(c, rotated) is None
+        assert as_(c, first).get("/me", follow_redirects=False).headers["location"] == "/signin"
+
+
+def test_another_players_session_or_seat_is_not_usable(db: str) -> None:
+    with app_on(db) as c:
+        ada, bo = sign_up(c, "Ada"), sign_up(c, "Bo")
+        table = as_(c, ada).post("/api/tables", json={"seats": [{"kind": "human", "name": "ignored"},
+                                                                {"kind": "human", "name": "Guest"}],
+                                                      "tricks": "beginner", "target": 1}).json()
+        assert [s["name"] for s in table["seats"]] == ["Ada", "Guest"]  # the creator sits under the account name
+        ada_seat, guest_seat = (s["link"].rsplit("/", 1)[1] for s in table["seats"])
+        # Ada's seat link does not seat Bo, a guest, or anyone with a made-up cookie
+        for who in (bo, None, "made-up-session-token"):
+            r = as_(c, who).get(f"/play/{ada_seat}")
+            assert r.status_code == 403 and "sign in as Ada" in r.text
+            with as_(c, who).websocket_connect(f"/ws/{table['id']}?token={ada_seat}") as ws:
+                msg = ws.receive_json()
+                assert msg["code"] == "not-your-seat", msg
+        r = as_(c, bo).post(f"/play/{ada_seat}/take", follow_redirects=False)
+        assert r.status_code == 403
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+        assert store.seat_account(table["id"], 0) == store.account_named("ada").id
+        # Ada plays her seat; a signed-in player who cannot play it cannot act for it either
+        with as_(c, ada).websocket_connect(f"/ws/{table['id']}?token={ada_seat}") as ws:
+            assert ws.receive_json()["seat"] == 0
+            ws.send_json({"type": "move", "move": "roll", "seat": 1})
+            msg = ws.receive_json()
+            while msg["type"] != "error":
+                msg = ws.receive_json()
+            assert msg["code"] == "wrong-seat"
+        # the guest's seat plays as before; Bo may keep it, and then it is his alone
+        assert as_(c, None).get(f"/play/{guest_seat}").status_code == 200
+        r = as_(c, bo).get(f"/play/{guest_seat}")
+        assert r.status_code == 200 and 'id="take-seat"' in r.text
+        assert as_(c, bo).post(f"/play/{guest_seat}/take", follow_redirects=False).status_code == 303
+        assert c.app.state.hub.rooms[table["id"]].names == ["Ada", "Bo"]  # type: ignore[attr-defined]
+        assert as_(c, None).get(f"/play/{guest_seat}").status_code == 403
+        assert as_(c, ada).post(f"/play/{guest_seat}/take", follow_redirects=False).status_code == 403
+        # My games lists each one's own tables with their own links only
+        assert f"/play/{guest_seat}" in as_(c, bo).get("/me").text
+        mine = as_(c, ada).get("/me").text
+        assert f"/play/{ada_seat}" in mine and f"/play/{guest_seat}" not in mine
+
+
+def test_a_guests_seat_page_is_as_before_with_a_sign_in_link(tmp_path: Path) -> None:
+    with app_on(str(tmp_path / "t.db")) as c:
+        t = c.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        page = c.get(t["seats"][1]["link"])
+        assert page.status_code == 200 and 'id="take-seat"' not in page.text and 'id="signin-link"' in page.text
+        assert COOKIE not in page.cookies  # a guest is never given a session
+
+
+def test_an_open_seat_taken_from_the_lobby_signed_in_is_the_accounts(db: str) -> None:
+    with app_on(db) as c:
+        bo = sign_up(c, "Bo")
+        t = as_(c, None).post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"},
+                                                             {"kind": "human", "open": True}]}).json()
+        r = as_(c, bo).post(f"/api/tables/{t['id']}/join", json={"seat": 1, "name": "Someone else"})
+        assert r.status_code == 200
+        room = c.app.state.hub.rooms[t["id"]]  # type: ignore[attr-defined]
+        assert room.names == ["Ann", "Bo"] and room.row.seats[1].account is not None
+        assert as_(c, None).get(f"/play/{r.json()['token']}").status_code == 403  # Bo's, not the link's
+        assert as_(c, bo).get(f"/play/{r.json()['token']}").status_code == 200
+
+
+def test_behind_https_the_session_cookie_is_secure(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "s.db", bot_delay=30.0, public_url="https://spots.example.org")
+    with TestClient(app, base_url="https://spots.example.org") as c:
+        r = c.post("/signup", data={"name": "Ada", "password": "correct horse"}, follow_redirects=False,
+                   headers={"Origin": "https://spots.example.org"})
+        cookie = r.headers["set-cookie"]
+        assert r.status_code == 303 and "Secure" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+
+
+def test_my_games_puts_the_tables_waiting_on_me_first_and_profiles_count_wins(db: str) -> None:
+    with app_on(db) as c:
+        ada = sign_up(c, "Ada")
+        rooms = c.app.state.hub.rooms  # type: ignore[attr-defined]
+
+        def table() -> tuple[dict[str, Any], bool]:
+            """A new table with Ada in seat 0, and whether it waits on her (who starts is drawn)."""
+            made = as_(c, ada).post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}],
+                                                         "tricks": "beginner", "target": 1}).json()
+            return made, rooms[made["id"]].state.current_player() == 0
+
+        first, first_waits = table()
+        second, second_waits = table()
+        while second_waits == first_waits:  # until one waits on Ada and one does not (each a coin toss)
+            second, second_waits = table()
+        waiting, other = (first, second) if first_waits else (second, first)
+        page = as_(c, ada).get("/me").text
+        order = [t for t in re.findall(r'class="table-row(?: my-turn)?" data-table="(\w+)"', page)
+                 if t in (waiting["id"], other["id"])]
+        assert order == [waiting["id"], other["id"]]  # the one waiting on Ada first, though the newer may be the other
+        assert re.search(rf'class="table-row my-turn" data-table="{waiting["id"]}"', page)
+        made = [first, second]
+        profile = as_(c, None).get("/players/ADA")
+        assert profile.status_code == 200 and "No finished games yet." in profile.text
+        assert all(f"/t/{t['id']}\"" in profile.text for t in made)  # watch links, never seat links
+        assert "/play/" not in profile.text
+        assert as_(c, None).get("/players/nobody").status_code == 404
+
+
+def test_a_session_made_on_one_process_is_honoured_by_the_other(postgres: Any, tmp_path: Path) -> None:
+    from servers import Server
+
+    url = postgres.database()
+    servers = [Server(url, "--private", log=tmp_path / f"s{i}.log").launch() for i in range(2)]
+    try:
+        one, two = (s.ready() for s in servers)
+        with httpx.Client(base_url=one.url) as first:
+            r = first.post("/signup", data={"name": "Ada", "password": "correct horse"})
+            assert r.status_code == 303 and "My games" in first.get("/me").text
+            token = first.cookies[COOKIE]
+            made = first.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+        seat_link = made["seats"][0]["link"].rsplit("/", 1)[1]
+        assert httpx.get(f"{two.url}/play/{seat_link}").status_code == 403  # Ada's seat, on the other process too
+        with httpx.Client(base_url=two.url, cookies={COOKIE: token}) as second:
+            assert 'id="me-link">Ada' in second.get("/").text
+            assert second.get(f"/play/{seat_link}").status_code == 200
+            assert second.post("/signout/everywhere", follow_redirects=False).status_code == 303
+        with httpx.Client(base_url=one.url, cookies={COOKIE: token}) as again:
+            deadline = time.monotonic() + PATIENT_S
+            while 'id="signin-link"' not in again.get("/").text:  # ended at once: each request asks the store
+                assert time.monotonic() < deadline
+        for s in servers:
+            s.stop()
+        log = "".join((tmp_path / f"s{i}.log").read_text() for i in range(2))
+        assert token not in log and "correct horse" not in log
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def users_cli(db: str, *args: str, stdin: str = "") -> tuple[int, str]:
+    out = io.StringIO()
+    code = users(["--db", db, *args], out=out, stdin=io.StringIO(stdin))
+    return code, out.getvalue()
+
+
+def test_the_hosts_users_command_lists_disables_resets_and_deletes(db: str, capsys: pytest.CaptureFixture[str]
+                                                                    ) -> None:
+    with app_on(db) as c:
+        ada, bo = sign_up(c, "Ada"), sign_up(c, "Bo")
+        table = as_(c, ada).post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+                                                      "tricks": "beginner", "target": 1}).json()
+        code, text = users_cli(db, "list")
+        assert code == 0 and re.search(r"^Ada .* 1 +0 +-$", text, re.M) and text.strip().endswith("2 accounts")
+        assert users_cli(db, "disable", "ada")[0] == 0
+        assert signed_in_as(c, ada) is None and sign_in(c, "Ada", "correct horse").status_code == 403
+        assert "DISABLED" in users_cli(db, "list")[1]
+        users_cli(db, "enable", "Ada")
+        # a one-time code, entered by the player with a new password; it works once
+        code, text = users_cli(db, "reset", "Ada")
+        reset = text.strip().splitlines()[-1]
+        assert code == 0 and len(reset) >= 16
+        form = {"name": "Ada", "code": reset, "password": "battery staple"}
+        assert as_(c, None).post("/reset", data=form, follow_redirects=False).status_code == 303
+        assert as_(c, None).post("/reset", data=form, follow_redirects=False).status_code == 400
+        assert sign_in(c, "Ada", "battery staple").status_code == 303
+        # or the host sets one, read from standard input (never an argument)
+        assert users_cli(db, "reset", "Ada", "--password-stdin", stdin="host chosen pw\n")[0] == 0
+        assert sign_in(c, "Ada", "host chosen pw").status_code == 303
+        assert users_cli(db, "reset", "Ada", "--password-stdin", stdin="short\n")[0] == 2
+        assert "8 to 256 characters" in capsys.readouterr().err
+        # deleting takes the personal data; the seat stays, anonymous
+        assert users_cli(db, "delete", "Ada")[0] == 2 and "--yes" in capsys.readouterr().err
+        code, text = users_cli(db, "delete", "Ada", "--yes")
+        assert code == 0 and "1 seat(s)" in text
+        assert users_cli(db, "disable", "Ada")[0] == 2 and "no account named 'Ada'" in capsys.readouterr().err
+    store = open_store(db)
+    try:
+        row = store.load_table(table["id"])
+        assert row is not None and (row.seats[0].name, row.seats[0].account) == ("deleted player", None)
+        assert store.account_named("bo") is not None and store.account_named("ada") is None
+        with store.lock:
+            assert store._read("SELECT COUNT(*) FROM sessions")[0][0] == 1  # Bo's
+    finally:
+        store.close()
+    assert bo
+
+
+def test_users_on_a_missing_database_file_is_one_line_and_creates_nothing(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from spots.cli import main as spots  # the command as the README names it: spots users ...
+
+    missing = tmp_path / "typo.db"
+    assert spots(["users", "--db", str(missing), "list"]) == 2
+    assert "no such file" in capsys.readouterr().err and not missing.exists()
+    open_store(str(tmp_path / "empty.db")).close()
+    assert spots(["users", "--db", str(tmp_path / "empty.db"), "list"]) == 0
+    assert capsys.readouterr().out.strip().endswith("0 accounts")
