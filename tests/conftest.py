@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import platform
 import random
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -144,6 +146,34 @@ def as_at_a_terminal() -> None:
     must not depend on how the test run itself was started.
     """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+# The system calls a program makes to wait for a line from its terminal (read, select, poll and their kin),
+# by the numbers Linux gives them on each machine.
+_READING_CALLS = {"x86_64": {"0", "7", "23", "270", "271"}, "aarch64": {"63", "72", "73"}}
+
+
+def waiting_for_input(pid: int) -> None:
+    """Wait until the program ``pid`` is asleep reading its terminal, as a person sees a prompt wait.
+
+    A prompt is printed a moment before the program begins to read. Ctrl-C pressed in that moment is
+    noted by Python but not acted on until the next signal (CPython checks for it only when the read
+    is interrupted), which no person at a keyboard can hit but a test that presses Ctrl-C as soon as
+    the prompt appears does, about once in ten runs on a loaded machine. On a system without Linux's
+    ``/proc`` this returns at once.
+    """
+    calls = _READING_CALLS.get(platform.machine())
+    deadline = time.monotonic() + PATIENT_S
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            call = Path(f"/proc/{pid}/syscall").read_text().split()[0]
+        except (OSError, IndexError):
+            return
+        if state == "S" and (calls is None or call in calls):
+            return
+        time.sleep(0.005)  # a poll of the process's state, not a pace: it returns as soon as the read begins
+    raise AssertionError(f"process {pid} did not begin to read its terminal within {PATIENT_S:.0f} s")
 
 
 # How long a test waits for the event it needs before it fails. A safety net for a loaded machine (CI, a CPU

@@ -10,7 +10,7 @@ from spots.games.double_spot import Game, Rules, State
 from spots.games.double_spot.advice import advise
 from spots.games.double_spot.bots import finish_chance, finishing_drops, make
 from spots.games.double_spot.expectimax import ExpectimaxBot
-from spots.play.double_spot_terminal import format_hints
+from spots.games.double_spot.terminal import format_hints
 from test_double_spot import position
 
 

@@ -16,7 +16,7 @@ import pexpect
 import pytest
 from rich.console import Console
 
-from conftest import CHILD_ENV, PATIENT_S, as_at_a_terminal
+from conftest import CHILD_ENV, PATIENT_S, as_at_a_terminal, waiting_for_input
 from spots import cli
 from spots.core.errors import ReplayError, StateFormatError
 from spots.games.double_spot import Rules, State, replay
@@ -30,7 +30,7 @@ from spots.games.double_spot.record import (
     record_dict,
     save_record,
 )
-from spots.play.double_spot_terminal import DoubleSpotGame, new_table, parse_claim
+from spots.games.double_spot.terminal import DoubleSpotGame, new_table, parse_claim
 from test_terminal import stopped_cleanly
 
 PROMPT = re.compile(r"Seat (\d) > ")
@@ -136,6 +136,7 @@ def test_ctrl_c_stops_cleanly_and_names_the_autosave(tmp_path: Path) -> None:
         child.sendline("1")
     child.expect(PROMPT)
     moves = autosaved(tmp_path)["moves"]
+    waiting_for_input(child.pid)
     child.sendintr()
     stopped_cleanly(child, "double-spot-autosave.json")
     assert autosaved(tmp_path)["moves"] == moves

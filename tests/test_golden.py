@@ -9,6 +9,13 @@ Regenerate (only when a behaviour change is meant): ``PYTHONPATH=src python test
 (it was written with ``PYTHONPATH`` at the code before the move, commit f263baa). Double Spot's entries
 name ``lifts`` 3, its default when the fixture was written (the rules' ending, ``lifts`` 0, is the default
 since): what they compare is the code, not the default.
+
+One entry changed on purpose since: Double Spot's study rows now count a lead change made by the game's last
+move, as Spots' always did (they left it out, ``study_final_lead=False``, so that rows stayed identical). Of
+the fixture's 19 Double Spot study rows one moved, game 2 of configuration 3: 2-2 with seat 0 the leader kept through
+the tie, seat 1 takes its third card and wins, ``lead_changes`` 0 -> 1. The field was edited alone; everything
+else is as recorded before the move. (``GameSpec.study_rows_version`` 2 keeps a study's store from mixing such
+rows with rows counted the old way.)
 """
 
 from __future__ import annotations

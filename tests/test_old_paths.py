@@ -47,12 +47,14 @@ def test_an_old_path_warns_with_the_new_place() -> None:
 
 
 def test_the_old_terminal_module_names_give_the_renamed_ones() -> None:
-    """``spots.play.terminal`` and ``.view`` became ``spots_terminal`` and ``spots_view`` (like Double Spot's)."""
-    code = ("import spots, spots.play.terminal as old, spots.play.spots_terminal as new\n"
+    """``spots.play.terminal`` and ``.view`` (later ``spots_terminal`` and ``spots_view``) moved into the game's
+    folder, as ``spots.games.spots.terminal`` and ``terminal_view``."""
+    code = ("import spots, spots.play.terminal as old, spots.games.spots.terminal as new\n"
+            "import spots.play.spots_terminal as later\n"
             "from spots.play.view import board\n"
-            "import spots.play.spots_view as view\n"
+            "import spots.games.spots.terminal_view as view\n"
             "from spots.core import games\n"
-            "print(old is new, board is view.board, games.get('spots').terminal.__module__)")
+            "print(old is new is later, board is view.board, games.get('spots').terminal.__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "True", "spots.games.spots.spec"]  # a face is an object of the game
@@ -62,8 +64,9 @@ def test_faces_named_by_module_attr_strings_still_work_and_warn() -> None:
     """A spec written before faces were objects (``terminal="module:function"``, ``web="module:name"``)."""
     from dataclasses import replace
 
-    from spots.core import games
     from spots.web.words import WEB_VIEW
+
+    from spots.core import games
 
     old = replace(games.get("spots"), terminal="spots.play.spots_terminal:start", web="spots.web.words:WEB_VIEW")
     with pytest.warns(DeprecationWarning, match="GameSpec.terminal is a 'module:attr' string"):
@@ -73,3 +76,34 @@ def test_faces_named_by_module_attr_strings_still_work_and_warn() -> None:
     assert start is spots_start
     with pytest.warns(DeprecationWarning, match="GameSpec.web is a 'module:attr' string"):
         assert old.web_view() is WEB_VIEW
+
+
+def test_a_web_view_given_by_a_function_still_works_and_warns() -> None:
+    """Before the spec held its ``WebView`` itself, ``GameSpec.web`` was a function giving it."""
+    from dataclasses import replace
+
+    from spots.core import games
+    from spots.games.spots.web_view import WEB_VIEW
+
+    spec = games.get("spots")
+    assert spec.web is WEB_VIEW and spec.web_view() is WEB_VIEW  # the object itself, no warning
+    with pytest.warns(DeprecationWarning, match="GameSpec.web is a function; give the WebView itself"):
+        assert replace(spec, web=lambda: WEB_VIEW).web_view() is WEB_VIEW
+
+
+def test_the_views_that_moved_into_the_game_folders_keep_their_old_names() -> None:
+    """Each game's terminal and web views left ``spots.play`` and ``spots.web`` for its folder; the old names give
+    the very same modules, with a warning naming the new place (in a fresh process, so each warns once)."""
+    pairs = {"spots.web.words": "spots.games.spots.web_view",
+             "spots.web.double_spot_words": "spots.games.double_spot.web_view",
+             "spots.play.double_spot_terminal": "spots.games.double_spot.terminal",
+             "spots.play.double_spot_view": "spots.games.double_spot.terminal_view",
+             "spots.play.spots_view": "spots.games.spots.terminal_view"}
+    code = ("import importlib, warnings\nwarnings.simplefilter('always')\n"
+            f"pairs = {pairs!r}\n"
+            "print(all(importlib.import_module(old) is importlib.import_module(new) for old, new in pairs.items()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True"]
+    for old, new in pairs.items():
+        assert f"{old} moved to {new}; import it from there" in out.stderr

@@ -78,7 +78,7 @@ def test_the_name_defaults_to_the_file_name(tmp_path: Path) -> None:
     ("list.yaml", "- games\n- seed\n", "must hold a table of keys"),
     ("games.toml", "games = 0\n", "games must be a whole number of at least 1, not 0"),
     ("seed.toml", 'seed = "x"\n', "seed must be a whole number of at least 0, not 'x'"),
-    ("kind.toml", 'kind = "fun"\n', "kind must be one of seats, tiles"),
+    ("kind.toml", 'kind = "fun"\n', "kind must be one of seats, sets, variants, ladder, tiles, double-spot, not 'fun'"),
     ("typo.toml", "game = 3\n", "unknown key(s) game; the keys are"),
     ("grid.toml", "[grid]\nplayers = 2\n", "grid.players must be a non-empty list of values, not 2"),
     ("option.toml", "[base]\nplayrs = 2\n", "configuration 1"),

@@ -11,7 +11,7 @@ import pexpect
 import pytest
 
 import spots
-from conftest import CHILD_ENV, PATIENT_S, as_at_a_terminal
+from conftest import CHILD_ENV, PATIENT_S, as_at_a_terminal, waiting_for_input
 
 PROMPT = re.compile(r"Seat (\d) > ")
 END = re.compile(r"wins!|The turn limit ended the game")
@@ -155,6 +155,7 @@ def test_ctrl_c_at_the_prompt_stops_cleanly_and_names_the_autosave(tmp_path: Pat
         child.sendline("1")
     child.expect(PROMPT)
     played = json.loads((tmp_path / "spots-autosave.json").read_text())["moves"]
+    waiting_for_input(child.pid)
     child.sendintr()
     stopped_cleanly(child)
     record = json.loads((tmp_path / "spots-autosave.json").read_text())
@@ -243,6 +244,7 @@ def test_ctrl_c_during_the_setup_questions_stops_cleanly(tmp_path: Path) -> None
     child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=PATIENT_S,
                           preexec_fn=as_at_a_terminal, env=CHILD_ENV)
     child.expect("How many players")
+    waiting_for_input(child.pid)
     child.sendintr()
     child.expect_exact("Stopped (Ctrl-C).")
     child.expect(pexpect.EOF)

@@ -289,7 +289,7 @@ def test_a_table_stored_while_lifts_was_3_by_default_keeps_its_lifts(tmp_path: P
 def test_the_view_draws_each_won_card_from_the_viewers_side() -> None:
     """The mats and the end screen draw the cards won, so the view sends each one's pattern, as this side sees it."""
     from spots.games.double_spot import bots as ds_bots
-    from spots.web import double_spot_words
+    from spots.games.double_spot import web_view as double_spot_words
 
     state, rng, bot = State(Rules(target=2)), random.Random(4), ds_bots.make("greedy", seed=4)
     while not state.is_terminal():

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from spots.i18n import LANGUAGES, translator
-from spots.web.words import JS_PLURALS, js_words
+from spots.web.page_words import js_words, plurals
 from test_web_api import Msg, client, is_state, new_table, opened, play, token, until
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -103,7 +103,7 @@ def test_the_page_catalog_has_both_forms_of_every_plural(lang: str) -> None:
     """P() in base.html picks one of these two forms and fills it in (it used to look the form up again)."""
     tr = translator(lang)
     words = js_words(tr)
-    for one, other in JS_PLURALS:
+    for one, other in plurals():  # the shared ones and each hosted game's
         forms = words[one]
         assert forms == [tr.ngettext(one, other, 1), tr.ngettext(one, other, 2)], (lang, one)
     if lang == "en":
@@ -111,10 +111,10 @@ def test_the_page_catalog_has_both_forms_of_every_plural(lang: str) -> None:
 
 
 def test_every_plural_the_page_scripts_show_is_in_the_catalog() -> None:
-    """A P(one, other, n) pair missing from JS_PLURALS would show English in every language."""
+    """A P(one, other, n) pair missing from the catalog's plurals would show English in every language."""
     src = Path(__file__).parent.parent / "src" / "spots"
     scripts = [*(src / "web" / "static").glob("*.js"), *(src / "games").glob("*/web/static/*.js")]  # each game's own
     pairs = {(m[0], m[1]) for js in scripts
              for m in re.findall(r'\bP\("((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"', js.read_text("utf-8"))}
     assert ("{n} card left in the deck", "{n} cards left in the deck") in pairs
-    assert pairs <= set(JS_PLURALS), pairs - set(JS_PLURALS)
+    assert pairs <= set(plurals()), pairs - set(plurals())

@@ -29,8 +29,15 @@ MOVED = {
     "spots.bots.mcts": "spots.games.spots.mcts",
     "spots.advisor": "spots.games.spots.advice",
     "spots.odds": "spots.games.spots.odds",
-    "spots.play.terminal": "spots.play.spots_terminal",
-    "spots.play.view": "spots.play.spots_view",
+    "spots.play.terminal": "spots.games.spots.terminal",
+    "spots.play.view": "spots.games.spots.terminal_view",
+    # each game's terminal and web views moved into its folder
+    "spots.play.spots_terminal": "spots.games.spots.terminal",
+    "spots.play.spots_view": "spots.games.spots.terminal_view",
+    "spots.play.double_spot_terminal": "spots.games.double_spot.terminal",
+    "spots.play.double_spot_view": "spots.games.double_spot.terminal_view",
+    "spots.web.words": "spots.games.spots.web_view",
+    "spots.web.double_spot_words": "spots.games.double_spot.web_view",
     "spots.games.spots.fields": "spots.core.fields",  # both games' states declare their fields with it
 }
 

@@ -25,6 +25,7 @@ from typing import Any
 from .core.files import atomic_write
 from .core.games import get, spec_of_rules
 from .core.play import Watch, play_out, seating
+from .core.protocol import GameState
 
 
 @dataclass
@@ -47,10 +48,10 @@ class Clock(Watch):
         self.times: list[list[float]] = [[] for _ in range(seats)]
         self.turns_taken = [0] * seats
 
-    def turn(self, state: Any, seat: int) -> None:
+    def turn(self, state: GameState, seat: int) -> None:
         self.turns_taken[seat] += 1
 
-    def move(self, state: Any, seat: int, move: str, seconds: float) -> None:
+    def move(self, state: GameState, seat: int, move: str, seconds: float) -> None:
         self.times[seat].append(seconds)
 
 

@@ -17,9 +17,10 @@ from typing import Any
 
 from .core.advice import format_advice
 from .core.errors import IllegalMoveError, RulesError, StateFormatError
-from .core.games import GameSpec, get, registry, sniff
+from .core.games import AnySpec, GameSpec, get, registry, sniff
 from .core.options import Option
 from .core.play import Watch, play_out
+from .core.protocol import GameState
 
 DEFAULT_GAME = "spots"
 OPTION_DEST = "option_"  # rules flags are stored as option_<name>, and only when given
@@ -148,10 +149,10 @@ def result_line(returns: list[float], names: list[str]) -> str:
 class MoveLog(Watch):
     """``spots selfplay`` without ``--quiet``: each move as it is played, numbered, with who made it."""
 
-    def move(self, state: Any, seat: int, move: str, seconds: float) -> None:
+    def move(self, state: GameState, seat: int, move: str, seconds: float) -> None:
         print(f"{len(state.history()):5d}  {'seat ' + str(seat):<7} {move}")
 
-    def chance(self, state: Any, outcome: str) -> None:
+    def chance(self, state: GameState, outcome: str) -> None:
         print(f"{len(state.history()):5d}  {'chance':<7} {outcome}")
 
 
@@ -164,7 +165,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def load_position(args: argparse.Namespace) -> tuple[GameSpec, Any]:
+def load_position(args: argparse.Namespace) -> tuple[AnySpec, GameState]:
     """The game and position of a saved state or record file (a record is replayed and checked)."""
     spec, doc = sniff(args.file, args.game or DEFAULT_GAME)
     check_file_game(spec, args, args.file)

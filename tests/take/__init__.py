@@ -18,9 +18,9 @@ from spots.core.bots import RandomBot
 from spots.core.errors import IllegalMoveError, RulesError
 from spots.core.games import GameSpec, Outcome, Summary, Termination
 from spots.core.options import Lobby, Option
-from spots.core.protocol import TERMINAL
+from spots.core.protocol import TERMINAL, Game
 from spots.core.record import RecordFormat
-from spots.web.games import WebView
+from spots.core.webview import WebView
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,12 @@ class State:
         return json.dumps({"format": "take-state", "rules": self.rules.to_dict(), "history": self._history})
 
 
+class Take(Game[Rules, State]):
+    """Take's definition: its rules and states (the one place its records and spec build them from)."""
+
+    RULES, STATE, TITLE = Rules, State, "Take"
+
+
 def load_state(doc: dict[str, Any]) -> State:
     state = State(Rules.from_dict(doc["rules"]))
     for move in doc["history"]:
@@ -121,16 +127,16 @@ def view(state: State, seats: list[dict[str, Any]], moves: int, tr: Any, seat: i
 
 
 # The browser's part of the game: its own scripts and styles in this folder, no line of the web app changed.
-VIEW = WebView(view=view, label=lambda state, move, names, tr: move, tagline="the last stone wins",
+VIEW: WebView[State] = WebView(view=view, label=lambda state, move, names, tr: move, tagline="the last stone wins",
                styles=("take.css",), scripts=("take.js",), assets=Path(__file__).parent)
 
 SPEC = GameSpec(
     name="take", title="Take", players=(2, 2),
     options=(Option("pile", "int", 7, "Stones", "stones in the pile", 1, 99, lobby=Lobby("main", cap=(1, 30))),),
-    records=RecordFormat("Take", "take-record", "take-state", Rules.from_dict, State),
-    rules=Rules, seats=lambda rules: 2, load_state=load_state, bots={"random": RandomBot},
+    records=RecordFormat(Take, "take-record", "take-state", Rules.from_dict),
+    seats=lambda rules: 2, load_state=load_state, bots={"random": RandomBot},
     describe_move=lambda before, move, after=None, names=None, tr=None: move,
     advise=lambda state, seed=0, bot=None: [], render=lambda state: f"{state.left} stones left",
     outcome=lambda state: summarize(state).outcome, summarize=summarize, turn=lambda state: state.turn,
-    web=lambda: VIEW, summary="take one or two stones; the last one wins",
+    web=VIEW, summary="take one or two stones; the last one wins",
 )

@@ -11,6 +11,7 @@ and are imported only when first asked for, so ``spots.core`` stays free of any 
 
 from __future__ import annotations
 
+import argparse
 import gettext
 import importlib
 import os
@@ -19,17 +20,29 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from .advice import Advice
 from .bots import Bot, make_bot
 from .document import read_json, read_text
 from .errors import StateFormatError
 from .options import Option, validate_options
+from .protocol import Game, GameState
 from .record import Record, RecordFormat
+from .webview import WebView
 
-__all__ = ["BUILTIN", "GameSpec", "LobbyBot", "Outcome", "Summary", "Termination", "get", "load_position",
-           "new_state", "register", "registry", "sniff", "spec_of_format", "spec_of_rules", "unregister"]
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..analysis.evaluator import Evaluator
+    from ..study.spec import Study
+
+    # A study report kind of the game's own: (study, its rows, the report's folder) -> Markdown lines
+    StudyReport = Callable[[Study, list[dict[str, Any]], Path], list[str]]
+
+__all__ = ["BUILTIN", "Advise", "AnySpec", "DescribeMove", "GameSpec", "LobbyBot", "Outcome", "Summary", "Terminal",
+           "Termination", "get", "load_position", "new_state", "register", "registry", "sniff", "spec_of_format",
+           "spec_of_rules", "unregister"]
 
 # The modules whose ``SPEC`` is registered on first use, in the order games are listed.
 BUILTIN = ("spots.games.spots.spec", "spots.games.double_spot.spec")
@@ -103,24 +116,49 @@ class Summary:
 
 
 RulesT = TypeVar("RulesT")
-StateT = TypeVar("StateT")
+StateT = TypeVar("StateT", bound=GameState)
+StateC = TypeVar("StateC", bound=GameState, contravariant=True)
+RulesC = TypeVar("RulesC", contravariant=True)
+
+
+class DescribeMove(Protocol[StateC]):
+    """A game's log line for one move: ``(before, move, after=None, names=None, tr=None) -> str``."""
+
+    def __call__(self, before: StateC, move: str, after: StateC | None = None, names: list[str] | None = None,
+                 tr: Translations | None = None, /) -> str: ...
+
+
+class Advise(Protocol[StateC]):
+    """A game's advisor: ``(state, seed=0, bot=None) -> the legal moves, best first``."""
+
+    def __call__(self, state: StateC, seed: int = 0, bot: str | None = None) -> list[Advice]: ...
+
+
+class Terminal(Protocol[RulesC]):
+    """A game's own terminal front end: ``(the command line's arguments, rules or None) -> exit status``."""
+
+    def __call__(self, args: argparse.Namespace, rules: RulesC | None, /) -> int: ...
 
 
 @dataclass(frozen=True)
 class GameSpec(Generic[RulesT, StateT]):
     """Everything a front end needs from one game, typed by the game's rules and state classes
-    (``GameSpec[Rules, State]``), so mypy follows each face to the game's own code."""
+    (``GameSpec[Rules, State]``), so mypy follows each face to the game's own code.
+
+    It is the one description of a game: its rules and states come from its ``Game`` (OpenSpiel's
+    definition, which its ``records`` name), its record files from ``records``, its web view is ``web``;
+    the shells (command line, terminal, web app, studies, research adapters) read nothing else.
+    """
 
     name: str  # the id on the command line, in URLs, the API and the database
     title: str
     players: tuple[int, int]  # fewest and most seats
     options: tuple[Option, ...]  # the rules options, in the order they are shown
-    records: RecordFormat  # rules from/to plain data, record and state formats
-    rules: Callable[..., RulesT]  # the game's Rules class: checked options -> rules (which check how they combine)
+    records: RecordFormat[RulesT, StateT]  # the record and state formats; ``records.game`` builds rules and states
     load_state: Callable[[Any], StateT]  # a saved state document (a dict) -> the state
     bots: Mapping[str, Callable[..., Bot]]  # bot name -> factory(seed=..., **budget)
-    describe_move: Callable[..., str]  # (before, move, after=None, names=None, tr=None) -> one log line
-    advise: Callable[..., list[Advice]]  # (state, seed=0, bot=None) -> the legal moves, best first
+    describe_move: DescribeMove[StateT]  # (before, move, after=None, names=None, tr=None) -> one log line
+    advise: Advise[StateT]  # (state, seed=0, bot=None) -> the legal moves, best first
     render: Callable[[StateT], str]  # the position as plain text
     outcome: Callable[[StateT], Outcome]  # a finished state -> how it ended
     summarize: Callable[[StateT], Summary]  # any state -> what a shell shows of it (the lobby, the studies)
@@ -129,21 +167,24 @@ class GameSpec(Generic[RulesT, StateT]):
     hint_bot: str = "expectimax"  # the bot the advisor ranks with, shown by ``spots hint``
     # The coach's evaluator (a ``spots.analysis.Evaluator`` at its fixed budget), imported when called; None: the
     # game's records cannot be analysed (``spots analyse``).
-    coach: Callable[[], Any] | None = None
+    coach: Callable[[], Evaluator] | None = None
     # The terminal front end, started as terminal(args, rules) -> exit status (None: the generic one,
-    # ``spots.play.generic``, plays it); and a function giving the web app's view of the game (a
-    # ``spots.web.games.WebView``; None: not hosted). Both import their front end only when called.
-    terminal: Callable[[Any, RulesT | None], int] | None = None
-    web: Callable[[], object] | None = None
+    # ``spots.play.generic``, plays it; a function that imports the play extra only when called); and the web
+    # app's view of the game (a ``spots.core.webview.WebView``, declared in the game's folder; None: not hosted).
+    terminal: Terminal[RulesT] | None = None
+    web: WebView[StateT] | None = None
     # The game's own columns of a study row: (rules, final state, [(seat, move) of each decision]) -> columns
     # (``spots.study.play`` fills the rest from the summary; see ``spots.study.store.ROW_FIELDS``).
     study_row: Callable[[RulesT, StateT, list[tuple[int, str]]], Mapping[str, Any]] | None = None
-    # Does a study count a lead change made by the game's last move? (Spots' rows do; Double Spot's never have,
-    # and its recorded studies keep their rows.)
-    study_final_lead: bool = True
+    # The version of what the game's study rows count, raised when that changes, so a study's store never mixes
+    # rows counted two ways (Double Spot 2: a lead change made by the last move counts, as it always did for Spots).
+    study_rows_version: int = 1
     # Does a study's fingerprint hold the rules in full, not only the options it names? (Double Spot's defaults
     # changed once, so rows played under the old ones must never be mixed with new rows.)
     study_rules_in_full: bool = False
+    # The game's own study report kinds (kind -> report section, which imports its plotting only when called);
+    # the kinds every game's rows can have are the study shell's (``spots.study.report.SECTIONS``).
+    study_reports: Mapping[str, StudyReport] = field(default_factory=dict)
     # The game's built-in balance studies by name (``spots study --list``; declarations as in a study file).
     studies: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     summary: str = ""  # one line for ``spots games``
@@ -157,6 +198,17 @@ class GameSpec(Generic[RulesT, StateT]):
     lobby_bots: tuple[LobbyBot, ...] = field(default=())
 
     # ---------------------------------------------------------------- options and states
+
+    @property
+    def game(self) -> type[Game[RulesT, StateT]]:
+        """The game's definition (``protocol.Game``: its rules and state classes), as its records name it."""
+        return self.records.game
+
+    @property
+    def rules(self) -> Callable[..., RulesT]:
+        """The game's Rules class: checked options -> rules (which check how they combine)."""
+        rules: Callable[..., RulesT] = self.game.RULES
+        return rules
 
     def check_options(self, given: Mapping[str, Any], public: bool = False) -> dict[str, Any]:
         """``given`` checked against the options schema (see ``spots.core.options``; ``public``: a web lobby's)."""
@@ -182,17 +234,22 @@ class GameSpec(Generic[RulesT, StateT]):
 
     # ---------------------------------------------------------------- front ends
 
-    def terminal_start(self) -> Callable[[Any, RulesT | None], int] | None:
+    def terminal_start(self) -> Terminal[RulesT] | None:
         """How ``spots play`` starts this game's own terminal; None: it has none (the generic one plays it)."""
         if isinstance(self.terminal, str):  # the old "module:function" form
             return _named(self.terminal, f"{self.name}'s GameSpec.terminal") if self.terminal else None
         return self.terminal
 
-    def web_view(self) -> object | None:
-        """The game's web view (a ``spots.web.games.WebView``), or None when the web app does not host it."""
-        if isinstance(self.web, str):  # the old "module:name" form
-            return _named(self.web, f"{self.name}'s GameSpec.web") if self.web else None
-        return None if self.web is None else self.web()
+    def web_view(self) -> WebView[StateT] | None:
+        """The game's web view, or None when the web app does not host it."""
+        web: object = self.web
+        if isinstance(web, str):  # the old "module:name" form
+            web = _named(web, f"{self.name}'s GameSpec.web") if web else None
+        elif callable(web):  # the old form, a function giving the view
+            warnings.warn(f"{self.name}'s GameSpec.web is a function; give the WebView itself",
+                          DeprecationWarning, stacklevel=2)
+            web = web()
+        return web if isinstance(web, WebView) else None
 
     # ---------------------------------------------------------------- bots and records
 
@@ -204,20 +261,21 @@ class GameSpec(Generic[RulesT, StateT]):
         """A bot of this game by name; a ValueError names the known bots or the bad option."""
         return make_bot(self.bots, name, seed, **budget)
 
-    def record(self, state: Any, seats: list[str] | None = None, seed: int | None = None) -> Record:
+    def record(self, state: StateT, seats: list[str] | None = None, seed: int | None = None) -> Record:
         return self.records.of(state, seats, seed)
 
     def open_record(self, path: str) -> Record:
         return self.records.open(path)
 
-    def load(self, doc: Any, source: str) -> Any:
+    def load(self, doc: Any, source: str) -> StateT:
         """A state from a saved document: a saved state as it is, a record replayed move by move."""
         if isinstance(doc, dict) and doc.get("format") == self.records.state:
             try:
                 return self.load_state(doc)
             except StateFormatError as exc:
                 raise StateFormatError(f"{source}: {exc}") from None
-        return self.records.parse(doc, source).replay(source)
+        state: StateT = self.records.parse(doc, source).replay(source)
+        return state
 
     def to_json(self) -> dict[str, Any]:
         """The spec as plain data (``GET /api/games`` and ``spots games``)."""
@@ -235,11 +293,13 @@ def _named(path: str, what: str) -> Any:
     return getattr(importlib.import_module(module), attr)
 
 
-_GAMES: dict[str, GameSpec] = {}
+AnySpec = GameSpec[Any, Any]  # a game the caller does not know (the shells')
+
+_GAMES: dict[str, AnySpec] = {}
 _loaded = False
 
 
-def register(spec: GameSpec) -> GameSpec:
+def register(spec: AnySpec) -> AnySpec:
     """Add a game (a name already taken is an error: two games must not share one)."""
     known = _GAMES.get(spec.name)
     if known is not None and known is not spec:
@@ -254,7 +314,7 @@ def unregister(name: str) -> None:
     _GAMES.pop(name, None)
 
 
-def registry() -> dict[str, GameSpec]:
+def registry() -> dict[str, AnySpec]:
     """Every registered game by name, the built-in ones first."""
     global _loaded
     if not _loaded:
@@ -269,7 +329,7 @@ def registry() -> dict[str, GameSpec]:
     return dict(_GAMES)
 
 
-def get(name: str) -> GameSpec:
+def get(name: str) -> AnySpec:
     """The game called ``name``; a ValueError lists the games."""
     games = registry()
     for spec in games.values():
@@ -278,21 +338,21 @@ def get(name: str) -> GameSpec:
     raise ValueError(f"unknown game {name!r}; the games are: {', '.join(games)}")
 
 
-def new_state(name: str, **options: Any) -> Any:
+def new_state(name: str, **options: Any) -> GameState:
     """A fresh game of ``name`` with checked options: ``new_state("double-spot", target=3)``."""
     spec = get(name)
     return spec.new_state(spec.make_rules(**options))
 
 
-def spec_of_rules(rules: Any) -> GameSpec:
+def spec_of_rules(rules: object) -> AnySpec:
     """The game ``rules`` belong to (by the rules' class)."""
     for spec in registry().values():
-        if isinstance(spec.rules, type) and isinstance(rules, spec.rules):
+        if isinstance(rules, spec.game.RULES):
             return spec
     raise ValueError(f"{type(rules).__name__} are not the rules of a registered game")
 
 
-def spec_of_format(fmt: Any) -> GameSpec | None:
+def spec_of_format(fmt: object) -> AnySpec | None:
     """The game whose record or saved state has this "format", if any."""
     for spec in registry().values():
         if fmt in spec.records.formats():
@@ -300,7 +360,7 @@ def spec_of_format(fmt: Any) -> GameSpec | None:
     return None
 
 
-def sniff(path: str, default: str = "spots") -> tuple[GameSpec, Any]:
+def sniff(path: str, default: str = "spots") -> tuple[AnySpec, Any]:
     """The game a saved file belongs to (by its "format") and its parsed JSON.
 
     A file no game claims goes to ``default``, whose reader then says what is wrong with it.
@@ -311,7 +371,7 @@ def sniff(path: str, default: str = "spots") -> tuple[GameSpec, Any]:
     return spec_of_format(fmt) or get(default), doc
 
 
-def load_position(path: str) -> tuple[GameSpec, Any]:
+def load_position(path: str) -> tuple[AnySpec, GameState]:
     """The game and the position a saved state or record file holds (a record is replayed and checked)."""
     spec, doc = sniff(path)
     return spec, spec.load(doc, str(path))

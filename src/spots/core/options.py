@@ -9,12 +9,12 @@ check of the package (options, saved files and requests alike).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from .errors import RulesError
 
-__all__ = ["Lobby", "Option", "validate_options", "whole"]
+__all__ = ["Lobby", "Option", "defaults_of", "validate_options", "whole"]
 
 
 def whole(name: str, value: Any, low: int | None = None, high: int | None = None,
@@ -166,3 +166,12 @@ def validate_options(schema: tuple[Option, ...], given: Mapping[str, Any], game:
             raise RulesError(f"unknown option {name!r} for {game}; the options are: {', '.join(by_name)}")
         out[name] = option.check(value, public)
     return out
+
+
+def defaults_of(rules: type) -> dict[str, Any]:
+    """The defaults a game's rules dataclass declares, by option name.
+
+    Why: a game's defaults are written once, on its ``Rules``; its options schema (``Option.default``),
+    and through it the command line, the lobby and the research adapters, read them from here.
+    """
+    return {f.name: f.default for f in fields(rules) if f.init and f.default is not MISSING}

@@ -53,18 +53,18 @@ def _number(text: str) -> Any:
 class Watch:
     """What a caller of ``play_out`` hears: override the hooks it needs (each does nothing here)."""
 
-    def turn(self, state: Any, seat: int) -> None:
+    def turn(self, state: GameState, seat: int) -> None:
         """``seat`` is about to take its first decision of a new turn (``state``: the position before it)."""
 
-    def move(self, state: Any, seat: int, move: str, seconds: float) -> None:
+    def move(self, state: GameState, seat: int, move: str, seconds: float) -> None:
         """``seat`` chose ``move`` in ``seconds`` and it was played (``state``: the position after it)."""
 
-    def chance(self, state: Any, outcome: str) -> None:
+    def chance(self, state: GameState, outcome: str) -> None:
         """A chance event was drawn and played."""
 
 
 def play_out(state: S, bots: Sequence[Bot], rng: random.Random, watch: Watch | None = None,
-             turn: Callable[[Any], int] | None = None) -> S:
+             turn: Callable[[S], int] | None = None) -> S:
     """Play ``state`` to the end: chance from ``rng``, each seat's moves from its bot; returns ``state``.
 
     ``turn`` (the game's turn counter) tells the watch when a seat starts a new turn.

@@ -7,7 +7,7 @@ Front ends, records, the arena and the generic bots are written against
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 from .errors import RulesError
 
@@ -15,6 +15,9 @@ CHANCE = -1  # current_player() at a chance node (OpenSpiel's value)
 TERMINAL = -4  # current_player() once the game is over
 
 __all__ = ["CHANCE", "TERMINAL", "Game", "GameState"]
+
+RulesT = TypeVar("RulesT")
+StateT = TypeVar("StateT")
 
 
 @runtime_checkable
@@ -52,27 +55,32 @@ class GameState(Protocol):
     def key(self) -> tuple[Any, ...]: ...
 
 
-class Game:
+class Game(Generic[RulesT, StateT]):
     """A game definition, as in OpenSpiel: the rules, and a factory of initial states.
 
-    Each game subclasses it naming its ``RULES`` and ``STATE`` classes; ``Game(rules)`` or
-    ``Game(**options)`` (the rules check the options).
+    Each game subclasses it once, naming its ``RULES`` and ``STATE`` classes and its ``TITLE``
+    (``class Game(protocol.Game[Rules, State])``); ``Game(rules)`` or ``Game(**options)`` (the rules check
+    the options). It is the one place that says how a game's states are built: its records
+    (``RecordFormat.game``) and its ``GameSpec`` (``rules``, ``new_state``) read it.
     """
 
     RULES: ClassVar[type[Any]]
     STATE: ClassVar[type[Any]]
+    TITLE: ClassVar[str] = "a game"  # the game's name in messages ("not a Double Spot record")
     NAME: ClassVar[str] = "Game"
 
-    def __init__(self, rules: Any = None, **options: Any) -> None:
+    def __init__(self, rules: RulesT | None = None, **options: Any) -> None:
         if rules is not None and options:
             raise RulesError("give either a Rules object or keyword options, not both")
-        self.rules = rules if rules is not None else self.RULES(**options)
+        self.rules: RulesT = rules if rules is not None else self.RULES(**options)
 
     def num_players(self) -> int:
-        return int(self.rules.players)
+        """The seats (OpenSpiel's name); a game whose rules have no ``players`` says so through its GameSpec."""
+        return int(getattr(self.rules, "players"))  # noqa: B009  (RulesT is any game's rules class)
 
-    def new_initial_state(self) -> Any:
-        return self.STATE(self.rules)
+    def new_initial_state(self) -> StateT:
+        state: StateT = self.STATE(self.rules)
+        return state
 
     def __repr__(self) -> str:
         return f"{self.NAME}({self.rules!r})"

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeGuard, TypeVar
+from typing import Any, Generic, TypeGuard, TypeVar
 
 from .bots import Bot
 from .document import read_json, read_text
@@ -23,9 +23,11 @@ from .errors import IllegalMoveError, ReplayError, RulesError, StateFormatError
 from .files import atomic_write
 from .options import whole
 from .play import play_out
-from .protocol import GameState
+from .protocol import Game, GameState
 
 S = TypeVar("S", bound=GameState)
+RulesT = TypeVar("RulesT")
+StateT = TypeVar("StateT", bound=GameState)
 
 __all__ = ["Record", "RecordFormat", "ReplayError", "play_game", "replay"]
 
@@ -47,31 +49,42 @@ def play_game(state: S, bots: Sequence[Bot], rng: random.Random) -> S:
 
 
 @dataclass(frozen=True)
-class RecordFormat:
-    """How one game's records are written and read: its format names and how to build its rules and states."""
+class RecordFormat(Generic[RulesT, StateT]):
+    """How one game's records are written and read: its format names and how its rules are read back.
 
-    game: str  # the game's title in messages ("not a Double Spot record")
+    The states a record replays come from the game's definition (``game``, its ``protocol.Game``), the one
+    place that builds them.
+    """
+
+    game: type[Game[RulesT, StateT]]  # the game's rules and states (and its title in messages)
     record: str  # the "format" of a record document
     state: str  # the "format" of a saved state, also read as a record
-    rules_from_dict: Callable[[Any], Any]
-    new_state: Callable[[Any], Any]  # rules -> the initial state
+    rules_from_dict: Callable[[Any], RulesT]
     version: int = 1
+
+    @property
+    def title(self) -> str:
+        return self.game.TITLE
 
     def formats(self) -> tuple[str, str]:
         return self.record, self.state
+
+    def new_state(self, rules: RulesT) -> StateT:
+        """The initial state under ``rules`` (the game's ``Game(rules).new_initial_state()``)."""
+        return self.game(rules).new_initial_state()
 
     def of(self, state: Any, seats: Sequence[str] | None = None, seed: int | None = None) -> Record:
         """The record of ``state``'s game so far."""
         return Record(state.rules, list(state.history()), None if seats is None else list(seats), seed, format=self)
 
-    def parse(self, doc: Any, source: str = "record") -> Record:
+    def parse(self, doc: Any, source: str = "record") -> Record[RulesT, StateT]:
         """A record (or saved state) document checked field by field; StateFormatError says what is wrong."""
         if not isinstance(doc, dict):
-            raise StateFormatError(f'{source}: not a {self.game} record: expected a JSON object with '
+            raise StateFormatError(f'{source}: not a {self.title} record: expected a JSON object with '
                                    f'"format": "{self.record}", rules and moves')
         kind = doc.get("format")
         if kind not in self.formats():
-            raise StateFormatError(f"{source}: not a {self.game} record: 'format' must be {self.record!r} or "
+            raise StateFormatError(f"{source}: not a {self.title} record: 'format' must be {self.record!r} or "
                                    f"{self.state!r}, not {kind!r}")
         if kind == self.record and doc.get("version") != self.version:
             raise StateFormatError(f"{source}: unsupported record version {doc.get('version')!r}; "
@@ -92,17 +105,22 @@ class RecordFormat:
             raise StateFormatError(f"{source}: bad rules in record: {exc}") from None
         return Record(rules, list(moves), None if seats is None else list(seats), seed, format=self)
 
-    def read(self, text: str, source: str = "record") -> Record:
+    def read(self, text: str, source: str = "record") -> Record[RulesT, StateT]:
         """``parse`` of a JSON text."""
         return self.parse(read_json(text, source), source)
 
-    def open(self, path: str | Path) -> Record:
+    def open(self, path: str | Path) -> Record[RulesT, StateT]:
         """The record in a file, checked but not yet replayed."""
         return self.read(read_text(path), str(path))
 
-    def load(self, path: str | Path) -> Any:
+    def load(self, path: str | Path) -> StateT:
         """The position a record file leads to; a bad move raises ReplayError naming it and the file."""
         return self.open(path).replay(source=str(path))
+
+
+def _plain(rules: object) -> Any:
+    """Rules as plain data (every game's rules have ``to_dict``)."""
+    return getattr(rules, "to_dict")()  # noqa: B009  (RulesT is any game's rules class)
 
 
 def _strings(value: Any) -> TypeGuard[list[str]]:
@@ -114,19 +132,19 @@ def _corrupt(source: str) -> Callable[[str], StateFormatError]:
 
 
 @dataclass(frozen=True)
-class Record:
+class Record(Generic[RulesT, StateT]):
     """A game's rules and moves from its initial state, with who sat where and the dice seed when known."""
 
-    rules: Any
+    rules: RulesT
     moves: list[str] = field(default_factory=list)
     seats: list[str] | None = None
     seed: int | None = None
-    format: RecordFormat = field(kw_only=True, compare=False, repr=False)
+    format: RecordFormat[RulesT, StateT] = field(kw_only=True, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The record document (``seats`` and ``seed`` only when known)."""
         doc: dict[str, Any] = {"format": self.format.record, "version": self.format.version,
-                               "rules": self.rules.to_dict(), "moves": list(self.moves)}
+                               "rules": _plain(self.rules), "moves": list(self.moves)}
         if self.seats is not None:
             doc["seats"] = list(self.seats)
         if self.seed is not None:
@@ -140,7 +158,7 @@ class Record:
         """Write the record atomically (a crash never leaves half a file)."""
         atomic_write(path, self.to_json())
 
-    def replay(self, source: str = "") -> Any:
+    def replay(self, source: str = "") -> StateT:
         """The position the moves lead to; a bad move raises ReplayError naming it (and ``source``)."""
         try:
             return replay(lambda: self.format.new_state(self.rules), self.moves)

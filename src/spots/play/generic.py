@@ -9,6 +9,7 @@ screen in the player's language gives its own terminal (``GameSpec.terminal``), 
 
 from __future__ import annotations
 
+import argparse
 import random
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from rich.console import Console
 from .. import i18n
 from ..core.advice import format_advice
 from ..core.errors import RulesError
-from ..core.games import GameSpec, get, sniff
+from ..core.games import AnySpec, GameSpec, get, sniff
 from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen
 
 HINTS = 5  # moves shown by 'hint'
@@ -55,7 +56,7 @@ class GenericScreen(TableScreen):
 
     HELP = HELP
 
-    def __init__(self, spec: GameSpec, table: SeatedTable, console: Console, **kwargs: Any) -> None:
+    def __init__(self, spec: AnySpec, table: SeatedTable, console: Console, **kwargs: Any) -> None:
         super().__init__(table, console, **kwargs)
         self.spec = spec
 
@@ -103,7 +104,7 @@ class GenericScreen(TableScreen):
         return 0
 
 
-def start(args: Any, rules: Any) -> int:
+def start(args: argparse.Namespace, rules: object | None) -> int:
     """``spots play --game NAME`` for a game without a terminal of its own (rules checked by the command line)."""
     console = Console(no_color=args.plain, highlight=False, emoji=False)
     tr = i18n.translator(getattr(args, "lang", None) or i18n.from_environment())

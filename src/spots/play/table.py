@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from rich.console import Console
 
 from .. import i18n
+from ..core.bots import Bot
 from ..core.errors import IllegalMoveError
 from ..i18n import N_
 
@@ -35,7 +36,7 @@ class SeatedTable:
     seed: int
     autosave: Path | None
     bots: list[Any] = field(default_factory=list)
-    make_bot: ClassVar[Callable[..., Any]]  # the game's ``make(name, seed=...)``
+    make_bot: ClassVar[Callable[..., Bot]]  # the game's ``make(name, seed=...)``
 
     def __post_init__(self) -> None:
         self.bots = [None if name == HUMAN else self.make_bot(name, seed=self.seed * 10 + i)
@@ -63,7 +64,7 @@ class TableScreen:
     """A game at the terminal: the table, where it is shown, in which language, and at what pace."""
 
     def __init__(self, table: SeatedTable, console: Console, fast: bool = False, plain: bool = False,
-                 ask: Any = input, tr: gettext.NullTranslations | None = None) -> None:
+                 ask: Callable[[str], str] = input, tr: gettext.NullTranslations | None = None) -> None:
         self.tr = tr or gettext.NullTranslations()
         self._ = self.tr.gettext
         self.ngettext = self.tr.ngettext
@@ -111,11 +112,18 @@ class TableScreen:
 
     # ------------------------------------------------------------ the same for every game
 
+    def _chance(self) -> bool:
+        """Play the pending chance event, drawn from the dice; False: the players left. A game whose players
+        take part in one (Double Spot's claim race) overrides it."""
+        self._play(None)
+        return True
+
     def _play_turns(self) -> bool:
         """Chance events, the bots' moves and the human's prompt in turn until the game ends; False: they left."""
         while not self.state.is_terminal():
             if self.state.is_chance_node():
-                self._play(None)
+                if not self._chance():
+                    return False
             elif self.table.seats[self.state.current_player()] != HUMAN:
                 self._play(self.table.bots[self.state.current_player()].choose(self.state))
             elif not self._human():

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .stats import Estimate, difference, mean, proportion, rating_intervals
+from .stats import Estimate, mean, proportion, rating_intervals
 
 Row = dict[str, Any]
 
@@ -51,37 +51,6 @@ def shape(rows: Sequence[Row]) -> dict[str, Estimate]:
     }
 
 
-def tile_strength(rows: Sequence[Row], tiles: Sequence[str]) -> list[dict[str, Any]]:
-    """Per tile: the win rate of the player who gave it the larger share of their tricks (paired within
-    games; shares, not counts, since the winner spends more turns scoring instead), and the length and bust-rate
-    differences between games with and without the tile in the set (its presence is randomised)."""
-    out = []
-    for tile in tiles:
-        present = [r for r in rows if tile in r["tricks"]]
-        absent = [r for r in rows if tile not in r["tricks"]]
-        more_user_wins = 0.0
-        decided = 0
-        uses = []
-        for row in present:
-            column = row["tricks"].index(tile)
-            rates = [u[column] / max(1, sum(u)) for u in row["uses"]]  # share of the player's own tricks
-            uses.append(sum(u[column] for u in row["uses"]))
-            best = max(rates)
-            if rates.count(best) == 1:
-                decided += 1
-                more_user_wins += row["returns"][rates.index(best)]
-        out.append({
-            "tile": tile,
-            "games": len(present),
-            "uses": mean(uses),
-            "paired_games": decided,
-            "more_user_wins": proportion(more_user_wins, decided),
-            "turns": difference([r["turns"] for r in present], [r["turns"] for r in absent]),
-            "bust_rate": difference([bust_rate(r) for r in present], [bust_rate(r) for r in absent]),
-        })
-    return out
-
-
 def ladder(rows: Sequence[Row], seed: int = 0) -> tuple[list[str], list[Estimate], dict[tuple[str, str], Estimate]]:
     """Bots on one Bradley-Terry scale (Elo points, mean 0), and each pair's head-to-head win rate."""
     names = sorted({name for r in rows for name in r["seats"]})
@@ -96,21 +65,6 @@ def ladder(rows: Sequence[Row], seed: int = 0) -> tuple[list[str], list[Estimate
     ratings = rating_intervals(results, len(names), seed=seed)
     head = {k: proportion(sum(v), len(v)) for k, v in pairs.items()}
     return names, ratings, head
-
-
-def double_spot(rows: Sequence[Row]) -> dict[str, Estimate]:
-    """The first player's score (a draw counts half) and outright wins, draws, how often the frame fills
-    first, and game length."""
-    n = len(rows)
-    return {
-        "first_score": proportion(sum(r["returns"][0] for r in rows), n),
-        "first_wins": proportion(sum(r["winner"] == 0 for r in rows), n),
-        "second_wins": proportion(sum(r["winner"] == 1 for r in rows), n),
-        "draws": proportion(sum(r["winner"] < 0 for r in rows), n),
-        "full": proportion(sum(bool(r["full"]) for r in rows), n),
-        "turns": mean([r["turns"] for r in rows]),
-        "lead_changes": mean([r["lead_changes"] for r in rows]),
-    }
 
 
 def pooled(groups: dict[int, list[Row]], key: Callable[[list[Row]], Any]) -> dict[Any, list[Row]]:

@@ -25,7 +25,7 @@ def save(fig: Any, study: Study, folder: Path, name: str) -> None:
     plt.close(fig)
 
 
-def _errors(estimates: Sequence[Estimate], scale: float = 1.0) -> tuple[list[float], list[list[float]]]:
+def errors(estimates: Sequence[Estimate], scale: float = 1.0) -> tuple[list[float], list[list[float]]]:
     values = [e.value * scale for e in estimates]
     return values, [[(e.value - e.low) * scale for e in estimates], [(e.high - e.value) * scale for e in estimates]]
 
@@ -39,7 +39,7 @@ def seat_plot(study: Study, folder: Path, pooled: dict[int, list[Estimate]],
         width = 0.8 / len(series)
         for k, (name, e) in enumerate(series):
             x = [p + (k - (len(series) - 1) / 2) * width for p in range(n)]
-            y, err = _errors(e, 100)
+            y, err = errors(e, 100)
             pooled_series = name == "all sets"
             ax.errorbar(x, y, yerr=err, fmt="s" if pooled_series else "o", ms=5 if pooled_series else 3,
                         lw=1.4 if pooled_series else 0.8, label=name, color="black" if pooled_series else None)
@@ -62,29 +62,12 @@ def length_plot(study: Study, folder: Path, groups: dict[str, list[int]]) -> Non
     save(fig, study, folder, "length")
 
 
-def forest(study: Study, folder: Path, tiles: list[dict[str, Any]]) -> None:
-    """Three forest plots side by side, tiles sorted by the more frequent user's win rate."""
-    tiles = sorted(tiles, key=lambda t: t["more_user_wins"].value)
-    names = [t["tile"] for t in tiles]
-    fig, axes = plt.subplots(1, 3, figsize=(11, 0.28 * len(tiles) + 1.2), sharey=True)
-    panels = [("more_user_wins", 100, 50, "win rate of the heavier user (%)"),
-              ("turns", 1, 0, "turns per game, with minus without"),
-              ("bust_rate", 100, 0, "busts per 100 turns, with minus without")]
-    for ax, (key, scale, ref, label) in zip(axes, panels, strict=True):
-        x, err = _errors([t[key] for t in tiles], scale)
-        ax.errorbar(x, range(len(tiles)), xerr=err, fmt="o", ms=3, color="#2b6cb0", lw=1)
-        ax.axvline(ref, ls="--", color="grey", lw=0.8)
-        ax.set_xlabel(label)
-    axes[0].set_yticks(range(len(tiles)), names)
-    save(fig, study, folder, "forest")
-
-
 def variant_plot(study: Study, folder: Path, points: dict[str, dict[str, Estimate]]) -> None:
     labels = list(points)
     fig, axes = plt.subplots(1, 2, figsize=(10, 0.3 * len(labels) + 1.4), sharey=True)
     panels = [("turns", 1, "turns per game"), ("bust_rate", 100, "busts per 100 turns")]
     for ax, (key, scale, label) in zip(axes, panels, strict=True):
-        x, err = _errors([points[k][key] for k in labels], scale)
+        x, err = errors([points[k][key] for k in labels], scale)
         ax.errorbar(x, range(len(labels)), xerr=err, fmt="o", ms=3, lw=1)
         ax.set_xlabel(label)
     axes[0].set_yticks(range(len(labels)), labels)
@@ -94,25 +77,10 @@ def variant_plot(study: Study, folder: Path, points: dict[str, dict[str, Estimat
 
 def ladder_plot(study: Study, folder: Path, names: list[str], ratings: list[Estimate]) -> None:
     fig, ax = plt.subplots(figsize=(6, 0.4 * len(names) + 1.2))
-    x, err = _errors(ratings)
+    x, err = errors(ratings)
     ax.errorbar(x, range(len(names)), xerr=err, fmt="o", color="#c05621", lw=1.2)
     ax.set_yticks(range(len(names)), names)
     ax.invert_yaxis()
     ax.axvline(0, ls="--", color="grey", lw=0.8)
     ax.set_xlabel("rating (Bradley-Terry, Elo points; mean 0)")
     save(fig, study, folder, "ladder")
-
-
-def double_spot_plot(study: Study, folder: Path, points: dict[str, dict[str, Estimate]]) -> None:
-    labels = list(points)
-    fig, axes = plt.subplots(1, 2, figsize=(9, 0.35 * len(labels) + 1.4), sharey=True)
-    for ax, (key, ref, label) in zip(axes, [("first_score", 50, "first player's score, draws half (%)"),
-                                            ("full", None, "games where the frame fills first (%)")], strict=True):
-        x, err = _errors([points[k][key] for k in labels], 100)
-        ax.errorbar(x, range(len(labels)), xerr=err, fmt="o", ms=4, lw=1.2)
-        if ref is not None:
-            ax.axvline(ref, ls="--", color="grey", lw=0.8)
-        ax.set_xlabel(label)
-    axes[0].set_yticks(range(len(labels)), labels)
-    axes[0].invert_yaxis()
-    save(fig, study, folder, "first-player")

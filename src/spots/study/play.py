@@ -5,10 +5,9 @@ never on which worker plays it or what it played before: that is what makes a
 study give the same rows on one worker or fifty.
 
 The seam: ``runner_for`` picks how a chunk is played. The reference runner
-plays through the public engines (``spots.Game`` and ``spots.games.double_spot``)
-with bots from the game registry (``spots.core.games``); each game's summary row is its
-own (a study's questions are about one game: tiles and sets are Spots'). When the
-compiled batch simulator ``spots.fast`` is importable and offers
+plays any registered game through its ``GameSpec`` (``spots.core.games``: its states,
+bots and summary); a row's columns are the summary's, then the game's own
+(``GameSpec.study_row``). When the compiled batch simulator ``spots.fast`` is importable and offers
 ``study_rows(config: dict, games: list[tuple[int, int]]) -> list[dict]`` (game
 number, game seed -> rows with the fields of ``ROW_FIELDS``), Spots
 configurations whose seats are all ``random`` or ``greedy`` (with at most a
@@ -26,6 +25,7 @@ from typing import Any
 
 from ..core.games import GameSpec, Termination, get
 from ..core.play import Watch, parse_bot, play_out, seating
+from ..core.protocol import GameState
 from .spec import Config
 
 Row = dict[str, Any]
@@ -73,14 +73,14 @@ class Tally(Watch):
         self.leader: int | None = None
         self.changes = 0
 
-    def turn(self, state: Any, seat: int) -> None:
+    def turn(self, state: GameState, seat: int) -> None:
         self.turns_taken[seat] += 1
         self.lead(state)
 
-    def move(self, state: Any, seat: int, move: str, seconds: float) -> None:
+    def move(self, state: GameState, seat: int, move: str, seconds: float) -> None:
         self.decisions.append((seat, move))
 
-    def lead(self, state: Any) -> None:
+    def lead(self, state: GameState) -> None:
         """The sole leader (kept as it was on a tie) and the lead changes counted so far."""
         scores = self.spec.summarize(state).scores
         best = max(scores)
@@ -99,8 +99,7 @@ def play_game(config: Config, game: int, seed: int) -> Row:
     players = [make_bot(config.game, bot, seed + s) for s, bot in enumerate(seats)]
     tally = Tally(spec, len(seats))
     state = play_out(spec.new_state(rules), players, random.Random(seed), tally, spec.turn)
-    if spec.study_final_lead:
-        tally.lead(state)
+    tally.lead(state)  # a lead change made by the last move counts too
     summary = spec.summarize(state)
     end = summary.outcome or spec.outcome(state)
     row: Row = {

@@ -31,7 +31,7 @@ def write_report(study: Study, rows: list[Row], folder: Path) -> Path:
         f"(add `--address HOST:6379` to use a Ray cluster). Intervals are 95%.",
         "",
     ]
-    lines += SECTIONS[study.kind](study, rows, folder)
+    lines += section(study.kind)(study, rows, folder)
     path = folder / f"{study.name}.md"
     path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     return path
@@ -116,64 +116,11 @@ def _set_name(row: Row) -> str:
     return SET_NAMES.get(tiles[2:], ", ".join(tiles)) if tiles[:2] == ("howl", "roll-over") else ", ".join(tiles)
 
 
-def _length_section(study: Study, folder: Path, groups: dict[Any, list[Row]], what: str = "players") -> list[str]:
+def length_section(study: Study, folder: Path, groups: dict[Any, list[Row]], what: str = "players") -> list[str]:
     figures.length_plot(study, folder, {f"{k} {what}" if what else str(k): [r["turns"] for r in rs]
                                         for k, rs in groups.items()})
     return ["## Game length", "", *image(study, "length", "Distribution of game length in turns (box: the middle "
                                          "half of the games, line: median, whiskers: 1.5 box lengths)")]
-
-
-def tiles(study: Study, rows: list[Row], folder: Path) -> list[str]:
-    from ..games.spots import TILES
-
-    result = an.tile_strength(rows, list(TILES))
-    figures.forest(study, folder, result)
-    ranked = sorted(result, key=lambda t: -t["more_user_wins"].value)
-    lines = [
-        "## Design", "",
-        "Every game draws 6 of the 22 tiles at random (`random:6`), so each tile is in about 27% of the games, "
-        "independently of how the game goes. Two measures:",
-        "",
-        "- **Win rate of the player who uses it more** (paired, within a game): in games with the tile where "
-        "one player gave it a larger share of their tricks than the other, how often that player won. Both "
-        "players faced the same set and the same bots, so 50% means the tile neither wins nor loses games. "
-        "Shares, not counts: a winner spends more turns scoring instead of doing tricks, and more tricks per "
-        "turn would mark the loser. It is an observational comparison: a player may do a tile more "
-        "*because* they are ahead or behind.",
-        "- **Length and bust rate** (randomised presence): mean turns per game and busts per turn in games "
-        "with the tile minus games without it (Welch 95% interval). The tile's presence is random, so this "
-        "is its causal effect on the game in place of an average other tile.",
-        "",
-        *image(study, "forest", "Tile strength: win rate of the player who used the tile more (left), change "
-               "in game length (middle) and bust rate (right)"),
-        "## Table", "",
-    ]
-    body = [[t["tile"], t["games"], t["uses"].num(1), t["paired_games"], t["more_user_wins"].pct(),
-             t["turns"].num(1), f"{100 * t['bust_rate'].value:+.2f} [{100 * t['bust_rate'].low:+.2f}, "
-             f"{100 * t['bust_rate'].high:+.2f}]"] for t in ranked]
-    lines += table(["tile", "games with it", "uses/game", "paired games", "more user wins",
-                    "turns +/-", "bust rate +/- (points)"], body)
-    lines += ["## Reading", "", *_tile_words(ranked)]
-    return lines
-
-
-def _tile_words(ranked: list[dict[str, Any]]) -> list[str]:
-    strong = [t["tile"] for t in ranked if t["more_user_wins"].low > 0.5]
-    traps = [t["tile"] for t in ranked if t["more_user_wins"].high < 0.5]
-    longer = [t["tile"] for t in ranked if t["turns"].low > 0]
-    shorter = [t["tile"] for t in ranked if t["turns"].high < 0]
-    top, bottom = ranked[0], ranked[-1]
-    return [
-        f"- Tiles whose heavier user wins more than half the time: {', '.join(strong) or 'none'}. "
-        f"The strongest is {top['tile']} ({top['more_user_wins'].pct()}).",
-        f"- Traps (the heavier user wins less than half the time): {', '.join(traps) or 'none'}; the "
-        f"weakest is {bottom['tile']} ({bottom['more_user_wins'].pct()}).",
-        f"- Having the tile in the set makes games longer: {', '.join(longer) or 'none'}; shorter: "
-        f"{', '.join(shorter) or 'none'}.",
-        "- These are greedy bots' games: a tile a greedy player misuses can look weaker than it is in "
-        "skilled hands.",
-        "",
-    ]
 
 
 def sets(study: Study, rows: list[Row], folder: Path) -> list[str]:
@@ -266,37 +213,15 @@ def _extremes(names: list[str], head: dict[tuple[str, str], Estimate]) -> list[s
     return out
 
 
-def double_spot(study: Study, rows: list[Row], folder: Path) -> list[str]:
-    groups = an.by_config(rows)
-    points, body = {}, []
-    for index, rs in groups.items():
-        o = study.configs[index].options
-        label = f"{o.get('columns', 8)}x{o.get('rows', 5)}, claim {o.get('claim', 'mover')}"
-        d = an.double_spot(rs)
-        points[label] = d
-        body.append([label, len(rs), d["first_score"].pct(), d["first_wins"].pct(), d["second_wins"].pct(),
-                     d["draws"].pct(), d["full"].pct(), d["turns"].num(1)])
-    figures.double_spot_plot(study, folder, points)
-    lines = ["## First player and full frame", "",
-             "Seat 0 moves first. A game ends when a player takes the target number of cards, or when the "
-             "frame is full (the player with more cards wins; equal counts draw). The first player's score "
-             "counts a draw as half a win, so a fair game scores 50%. Turns are drops.", ""]
-    lines += table(["board, claim rule", "games", "first player's score", "first wins", "second wins", "draws",
-                    "frame fills first", "turns"], body)
-    lines += image(study, "first-player", "First player's score (draws half) and the full-frame rate by board and "
-                   "claim rule")
-    everything = an.double_spot(rows)
-    lines += ["## Reading", "",
-              "- Over all " + f"{len(rows)} games: " + edge_words(everything["first_score"], 0.5, "the first player",
-                                                                    "scores")]
-    for label, d in points.items():
-        lines.append(f"- {label}: " + edge_words(d["first_score"], 0.5, "the first player", "scores")
-                     + f" The frame fills before anyone reaches the target in {d['full'].pct()} of games.")
-    lines.append("")
-    lines += _length_section(study, folder, {k: rs for k, rs in zip(points, groups.values(), strict=True)}, "")
-    return lines
+# The report kinds every game's rows can have; a game adds its own (``GameSpec.study_reports``).
+SECTIONS: dict[str, Section] = {"seats": seats, "sets": sets, "variants": variants, "ladder": ladder}
 
 
-SECTIONS: dict[str, Section] = {
-    "seats": seats, "tiles": tiles, "sets": sets, "variants": variants, "ladder": ladder, "double-spot": double_spot,
-}
+def section(kind: str) -> Section:
+    """The report section of a study kind: a shared one, or the game's own that declares it."""
+    from ..core.games import registry
+
+    for spec in registry().values():
+        if kind in spec.study_reports:
+            return spec.study_reports[kind]
+    return SECTIONS[kind]

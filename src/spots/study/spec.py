@@ -19,7 +19,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-KINDS = ("seats", "tiles", "sets", "variants", "ladder", "double-spot")
+SHARED_KINDS = ("seats", "sets", "variants", "ladder")  # the report kinds every game's rows can have
+
+
+def kinds() -> tuple[str, ...]:
+    """The study kinds: the shared ones, then each registered game's own (``GameSpec.study_reports``)."""
+    from ..core.games import registry
+
+    return (*SHARED_KINDS, *(kind for spec in registry().values() for kind in spec.study_reports))
 STUDY_KEYS = {"name", "kind", "description", "games", "seed", "chunk", "base", "grid", "cases"}
 
 
@@ -64,7 +71,7 @@ class Study:
 
         A configuration of a game whose defaults have changed counts with its rules in full, not only the
         options it names (Double Spot: rows played while ``lifts`` was 3 by default are never mixed with rows
-        played under the rules' ending).
+        played under the rules' ending), and with the version of the game's rows once they have changed.
         """
         configs = [{**c.to_dict(), **_rules_in_full(c)} for c in self.configs]
         doc = {"seed": self.seed, "chunk": self.chunk, "configs": configs}
@@ -85,11 +92,16 @@ class Study:
 
 
 def _rules_in_full(config: Config) -> dict[str, Any]:
-    """The rules as played, for a game whose defaults have changed (``GameSpec.study_rules_in_full``); else {}."""
+    """The rules as played, for a game whose defaults have changed (``GameSpec.study_rules_in_full``), and the
+    version of its rows once it is past the first (``GameSpec.study_rows_version``); else {}."""
     from ..core.games import get
     from .play import make_rules
 
-    return {"rules": make_rules(config, 0).to_dict()} if get(config.game).study_rules_in_full else {}
+    spec = get(config.game)
+    out: dict[str, Any] = {"rules": make_rules(config, 0).to_dict()} if spec.study_rules_in_full else {}
+    if spec.study_rows_version != 1:
+        out["rows_version"] = spec.study_rows_version
+    return out
 
 
 def builtin_studies() -> dict[str, dict[str, Any]]:
@@ -170,8 +182,8 @@ def parse_study(doc: Mapping[str, Any], where: str) -> Study:
     if not isinstance(name, str) or not name.replace("-", "").replace("_", "").isalnum():
         raise StudyError(f"{where}: name must be letters, digits, '-' or '_', not {name!r}")
     kind = doc.get("kind", "seats")
-    if kind not in KINDS:
-        raise StudyError(f"{where}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    if kind not in kinds():
+        raise StudyError(f"{where}: kind must be one of {', '.join(kinds())}, not {kind!r}")
     base = doc.get("base", {})
     grid = doc.get("grid", {})
     cases = doc.get("cases", [{}]) or [{}]

@@ -129,7 +129,8 @@ class Api:
     async def replay_step(self, request: Request, table_id: str) -> Response:
         """The position after ``at`` moves (by default, or above the total: the end), with the log so far.
 
-        ``side``: whose side of a Double Spot frame to draw (0 or 1). This is the replay viewer's data.
+        ``side``: whose side of the table to draw (0 or 1), for a game where each seat sees its own
+        (``WebView.per_seat_view``). This is the replay viewer's data.
         """
         at = _whole_param(request, "at", -1, MAX_MOVES)
         if request.query_params.get("side", "0") not in ("0", "1"):

@@ -23,9 +23,9 @@ from .config import Limits
 from .games import GameTemplates
 from .guard import Buckets, script_nonce
 from .hub import Hub
+from .page_words import js_words
 from .replays import Replays
 from .talk import PHRASES
-from .words import js_words
 
 HERE = Path(__file__).parent
 

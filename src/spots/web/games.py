@@ -4,10 +4,10 @@ Why a small description per game instead of branches in the room: the room,
 the store and the WebSocket protocol are the same for every game (moves in
 notation, chance events drawn by the server, one record per table). Everything
 about the game itself (rules, states, records, bots, words, the advisor, the
-summary a lobby row shows) comes from its ``GameSpec``; a game adds here only how its
-table is drawn as JSON (``view``), how a move reads on a button (``label``), and whether
-each player sees their own side or races to claim a chance event: a ``WebView``
-that its spec names (``GameSpec.web``), so the server lists games from the registry.
+summary a lobby row shows) comes from its ``GameSpec``, and so does how its table is
+drawn as JSON, how a move reads on a button, and whether each player sees their own
+side or races to claim a chance event: the ``WebView`` (``spots.core.webview``) its
+spec holds (``GameSpec.web``), so the server lists games from the registry.
 """
 
 from __future__ import annotations
@@ -16,70 +16,37 @@ import gettext
 import random
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from ..core.games import GameSpec, Summary, registry
+from ..core.bots import Bot
+from ..core.games import AnySpec, Summary, registry
+from ..core.protocol import GameState
+from ..core.webview import Seats, Tutorial, WebView
+
+__all__ = ["GameKind", "Seats", "Tutorial", "WebView", "asset_path", "games_json", "hosted"]
 
 Translations = gettext.NullTranslations
 BOT_CLOCK_MS = 250.0  # the longest a search bot thinks on the server (its node budget usually stops it sooner)
-Seats = list[dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Tutorial:
-    """A guided first game: a normal table against a gentle bot, on seeded dice so every newcomer meets
-    the same gentle start, with callouts (``words``: a template of their texts; ``script``: the page
-    script that says which moment calls for which, on ``static/tutorial.js``)."""
-
-    rules: dict[str, Any]  # the options that differ from the game's defaults
-    seed: int
-    bot: str
-    button: str  # the lobby button's words (a message id)
-    words: str  # a template in the game's folder (``WebView.assets``/templates)
-    script: str  # a script in the game's folder (``WebView.assets``/static)
-
-
-@dataclass(frozen=True)
-class WebView:
-    """What a game adds for the browser."""
-
-    # (state, seats, moves, translator, the seat whose side is drawn, live) -> the JSON view
-    view: Callable[[Any, Seats, int, Translations, int | None, bool], dict[str, Any]]
-    label: Callable[[Any, str, list[str], Translations], str]  # (state, move, names, tr) -> a button's words
-    per_seat_view: bool = False  # does each player see their own side of the table?
-    # seats that may claim the pending chance event live, first come first served (none: the server draws it)
-    racers: Callable[[Any], list[int]] = field(default=lambda state: [])
-    # the lobby's words for a table's goal: a plural pair of message ids ({n}: the target), one when both are the same
-    goal: tuple[str, str] = ("first to {n}", "first to {n}")
-    draws: bool = False  # may a game end in a draw (the lobby says "a draw" for a finished game without a winner)?
-    # The table page's look: the header's brand and tagline (message ids, translated where shown; the brand is
-    # the spec's title when empty), the stylesheets and the scripts that draw this game's table, added after the
-    # ones every table page loads, so the templates name no game. A game's script adds its renderer (board,
-    # controls, end, hints; optional init, before/after a redraw, disarm) to ``Renderers[name]`` (static/page.js).
-    brand: str = ""
-    tagline: str = ""
-    styles: tuple[str, ...] = ()
-    scripts: tuple[str, ...] = ()
-    tutorial: Tutorial | None = None  # the lobby offers a guided first game of each game that has one
-    # The game's folder of browser files: ``static/`` (its styles and scripts, served at /games/<name>/) and
-    # ``templates/`` (its tutorial's words). None: its styles and scripts are names under the app's /static/.
-    assets: Path | None = None
-
-    def asset_url(self, game: str, name: str) -> str:
-        return f"/games/{game}/{name}" if self.assets is not None else f"/static/{name}"
 
 
 @dataclass(frozen=True)
 class GameKind:
-    """What a table needs to know about one game: its spec and its web view."""
+    """A hosted game as a table sees it: its ``GameSpec`` alone (the web view is the spec's ``web``), with the
+    few things the server decides itself (a bot's clock, the advisor's rows, the page's look)."""
 
-    spec: GameSpec
-    web: WebView
+    spec: AnySpec
+
+    @property
+    def web(self) -> WebView[Any]:
+        web = self.spec.web_view()
+        if web is None:
+            raise ValueError(f"{self.spec.title} has no web view: the server does not host it")
+        return web
 
     @property
     def name(self) -> str:
@@ -120,10 +87,10 @@ class GameKind:
     def rules_from_dict(self, doc: Any) -> Any:
         return self.spec.records.rules_from_dict(doc)
 
-    def new_state(self, rules: Any) -> Any:
+    def new_state(self, rules: Any) -> GameState:
         return self.spec.new_state(rules)
 
-    def make_bot(self, name: str, seed: int) -> Any:
+    def make_bot(self, name: str, seed: int) -> Bot:
         """Online, a search bot also gets a clock: on a busy server it answers with its best move so far
         rather than keep a person waiting. (Elsewhere bots stop by their node budgets alone, so a seeded
         game is the same on any machine.) Bots that never search long take no clock."""
@@ -132,25 +99,26 @@ class GameKind:
         except ValueError:  # random, greedy, ppo: no time_ms option
             return self.spec.make_bot(name, seed=seed)
 
-    def narrate(self, before: Any, move: str, after: Any, names: list[str], tr: Translations | None) -> str:
+    def narrate(self, before: GameState, move: str, after: GameState, names: list[str], tr: Translations | None
+                ) -> str:
         return self.spec.describe_move(before, move, after, names, tr)
 
-    def view(self, state: Any, seats: Seats, moves: int, tr: Translations, seat: int | None, live: bool
+    def view(self, state: GameState, seats: Seats, moves: int, tr: Translations, seat: int | None, live: bool
              ) -> dict[str, Any]:
         return self.web.view(state, seats, moves, tr, seat, live)
 
-    def summary(self, state: Any) -> Summary:
+    def summary(self, state: GameState) -> Summary:
         """Seats, scores, target, whose turn and how it ended: what a lobby row shows, from the game itself."""
         return self.spec.summarize(state)
 
-    def racers(self, state: Any) -> list[int]:
+    def racers(self, state: GameState) -> list[int]:
         return self.web.racers(state)
 
-    def draws_chance(self, state: Any) -> bool:
+    def draws_chance(self, state: GameState) -> bool:
         """A chance event the server draws itself (a claim race is decided by the players instead)."""
         return bool(state.is_chance_node()) and not self.racers(state)
 
-    def advice(self, state: Any, names: list[str], tr: Translations) -> list[dict[str, Any]]:
+    def advice(self, state: GameState, names: list[str], tr: Translations) -> list[dict[str, Any]]:
         """The game's advisor, seeded by the position so a hint is repeatable, as JSON rows for the table."""
         seed = random.Random(repr(state.key())).randrange(2**31)
         return [
@@ -193,12 +161,6 @@ def _rounded(chance: float | None) -> float | None:
     return None if chance is None else round(chance, 4)
 
 
-def web_view(spec: GameSpec) -> WebView | None:
-    """The web view a game's spec gives (``GameSpec.web``); None when it has none (the server does not host it)."""
-    view = spec.web_view()
-    return view if isinstance(view, WebView) else None
-
-
 _hosted: dict[str, GameKind] = {}
 _seen: list[tuple[str, ...]] = [()]  # the registry's names when ``_hosted`` was filled
 _filling = threading.Lock()
@@ -212,8 +174,7 @@ def hosted() -> dict[str, GameKind]:
     games = registry()
     with _filling:  # tables are rebuilt on threads: one must never see the registry half filled
         if tuple(games) != _seen[0]:
-            fresh = {name: GameKind(spec, view) for name, spec in games.items()
-                     if (view := web_view(spec)) is not None}
+            fresh = {name: GameKind(spec) for name, spec in games.items() if spec.web_view() is not None}
             _hosted.clear()
             _hosted.update(fresh)
             _seen[0] = tuple(games)

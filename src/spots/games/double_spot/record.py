@@ -13,7 +13,7 @@ from typing import Any
 
 from ...core.record import Record, RecordFormat
 from .rules import Rules
-from .state import STATE_FORMAT, State
+from .state import STATE_FORMAT, Game, State
 
 __all__ = ["FORMAT", "RECORD_FORMAT", "RECORD_VERSION", "Record", "load_record", "open_record", "parse_record",
            "read_record", "record_dict", "save_record"]
@@ -21,7 +21,7 @@ __all__ = ["FORMAT", "RECORD_FORMAT", "RECORD_VERSION", "Record", "load_record",
 RECORD_FORMAT = "double-spot-record"
 RECORD_VERSION = 1
 
-FORMAT = RecordFormat("Double Spot", RECORD_FORMAT, STATE_FORMAT, Rules.from_saved, State, RECORD_VERSION)
+FORMAT: RecordFormat[Rules, State] = RecordFormat(Game, RECORD_FORMAT, STATE_FORMAT, Rules.from_saved, RECORD_VERSION)
 
 
 def record_dict(state: State, seats: list[str] | None = None, seed: int | None = None) -> dict[str, Any]:

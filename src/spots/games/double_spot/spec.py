@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+import argparse
+from typing import TYPE_CHECKING, Any
 
 from ...core.advice import Advice
 from ...core.games import TERMINATION_WORDS, GameSpec, LobbyBot, Outcome, Summary, Termination
-from ...core.options import Lobby, Option
+from ...core.options import Lobby, Option, defaults_of
 from .advice import advise
 from .bots import BOTS
 from .record import FORMAT
 from .rules import CLAIM_RULES, LIMITS, Rules
 from .state import State, render
 from .studies import STUDIES
+from .web_view import WEB_VIEW
 from .words import N_, describe_move
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ...analysis.evaluator import Evaluator
+    from ...study.spec import Study
 
 TARGETS = Lobby("main", cap=(1, 10), presets=((3, N_("3 (quick)")), (5, N_("5 (standard)")), (7, N_("7 (long)"))))
 # The rules' ending (0 lifts) is the default; the lobby recommends lifting with its measured effect (no % sign: these
@@ -23,20 +31,30 @@ LIFTS = Lobby(cap=(0, 9), presets=((0, N_("0 (the rules: a full frame ends the g
                                    (5, "5"), (9, "9")))
 CLAIMS = Lobby(presets=(("mover", N_("the player to move")), ("first", N_("whoever claims it first"))))
 
-OPTIONS = (  # lobby: the menus of the web lobby; the frame's range is the same everywhere (rules.LIMITS)
-    Option("columns", "int", 8, N_("Columns"), "columns of the frame", *LIMITS["columns"], lobby=Lobby()),
-    Option("rows", "int", 5, N_("Rows"), "rows of the frame", *LIMITS["rows"], lobby=Lobby()),
-    Option("discs", "int", None, N_("Discs of each kind"), "discs of each kind (default: half the cells, rounded up)",
-           *LIMITS["discs"], lobby=None),
-    Option("target", "int", 5, N_("Cards to win"), "pattern cards that win at once", *LIMITS["target"],
-           lobby=TARGETS),
-    Option("claim", "choice", "mover", N_("A card already on the board goes to"),
-           "who takes a new card whose pattern is already on the board: mover (the player to move) or first "
-           "(whoever claims it first)", choices=CLAIM_RULES, lobby=CLAIMS),
-    Option("lifts", "int", 0, N_("When the frame fills, lift it and play on (times)"),
-           "house rule: times a full frame is lifted, its discs let fall, and play goes on (0, the rules: a full "
-           "frame ends the game, more cards wins; with 3, 86 in 100 greedy games reach the target, against 27)",
-           *LIMITS["lifts"], lobby=LIFTS),
+# The rules' defaults are declared once, on ``Rules``; the schema (and every front end, through it) reads them.
+DEFAULTS = defaults_of(Rules)
+
+
+def rules_option(name: str, kind: str, label: str, help: str, **more: Any) -> Option:
+    """An option of ``Rules`` with the default the dataclass declares and the range every front end shares
+    (``rules.LIMITS``)."""
+    low, high = LIMITS.get(name, (None, None))
+    return Option(name, kind, DEFAULTS[name], label, help, low, high, **more)
+
+
+OPTIONS = (  # lobby: the menus of the web lobby
+    rules_option("columns", "int", N_("Columns"), "columns of the frame", lobby=Lobby()),
+    rules_option("rows", "int", N_("Rows"), "rows of the frame", lobby=Lobby()),
+    rules_option("discs", "int", N_("Discs of each kind"), "discs of each kind (default: half the cells, rounded up)",
+                 lobby=None),
+    rules_option("target", "int", N_("Cards to win"), "pattern cards that win at once", lobby=TARGETS),
+    rules_option("claim", "choice", N_("A card already on the board goes to"),
+                 "who takes a new card whose pattern is already on the board: mover (the player to move) or first "
+                 "(whoever claims it first)", choices=CLAIM_RULES, lobby=CLAIMS),
+    rules_option("lifts", "int", N_("When the frame fills, lift it and play on (times)"),
+                 "house rule: times a full frame is lifted, its discs let fall, and play goes on (0, the rules: a "
+                 "full frame ends the game, more cards wins; with 3, 86 in 100 greedy games reach the target, "
+                 "against 27)", lobby=LIFTS),
 )
 
 # The lobby's bots by measured strength (docs/double-spot.md): the three searches are level with each other.
@@ -66,21 +84,14 @@ def study_row(rules: Rules, state: State, decisions: list[tuple[int, str]]) -> d
     return {"end_reason": state.end_reason or ""}
 
 
-def terminal(args: Any, rules: Rules | None) -> int:
-    """``spots play --game double-spot`` (the play extra, imported when started)."""
-    from ...play.double_spot_terminal import start
+def terminal(args: argparse.Namespace, rules: Rules | None) -> int:
+    """``spots play --game double-spot`` (``terminal.py``: the play extra, imported when started)."""
+    from .terminal import start
 
     return start(args, rules)
 
 
-def web_view() -> object:
-    """The web app's view of Double Spot (the web extra, imported when first asked for)."""
-    from ...web.double_spot_words import WEB_VIEW
-
-    return WEB_VIEW
-
-
-def coach() -> object:
+def coach() -> Evaluator:
     """The coach's evaluator (``spots.games.double_spot.coach``), imported when first asked for."""
     from .coach import evaluator
 
@@ -95,13 +106,19 @@ def hint(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
     return advise(state, seed=seed)
 
 
+def study_report(study: Study, rows: list[dict[str, Any]], folder: Path) -> list[str]:
+    """The ``double-spot`` study report (``study_report.py``: the study extra, imported when a report is written)."""
+    from .study_report import report
+
+    return report(study, rows, folder)
+
+
 SPEC: GameSpec[Rules, State] = GameSpec(
     name="double-spot",
     title="Double Spot",
     players=(2, 2),
     options=OPTIONS,
     records=FORMAT,
-    rules=Rules,
     load_state=State.from_dict,
     bots=BOTS,
     describe_move=describe_move,
@@ -112,10 +129,11 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     summarize=summarize,
     study_row=study_row,
     studies=STUDIES,
-    study_final_lead=False,
+    study_reports={"double-spot": study_report},
+    study_rows_version=2,  # 2: a lead change made by the last move counts (version 1 left it out)
     study_rules_in_full=True,
     terminal=terminal,
-    web=web_view,
+    web=WEB_VIEW,
     lobby_bots=LOBBY_BOTS,
     blurb=N_("Drop two-sided discs and race to make the patterns on the cards. 2 players, each on their own side "
              "of the frame."),

@@ -394,7 +394,7 @@ def render(state: State, seat: int = 0) -> str:
 SCHEMA = Schema(State)
 
 
-class Game(BaseGame):
+class Game(BaseGame[Rules, State]):
     """Double Spot: the rules and a factory of initial states."""
 
-    RULES, STATE, NAME = Rules, State, "double_spot.Game"
+    RULES, STATE, TITLE, NAME = Rules, State, "Double Spot", "double_spot.Game"

@@ -1,4 +1,4 @@
-"""The Spots rules engine: standard library only."""
+"""The Spots rules engine: standard library only (its terminal screen, ``terminal.py``, needs rich)."""
 
 from .cards import DogCard, load_deck, slug
 from .errors import DeckError, IllegalMoveError, RulesError, StateFormatError

@@ -46,8 +46,7 @@ def replay(history: Iterable[str] | Rules | Mapping[str, Any],
     return replay_moves(game.new_initial_state, history)  # type: ignore[arg-type]  # the old order is swapped above
 
 
-FORMAT = RecordFormat("Spots", RECORD_FORMAT, State.FORMAT, _rules, lambda rules: Game(rules).new_initial_state(),
-                      RECORD_VERSION)
+FORMAT: RecordFormat[Rules, State] = RecordFormat(Game, RECORD_FORMAT, State.FORMAT, _rules, RECORD_VERSION)
 
 
 def record_dict(state: State, seats: list[str] | None = None, seed: int | None = None) -> dict[str, Any]:

@@ -7,12 +7,12 @@ players, a dog limit at least the target, ...).
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any
+import argparse
+from typing import TYPE_CHECKING, Any
 
 from ...core.advice import Advice
 from ...core.games import GameSpec, LobbyBot, Outcome, Summary, Termination
-from ...core.options import CUSTOM, Lobby, Option
+from ...core.options import CUSTOM, Lobby, Option, defaults_of
 from .advice import advise as spots_advise
 from .bots import BOTS
 from .record import FORMAT
@@ -20,7 +20,14 @@ from .rules import Rules
 from .state import State
 from .studies import STUDIES
 from .tricks import N_, SUGGESTED_SETS, TILES
+from .web_view import WEB_VIEW
 from .words import describe_move, render
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ...analysis.evaluator import Evaluator
+    from ...study.spec import Study
 
 # The lobby's menus (the first entry of each is the game's default).
 TRICK_MENU = (("beginner", N_("beginner (Adoption Event)")), ("dog-park", N_("dog park")),
@@ -34,7 +41,7 @@ TARGETS = Lobby("main", cap=(1, 20), presets=((1, N_("1 (warm-up)")), (3, N_("3 
                                              (8, N_("8 (long)")), (10, N_("10 (long)"))))
 
 # The rules' defaults are declared once, on ``Rules``; the schema (and the OpenSpiel adapter, through it) reads them.
-DEFAULTS = {f.name: f.default for f in fields(Rules) if f.init}
+DEFAULTS = defaults_of(Rules)
 
 
 def rules_option(name: str, kind: str, label: str, help: str, low: int | None = None, high: int | None = None,
@@ -83,7 +90,7 @@ def advise(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
     return [Advice(a.move, a.score, bust=a.bust) for a in ranked]
 
 
-def coach() -> object:
+def coach() -> Evaluator:
     """The coach's evaluator (``spots.games.spots.coach``), imported when first asked for."""
     from .coach import evaluator
 
@@ -114,18 +121,18 @@ def study_row(rules: Rules, state: State, decisions: list[tuple[int, str]]) -> d
             "busts": list(state.busts), "uses": uses, "end_reason": state.end_reason or ""}
 
 
-def terminal(args: Any, rules: Rules | None) -> int:
-    """``spots play`` for Spots (the play extra, imported when started)."""
-    from ...play.spots_terminal import start
+def terminal(args: argparse.Namespace, rules: Rules | None) -> int:
+    """``spots play`` for Spots (``terminal.py``: the play extra, imported when started)."""
+    from .terminal import start
 
     return start(args, rules)
 
 
-def web_view() -> object:
-    """The web app's view of Spots (the web extra, imported when first asked for)."""
-    from ...web.words import WEB_VIEW
+def tiles_report(study: Study, rows: list[dict[str, Any]], folder: Path) -> list[str]:
+    """The ``tiles`` study report (``study_report.py``: the study extra, imported when a report is written)."""
+    from .study_report import tiles
 
-    return WEB_VIEW
+    return tiles(study, rows, folder)
 
 
 SPEC: GameSpec[Rules, State] = GameSpec(
@@ -134,7 +141,6 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     players=(1, 4),
     options=OPTIONS,
     records=FORMAT,
-    rules=Rules,
     load_state=State.from_dict,
     bots=BOTS,
     describe_move=describe_move,
@@ -145,8 +151,9 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     summarize=summarize,
     study_row=study_row,
     studies=STUDIES,
+    study_reports={"tiles": tiles_report},
     terminal=terminal,
-    web=web_view,
+    web=WEB_VIEW,
     lobby_bots=LOBBY_BOTS,
     seats_option="players",
     blurb=N_("Push your luck: roll dice, fill dogs, don't bust. 1 to 4 players."),

@@ -430,7 +430,7 @@ class State(SavedState):
 SCHEMA = Schema(State)
 
 
-class Game(BaseGame):
+class Game(BaseGame[Rules, State]):
     """Spots: the rules and a factory of initial states (``spots.Game(spots.Rules(players=3))``)."""
 
-    RULES, STATE = Rules, State
+    RULES, STATE, TITLE = Rules, State, "Spots"

@@ -7,7 +7,7 @@
   let at = 0;
   let timer = null;
   let loading = 0;
-  let side = 0;  // Double Spot: whose side of the frame is drawn
+  let side = 0;  // whose side of the table is drawn, for a game where each seat sees its own (WebView.per_seat_view)
   let talk = [];  // the table talk, each line with the number of moves made when it was said
   const $ = (id) => document.getElementById(id);
 

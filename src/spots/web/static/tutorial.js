@@ -1,6 +1,6 @@
 // Learn to play: short callouts over a normal table, each shown the first time its moment comes, with
-// the advisor's best move (and its bust odds, in Spots). This file holds what every game's tutorial
-// shares; the game's own script (tutorial_spots.js, tutorial_double_spot.js) calls SpotsTutorial.teach
+// the advisor's best move (and its odds, where the game gives them). This file holds what every game's tutorial
+// shares; the game's own script (in its folder, games/<game>/web/static/) calls SpotsTutorial.teach
 // with which moments its views show. It reads the views the server sends; no rules here.
 "use strict";
 

@@ -12,62 +12,33 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..games.spots.dice import faces_text as _dice
-from ..games.spots.state import State
-from ..games.spots.tricks import N_, TILES
-from ..games.spots.words import describe_phase
-from ..games.spots.words import dog_title as title
-from . import double_spot_words
-from .games import Tutorial, WebView
+from ...core.webview import NP_, Tutorial, WebView
+from .dice import faces_text as _dice
+from .state import State
+from .tricks import N_, TILES
+from .words import describe_phase
+from .words import dog_title as title
 
 ENGLISH = gettext.NullTranslations()
 
 
-def NP_(singular: str, plural: str) -> tuple[str, str]:
-    """Marks a plural pair for extraction (``pybabel extract -k NP_:1,2``)."""
-    return singular, plural
-
-
-# Words the page scripts show (sent in the page as a catalog: see js_words).
-JS_WORDS = [
-    N_("Copied"), N_("Copy"),
-    N_(" (sending…)"), N_(" (you)"), N_("(start)"), N_("+{n} set aside"), N_("Advisor"), N_("Back to the lobby"),
-    N_("Bot: {bot}"), N_("Bury a die"), N_("Bust now"), N_("Busts"), N_("Choose"), N_("Choose a trick"),
-    N_("Choose dice"), N_("Could not reach the server."), N_("Deck top"), N_("Dig"), N_("Dogs scored"),
-    N_("Final table"), N_("Go on"), N_("Human"), N_("In hand:"), N_("Join"), N_("Move"), N_("Move a die"),
-    N_("None yet."), N_("Pause"), N_("Place a die"), N_("Play"), N_("Player"), N_("Replay"), N_("Reroll"),
-    N_("Score"), N_("Scored"), N_("Seat {n}"), N_("Supply"), N_("Table {id}"), N_("Take a die"),
-    N_("The table before the first card is dealt."), N_("Thinking…"), N_("Treats"), N_("Turn"),
-    N_("Waiting for {who}…"), N_("Watch"), N_("Watch the replay"), N_("Win estimate"), N_("Yard"), N_("Your move"),
-    N_("Your name at this table (optional):"), N_("away"), N_("complete"), N_("die showing {v}"), N_("empty"),
-    N_("face down"), N_("first to {n}"), N_("free seat"), N_("live"), N_("name (optional)"), N_("no dogs"),
-    N_("nobody"), N_("not available"), N_("online"), N_("paw prints on unscored dogs"), N_("place {v} here"),
-    N_("reconnecting…"), N_("scored"), N_("scored dogs"), N_("seat {n} name"), N_("seat {n} player"),
-    N_("step {step} of {steps}"), N_("times busted"), N_("to move"), N_("treats"), N_("treats on this tile"),
-    N_("turn {turn}, {who} to move"), N_("won by {who}"), N_("{bot} bot"), N_("{n} below"), N_("{turns}, {moves}."),
-    N_("Seat {n} is no longer free."),
-]
-JS_PLURALS = [
+# Words Spots' table scripts show (the shared ones are in spots.web.page_words)
+JS_WORDS = (
+    N_("+{n} set aside"), N_("Bury a die"), N_("Bust now"), N_("Busts"), N_("Choose"), N_("Choose a trick"),
+    N_("Choose dice"), N_("Deck top"), N_("Dig"), N_("Dogs scored"), N_("Go on"), N_("In hand:"), N_("Move a die"),
+    N_("Place a die"), N_("Reroll"), N_("Score"), N_("Scored"), N_("Supply"), N_("Take a die"), N_("Treats"),
+    N_("Win estimate"), N_("Yard"), N_("complete"), N_("die showing {v}"), N_("face down"), N_("no dogs"),
+    N_("paw prints on unscored dogs"), N_("place {v} here"), N_("scored dogs"), N_("step {step} of {steps}"),
+    N_("times busted"), N_("treats"), N_("treats on this tile"), N_("{n} below"),
+)
+JS_PLURALS = (
     NP_("treat", "treats"),
     NP_("{n} bust", "{n} busts"),
     NP_("{n} die", "{n} dice"),
-    NP_("{n} move", "{n} moves"),
     NP_("{n} paw", "{n} paws"),
     NP_("{n} paw print", "{n} paw prints"),
     NP_("{n} treat", "{n} treats"),
-    NP_("{n} turn", "{n} turns"),
-    NP_("{n} watching", "{n} watching"),
-    NP_("{n} card left in the deck", "{n} cards left in the deck"),
-    NP_("first to {n} card", "first to {n} cards"),
-]
-
-
-def js_words(tr: gettext.NullTranslations) -> dict[str, Any]:
-    """The page scripts' catalog: English text -> translation; a plural pair -> [one form, other form]."""
-    words: dict[str, Any] = {text: tr.gettext(text) for text in [*JS_WORDS, *double_spot_words.JS_WORDS]}
-    for one, other in JS_PLURALS:
-        words[one] = [tr.ngettext(one, other, 1), tr.ngettext(one, other, 2)]
-    return words
+)
 
 
 def label(state: State, move: str, names: list[str], tr: gettext.NullTranslations | None = None) -> tuple[str, str]:
@@ -260,9 +231,9 @@ def web_view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.
     return data
 
 
-# Spots in the web app (given by its GameSpec.web); its browser files are in the game's folder
-SPOTS_FOLDER = Path(__file__).resolve().parents[1] / "games" / "spots"
-WEB_VIEW = WebView(
+# Spots in the web app (its GameSpec.web); its browser files are in the game's folder
+SPOTS_FOLDER = Path(__file__).resolve().parent
+WEB_VIEW: WebView[State] = WebView(
     view=web_view,
     label=lambda state, move, names, tr: str(label(state, move, names, tr)[0]),
     tagline="roll dice, fill dogs, don't bust",  # extracted from base.html, where it is the site's default
@@ -272,4 +243,6 @@ WEB_VIEW = WebView(
     # a gentle deal: the learner starts, with Missy (3, 4) and Ursula (1, 5) and a 3 in the yard; two dogs win
     tutorial=Tutorial(rules={"players": 2, "tricks": "beginner", "target": 2}, seed=7, bot="greedy",
                       button=N_("Learn to play"), words="tutorial_spots.html", script="tutorial_spots.js"),
+    words=JS_WORDS,
+    plurals=JS_PLURALS,
 )

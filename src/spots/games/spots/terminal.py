@@ -16,13 +16,13 @@ from typing import Any
 
 from rich.console import Console
 
-from .. import bots, i18n
-from ..games.spots import Game, Rules, State, describe_move, replay
-from ..games.spots.advice import advise, format_advice
-from ..games.spots.record import open_record, record_dict, save_record
-from ..games.spots.tricks import N_, TILES
-from .spots_view import board
-from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen, ask_or_stop
+from ... import bots, i18n
+from ...play.table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen, ask_or_stop
+from . import Game, Rules, State, describe_move, replay
+from .advice import advise, format_advice
+from .record import open_record, record_dict, save_record
+from .terminal_view import board
+from .tricks import N_, TILES
 
 HELP = N_("""Type a move in the notation (e.g. 'trick walk', 'place 4 wilbur'), or its number from the list.
 Commands: hint (ranked moves with bust odds), rules (the face-up tiles), undo (take back your moves

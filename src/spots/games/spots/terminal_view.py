@@ -13,8 +13,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..games.spots import State, describe_phase
-from ..games.spots.tricks import TILES
+from . import State, describe_phase
+from .tricks import TILES
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 COLOURS = {"red": "red", "yellow": "yellow", "purple": "magenta", "green": "green", "blue": "blue"}

@@ -19,14 +19,14 @@ from typing import Any
 
 from rich.console import Console
 
-from .. import i18n
-from ..games.double_spot import Game, Rules, State
-from ..games.double_spot.advice import Advice, advise
-from ..games.double_spot.bots import BOTS, make
-from ..games.double_spot.record import open_record, save_record
-from ..games.double_spot.words import N_, describe_move
-from .double_spot_view import board
-from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen, ask_or_stop
+from ... import i18n
+from ...play.table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen, ask_or_stop
+from . import Game, Rules, State
+from .advice import Advice, advise
+from .bots import BOTS, make
+from .record import open_record, save_record
+from .terminal_view import board
+from .words import N_, describe_move
 
 PLAYERS = 2
 AUTOSAVE = "double-spot-autosave.json"
@@ -158,21 +158,21 @@ class DoubleSpotGame(TableScreen):
             self.say(_(CLAIM_RULES["first"]))
         if self.table.autosave:
             self.say(_("The game is saved after every move to {file}.").format(file=self.table.autosave))
-        while not self.state.is_terminal():
-            if self.state.is_chance_node():
-                if self.state.phase == "claim" and HUMAN in self.seats:
-                    seat = self._claim()
-                    if seat is None:
-                        return 0
-                    self._play(f"claim {seat}")
-                else:
-                    self._play(None)
-            elif self.seats[self.state.current_player()] != HUMAN:
-                self._play(self.table.bots[self.state.current_player()].choose(self.state))
-            elif not self._human():
-                return 0
+        if not self._play_turns():
+            return 0
         self.summary()
         return 0
+
+    def _chance(self) -> bool:
+        """A claim race with a person at the table is theirs to call (``claim N``); other chance events are drawn."""
+        if self.state.phase == "claim" and HUMAN in self.seats:
+            seat = self._claim()
+            if seat is None:
+                return False
+            self._play(f"claim {seat}")
+        else:
+            self._play(None)
+        return True
 
     def _play(self, move: str | None) -> None:
         """Apply a move (a chance event drawn from the dice when ``move`` is None), tell the table, save."""

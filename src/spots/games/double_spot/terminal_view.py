@@ -16,10 +16,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..games.double_spot import Card, State
-from ..games.double_spot.patterns import LETTER_OF, LETTERS
-from ..games.double_spot.state import KINDS
-from ..games.double_spot.words import colour_word
+from . import Card, State
+from .patterns import LETTER_OF, LETTERS
+from .state import KINDS
+from .words import colour_word
 
 DISC = "●"
 EMPTY = "·"

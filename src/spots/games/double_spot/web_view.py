@@ -13,17 +13,17 @@ import gettext
 from pathlib import Path
 from typing import Any
 
-from ..games.double_spot.state import State, face_colours
-from ..games.double_spot.words import N_, colour_word, describe_phase, game_over
-from .games import Tutorial, WebView
+from ...core.webview import NP_, Tutorial, WebView
+from .state import State, face_colours
+from .words import N_, colour_word, describe_phase, game_over
 
 ENGLISH = gettext.NullTranslations()
 
-# Words the Double Spot page script shows (added to the page's catalog by words.js_words).
-JS_WORDS = [
+# Words the Double Spot page script shows (the shared ones are in spots.web.page_words).
+JS_WORDS = (
     N_("Cards won"), N_("Column {n}"), N_("Die"), N_("Drop a disc"), N_("Holder {n}"),
     N_("Roll pending"), N_("Seen from {who}'s side"), N_("Claim the card!"), N_("Cards"), N_("Double Spot"),
-    N_("a draw"), N_("Colour symbols"), N_("Column {n}, from the bottom: {discs}"),
+    N_("Colour symbols"), N_("Column {n}, from the bottom: {discs}"),
     N_("blue"), N_("green"), N_("pink"), N_("yellow"),
     # the advisor's table (the result words are the terminal's)
     N_("Takes now"), N_("Opponent's roll"), N_("Your next roll"), N_("wins the game"), N_("ends the game in a draw"),
@@ -33,7 +33,7 @@ JS_WORDS = [
     # the drawn table
     N_("Pattern card: {spots}"), N_("The rim of each disc shows its other face: what {who} sees."),
     N_("Pile of {kind} discs: {n}"),
-]
+)
 
 
 def drop_label(move: str, tr: gettext.NullTranslations | None = None) -> str:
@@ -105,18 +105,20 @@ def summary(state: State, names: list[str], tr: gettext.NullTranslations | None 
 
 
 # Double Spot in the web app (given by its GameSpec.web)
-WEB_VIEW = WebView(
+WEB_VIEW: WebView[State] = WebView(
     view=view,
     label=lambda state, move, names, tr: drop_label(move, tr),
     per_seat_view=True,
     racers=lambda state: [0, 1] if state.phase == "claim" else [],  # the ``first`` claim rule
-    goal=("first to {n} card", "first to {n} cards"),
+    goal=NP_("first to {n} card", "first to {n} cards"),
     draws=True,
     tagline=N_("drop discs, make the patterns"),
     styles=("double_spot.css",),
     scripts=("double_spot_art.js", "double_spot.js"),
-    assets=Path(__file__).resolve().parents[1] / "games" / "double_spot" / "web",  # the game's browser files
+    assets=Path(__file__).resolve().parent / "web",  # the game's browser files
     # a short first game against the greedy bot: three cards win
     tutorial=Tutorial(rules={"target": 3}, seed=3, bot="greedy", button=N_("Learn Double Spot"),
                       words="tutorial_double_spot.html", script="tutorial_double_spot.js"),
+    words=JS_WORDS,
+    plurals=(NP_("{n} card left in the deck", "{n} cards left in the deck"),),
 )
