@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from conftest import PATIENT_S
 from spots.web import create_app
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -264,3 +266,22 @@ def test_unrated_and_bot_only_tables_change_no_rating(tmp_path: Path) -> None:
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT COUNT(*) FROM rating_changes").fetchone() == (0,)
         assert con.execute("SELECT COUNT(*) FROM ratings").fetchone() == (0,)
+
+
+def test_a_player_who_leaves_a_rated_game_counts_as_last(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with client(db, bot_delay=30.0, expire_after=1.0, linger_after_end=1.0) as c:  # the table is retired after 1 s
+        sign_up(c, "leaver")
+        t = new_table(c, [{"kind": "human", "name": "Lea"}, {"kind": "bot", "bot": "greedy"}], rated=True)
+        with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+            to_move = until(ws, of_type("state"))["view"]["to_move"]  # then nobody moves again
+        deadline = time.monotonic() + PATIENT_S
+        while not ratings(c, "leaver") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        (rating,) = ratings(c, "leaver")
+        if to_move == 0:  # Lea stopped playing: she is last, below the bot's second place
+            assert rating["history"][0]["place"] == 3 and rating["mu"] < 25
+        else:  # the bot was to move (and never did: its delay outlasts the table): the bot is last
+            assert rating["history"][0]["place"] == 1 and rating["mu"] > 25
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT status FROM tables WHERE id = ?", (t["id"],)).fetchone() == ("abandoned",)
