@@ -254,14 +254,16 @@ class Talk:
         if kind == "r":
             await self.hub.rematch.heard(room)
             return
-        talk = self.tables.get(table_id)
-        if talk is None and not room.conns:
+        held = self.tables.get(table_id)
+        if held is None and not room.conns:
             return  # nobody here has read it: it is read whole when someone does
-        talk = await self.of(table_id)
+        talk = await self.of(table_id)  # (read again after a gap: then it holds the new line already)
         if kind == "c":
             line = json.loads(extra)
-            if all(line["id"] != old["id"] for old in talk.lines):
+            new = all(line["id"] != old["id"] for old in talk.lines)
+            if new:
                 talk.lines.append(line)
+            if new or held is None:
                 self.tell(room, line)
         elif kind == "k":
             talk.mutes = await self.hub.writer.run(self.hub.store.mutes_of, table_id)
