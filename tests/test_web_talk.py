@@ -247,6 +247,11 @@ def test_a_rated_game_against_a_bot_moves_the_person_and_not_the_bot(tmp_path: P
         for path in ("/api/ratings", f"/api/tables/{t['id']}/result", "/api/leaderboard/spots"):
             assert c.post(path, json={"player": "annie", "place": 1}).status_code in (404, 405)
         assert ratings(c, "annie")[0]["games"] == 1
+        store = c.app.state.hub.store  # the host deletes the account (spots users delete): its ratings go too
+        store.delete_account(store.account_named("annie").id)
+        assert "annie" not in {row["player"] for row in c.get("/api/leaderboard/spots").json()["players"]}
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM rating_changes WHERE player LIKE 'user:%'").fetchone() == (0,)
 
 
 def test_unrated_and_bot_only_tables_change_no_rating(tmp_path: Path) -> None:
