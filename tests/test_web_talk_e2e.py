@@ -156,6 +156,7 @@ def test_a_rated_game_against_a_bot_changes_the_rating_on_the_profile_and_leader
     page.check("#rated")
     page.click("#create")
     page.wait_for_url("**/play/**")
+    assert "the result changes the players' ratings" in page.inner_text("#rated-note")
     clicks = 0
     while not wait_for_my_turn_or_end(page):
         click_a_move(page, clicks)
