@@ -64,10 +64,12 @@ def test_no_page_asks_for_a_file_that_is_not_there(server: Server, browser: Any)
     for url in (server.url + "/", server.url + "/rules", t["seats"][0]["link"], t["watch"]):
         page.goto(url)
         page.wait_for_load_state("networkidle")
-        assert page.get_attribute("link[rel=icon]", "href") == "/static/favicon.svg", url
-    status = page.evaluate("""async () => Promise.all(['/favicon.ico', '/static/favicon.svg'].map(async (u) => {
+        # (a seat's page shows the your-turn icon on its player's turn: static/clocks.js)
+        assert page.get_attribute("link[rel=icon]", "href") in ("/static/favicon.svg", "/static/favicon-turn.svg"), url
+    status = page.evaluate("""async () => Promise.all(['/favicon.ico', '/static/favicon.svg',
+      '/static/favicon-turn.svg'].map(async (u) => {
       const r = await fetch(u); return [r.status, r.headers.get('content-type')]; }))""")
-    assert [s for s, _ in status] == [200, 200] and all(k.startswith("image/svg+xml") for _, k in status), status
+    assert [s for s, _ in status] == [200, 200, 200] and all(k.startswith("image/svg+xml") for _, k in status), status
     assert not failed, failed
     page.context.close()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
@@ -11,6 +12,7 @@ from fastapi.responses import JSONResponse, Response
 
 from .. import i18n
 from .accounts import account_of
+from .clocks import parse_pace
 from .context import Context, request_lang, tr_of
 from .forms import clean_name, parse_new_table
 from .games import games_json
@@ -20,6 +22,7 @@ from .standing import routes as standing_routes
 from .writer import Unavailable
 
 JOIN_BODY = 1024  # a join request is a seat number and a name
+TURNS_BODY, MAX_TURN_SEATS = 8192, 100  # the turn queue: the seat links one browser holds
 PAGE, MAX_PAGE = 50, 200  # lobby rows per status: by default, at most
 MAX_MOVES = 10**6  # a replay's 'at': far above any game's length
 LOBBY_FRESH = 2.0  # seconds a lobby answer may be reused while no table changed (viewer counts may lag)
@@ -86,12 +89,13 @@ class Api:
         try:
             kind, rules, seats = parse_new_table(body)
             rated = check_rated(body, seats, None if me is None else me.id)
+            pace = parse_pace(body.get("clock"))
         except ValueError as exc:
             return _error(400, "bad-table", str(exc))
         for seat in seats:  # a signed-in creator's own seat is the account's from the start
             if me is not None and seat.get("claimed"):
                 seat.update(account=me.id, name=me.name)
-        room = await self.hub.create(kind, rules, seats, client_of(request), rated=rated)
+        room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace, rated=rated)
         return JSONResponse({
             "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"), "rated": rated,
             "watch": self.ctx.link(f"/t/{room.id}"),
@@ -103,7 +107,8 @@ class Api:
         room = await self.hub.table(table_id)
         if room is None:
             return _error(404, "unknown-table", f"there is no table {table_id!r}")
-        return JSONResponse({**room.summary(), "view": room.current_view(), "log": room.log})
+        clock = {} if room.timekeeper is None else {"clock": room.timekeeper.view(None)}
+        return JSONResponse({**room.summary(), "view": room.current_view(), "log": room.log, **clock})
 
     async def join(self, table_id: str, request: Request) -> Response:
         body = parse_json(await read_body(request, JOIN_BODY, self.ctx.limits.body_timeout))
@@ -125,6 +130,55 @@ class Api:
             return _error(409, "seat-taken", f"seat {seat} is not an open seat: it is taken, a bot, or kept for"
                           " the player the table's creator invited")
         return JSONResponse({"seat": seat, "token": token, "link": self.ctx.link(f"/play/{token}")})
+
+    async def turns(self, request: Request) -> Response:
+        """My turn queue: the tables waiting on the seats whose links the browser sends (and, signed in, on the
+        account's seats), longest wait first.
+
+        The links travel in the body, never the address (addresses are logged).
+        """
+        body = parse_json(await read_body(request, TURNS_BODY, self.ctx.limits.body_timeout))
+        links = body.get("seats") if isinstance(body, dict) else None
+        if not isinstance(links, list) or len(links) > MAX_TURN_SEATS or not all(isinstance(t, str) for t in links):
+            return _error(400, "bad-seats", f"'seats' must be a list of at most {MAX_TURN_SEATS} seat links' secrets")
+        me = account_of(request)
+        if me is not None:
+            try:
+                mine = await self.hub.writer.run(self.hub.store.tables_of, me.id, ("playing",), MAX_TURN_SEATS)
+            except Unavailable as exc:
+                raise Refused(503, "unavailable", f"your tables cannot be listed: {exc.why}", exc.retry) from None
+            links = [*links, *(s.token for s in mine if s.token)]
+        waiting: list[dict[str, Any]] = []
+        for token in dict.fromkeys(links):
+            found = self.hub.by_token.get(token)
+            room = self.hub.rooms.get(found[0]) if found else None
+            since = None if room is None or found is None else waiting_since(room, found[1])
+            if room is not None and found is not None and since is not None:
+                waiting.append({"table": room.id, "game": room.kind.name, "title": room.kind.title, "seat": found[1],
+                                "name": room.names[found[1]], "since": since,
+                                "link": self.ctx.link(f"/play/{token}")})
+        waiting.sort(key=lambda w: w["since"])
+        return JSONResponse({"tables": waiting})
+
+    async def push(self, request: Request) -> Response:
+        """Keep a browser's Web Push subscription (``subscription``) for the seat whose link's secret is ``seat``.
+
+        The secret travels in the body, never the address (addresses are logged)."""
+        given = parse_json(await read_body(request, JOIN_BODY * 2, self.ctx.limits.body_timeout))
+        body: dict[str, Any] = given if isinstance(given, dict) else {}
+        seat = body.get("seat")
+        found = self.hub.by_token.get(seat) if isinstance(seat, str) else None
+        if found is None:
+            return _error(404, "unknown-seat", "'seat' must be the secret of a seat link of a live table")
+        given_sub = body.get("subscription")
+        sub: dict[str, Any] = given_sub if isinstance(given_sub, dict) else {}
+        endpoint, keys = sub.get("endpoint"), sub.get("keys")
+        if not isinstance(endpoint, str) or not endpoint.startswith("https://") or not isinstance(keys, dict):
+            return _error(400, "bad-subscription", "send the browser's PushSubscription: an https 'endpoint' and"
+                          " its 'keys'")
+        await self.hub.writer.run(self.hub.store.add_push, found[0], found[1], endpoint,
+                                  json.dumps({"endpoint": endpoint, "keys": keys}))
+        return JSONResponse({"ok": True})
 
     async def replay_step(self, request: Request, table_id: str) -> Response:
         """The position after ``at`` moves (by default, or above the total: the end), with the log so far.
@@ -164,6 +218,20 @@ class Api:
             "Content-Disposition": f'attachment; filename="{room.kind.name}-{room.id}.json"'})
 
 
+def waiting_since(room: Any, seat: int) -> float | None:
+    """Since when the table has waited on ``seat`` (its clock's start, else the last move), or None if it does not."""
+    state = room.state
+    keeper = room.timekeeper
+    if state.is_terminal() or room.row.seats[seat].kind != "human" or (keeper is not None and keeper.stood_in(seat)):
+        return None
+    racers = room.kind.racers(state)
+    if seat not in racers and (racers or state.is_chance_node() or state.current_player() != seat):
+        return None
+    if keeper is not None and keeper.clock.running == seat:
+        return float(keeper.clock.since)
+    return float(room.row.updated)
+
+
 def routes(ctx: Context) -> APIRouter:
     """The JSON routes, under ``/api``."""
     router = APIRouter(prefix="/api")
@@ -173,6 +241,8 @@ def routes(ctx: Context) -> APIRouter:
     router.add_api_route("/tables", api.create_table, methods=["POST"])
     router.add_api_route("/tables/{table_id}", api.table_view, methods=["GET"])
     router.add_api_route("/tables/{table_id}/join", api.join, methods=["POST"])
+    router.add_api_route("/turns", api.turns, methods=["POST"])
+    router.add_api_route("/push", api.push, methods=["POST"])
     router.add_api_route("/tables/{table_id}/replay", api.replay_step, methods=["GET"])
     router.add_api_route("/tables/{table_id}/record", api.record, methods=["GET"])
     router.include_router(standing_routes(ctx))  # chat of a replay, leaderboards, ratings (standing.py)

@@ -25,6 +25,7 @@ from .context import HERE, Context
 from .games import ASSET_TYPES, asset_path
 from .guard import Gate, Refused
 from .hub import Hub
+from .notices import Notices
 from .store import open_store
 from .workers import Workers
 from .writer import Writer
@@ -40,6 +41,7 @@ def create_app(
     public_url: str = "",
     workers: int = 0,
     origin: str | None = None,
+    notices: dict[str, Any] | None = None,
     **more_limits: Any,
 ) -> FastAPI:
     """The web app on one SQLite file (held with a lock file while the app runs) or a PostgreSQL database.
@@ -69,13 +71,17 @@ def create_app(
         store.close()
         raise
     ctx = Context(hub, limits, public_url.rstrip("/"))
+    told = Notices(hub, ctx.public_url, **(notices or {}))  # your-turn e-mail and Web Push (notices.py)
+    ctx.vapid_public = told.vapid.public_key if told.vapid else ""
     accounts = ctx.accounts = Accounts(hub, limits, secure=public_url.startswith("https://"))
     origin = public_url if origin is None else origin
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        told.start()
         yield
+        await told.stop()
         await hub.stop()
         pool.close()
         writer.close()
@@ -84,6 +90,7 @@ def create_app(
     app = FastAPI(title="Spots", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
     app.state.ctx = ctx
+    app.state.notices = told
     app.add_middleware(SessionReader, accounts=accounts)  # inside the Gate: refused requests never reach the store
     app.add_middleware(Gate, limits=limits, origin=origin)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

@@ -76,7 +76,7 @@ class Follower:
 
     async def _apply(self, change: str | None) -> None:
         """One change: ``m <table> <moves> [the new moves as JSON]``, ``n <table>`` (new), ``s <table>`` (seats),
-        ``x <table>`` (status)."""
+        ``x <table>`` (status), ``a <table>`` (its clock: ``timing.py``)."""
         try:
             if change is None:
                 await self.resync()
@@ -93,6 +93,8 @@ class Follower:
                 await room.catch_up(int(rest[0]), moves)
             elif kind == "s" and room is not None:
                 await self.reseat(room)
+            elif kind == "a" and room is not None and room.timekeeper is not None:
+                await room.timekeeper.heard()  # a clock changed: an expiry, a choice, a player back
             elif kind == "x" and room is not None:
                 found = await self.hub.writer.run(self.hub.store.status_of, table_id)
                 if found is None or found[0] not in ("playing", "over"):
@@ -107,6 +109,8 @@ class Follower:
         self.hub.talk.resync()
         for room in list(self.hub.rooms.values()):
             await room.catch_up()
+            if room.timekeeper is not None:
+                await room.timekeeper.heard()  # a clock changed meanwhile (an expiry, a choice)
         rows = await self.hub.writer.run(self.hub.store.load_tables)
         for row in rows:
             if row.id not in self.hub.rooms:

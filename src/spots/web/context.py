@@ -58,6 +58,7 @@ class Context:
     hub: Hub
     limits: Limits
     public_url: str = ""  # e.g. https://spots.example.org (no trailing slash); "" = links relative to the page
+    vapid_public: str = ""  # the Web Push public key pages subscribe with ("" : the host configured none)
     templates: Jinja2Templates = field(default_factory=page_templates)
     replays: Replays = field(default_factory=Replays)
     hints: Buckets = field(init=False)

@@ -3,7 +3,8 @@
 Why it is bounded: only live tables are in memory. A finished table stays for
 a while after its last viewer leaves, then is read back from the file only
 when someone opens its replay; a table nobody has touched for
-``expire_after`` seconds is retired (``abandoned``). A table that cannot be
+``expire_after`` seconds is retired (``abandoned``), unless it has a clock (its
+clocks bring it to an end: ``timing.py``). A table that cannot be
 rebuilt at start-up is set aside (``quarantined``) with the reason, and the
 server carries on with the others.
 """
@@ -20,6 +21,7 @@ import time
 from collections import OrderedDict, deque
 from typing import Any
 
+from .clocks import Pace
 from .cluster import Follower
 from .config import Limits
 from .games import GameKind, hosted
@@ -29,6 +31,7 @@ from .rematch import Rematch
 from .rooms import DICE, Room, replay_with_log
 from .store import TableRow, TableStore
 from .talk import Talk
+from .timing import new_clock
 from .workers import Workers
 from .writer import Unavailable, Writer
 
@@ -77,6 +80,7 @@ class Hub:
         self.janitor: asyncio.Task[None] | None = None
         self.follower = Follower(self)  # other server processes sharing the database (PostgreSQL)
         self.talk, self.rematch, self.ratings = Talk(self), Rematch(self), Ratings(self)  # talk.py, ...
+        self.on_turn: list[Any] = []  # called with (room, seat) when a human's turn begins here (notices.py)
 
     # -------------------------------------------------------------- start and stop
 
@@ -120,12 +124,17 @@ class Hub:
                 await room.settle()
             except Exception as exc:
                 log.error("table %s could not resume: %s", room.id, exc)
+            if room.timekeeper is not None:
+                room.timekeeper.arm()  # a deadline passed while the server was down is acted on now
         self.janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
         self.follower.start()
 
     async def stop(self) -> None:
         self.closing = True
         tasks = [r.bot_task for r in self.rooms.values() if r.bot_task and not r.bot_task.done()]
+        for r in self.rooms.values():
+            if r.timekeeper is not None:
+                r.timekeeper.stop()
         if self.janitor is not None:
             tasks.append(self.janitor)
         for t in tasks:
@@ -177,10 +186,11 @@ class Hub:
                           " players who have none yet; finish or leave one of yours, then try again", 60)
 
     async def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], client: str = "",
-                     dice: random.Random = DICE, rated: bool = False) -> Room:
+                     dice: random.Random = DICE, pace: Pace | None = None, rated: bool = False) -> Room:
         """A new table within the limits: deal and roll the opening chance events, store it, start the bots.
 
         ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
+        ``pace``: the table's clock (None: no clock).
         """
         owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
         state = kind.new_state(rules)
@@ -192,9 +202,14 @@ class Hub:
             text = state.sample_chance(dice)
             moves.append((text, -1))
             lines.append(kind.narrate(prior, text, state, names, None))
+        clock = None
+        if pace is not None:
+            first = None if state.is_terminal() or state.is_chance_node() else state.current_player()
+            clock = new_clock(pace, len(seats), first if first is not None and seats[first]["kind"] == "human"
+                              else None, time.time()).to_json()
         try:
             row = await self.writer.run(self.store.create_table, kind.name, rules.to_dict(), seats, moves, owner,
-                                        rated)
+                                        clock, rated)
         except Unavailable as exc:
             raise Refused(503, "unavailable", f"the table could not be created: {exc.why}; try again later",
                           exc.retry) from None
@@ -202,6 +217,8 @@ class Hub:
         room.dice = dice
         self._add(room)
         room.schedule_bot()
+        if room.timekeeper is not None:
+            room.timekeeper.arm()
         return room
 
     async def table(self, table_id: str) -> Room | None:
@@ -225,11 +242,26 @@ class Hub:
             self._add(room)
             await room.catch_up()  # moves stored while it was being rebuilt
             room.schedule_bot()
+            if room.timekeeper is not None:
+                await room.timekeeper.heard()
+                room.timekeeper.arm()
             return room
         self.archive[table_id] = room
         while len(self.archive) > ARCHIVE:
             self.archive.popitem(last=False)
         return room
+
+    def turn_changed(self, room: Room, before: Any) -> None:
+        """After a move stored here: tell the notices whose turn began (once per turn; never for a bot)."""
+        if not self.on_turn or room.state.is_terminal():
+            return
+        seat = room.state.current_player()
+        if room.state.is_chance_node() or room.row.seats[seat].kind != "human" or seat in room.bots:
+            return
+        if not before.is_terminal() and not before.is_chance_node() and before.current_player() == seat:
+            return  # the same player's turn goes on
+        for listener in self.on_turn:
+            listener(room, seat)
 
     def finished_game(self, room: Room, summary: dict[str, Any]) -> None:
         self.recent.appendleft(summary)
@@ -321,7 +353,7 @@ class Hub:
             idle = now - room.touched
             if room.state.is_terminal() and idle > self.limits.linger_after_end:
                 self._unload(room)
-            elif not room.state.is_terminal() and idle > self.limits.expire_after:
+            elif not room.state.is_terminal() and idle > self.limits.expire_after and room.timekeeper is None:
                 try:
                     await self.writer.run(self.store.set_status, room.id, "abandoned")
                 except Unavailable:
@@ -331,6 +363,8 @@ class Hub:
                 self._unload(room)
 
     def _unload(self, room: Room) -> None:
+        if room.timekeeper is not None:
+            room.timekeeper.stop()
         self.rooms.pop(room.id, None)
         self.by_host.pop(room.row.host_token, None)
         for s in room.row.seats:

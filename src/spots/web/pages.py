@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from .accounts import account_of
+from .clocks import pace_menu, pace_names
 from .context import Context, tr_of
 from .forms import lobby_form
 from .tutorial import teaching
@@ -15,6 +16,8 @@ from .writer import Unavailable
 
 # Every page links the icon (base.html); browsers and bookmarks still ask for /favicon.ico: the same drawing.
 FAVICON = (Path(__file__).parent / "static" / "favicon.svg").read_bytes()
+STATIC_SW = (Path(__file__).parent / "static" / "sw.js").read_bytes()
+MANIFEST = (Path(__file__).parent / "static" / "manifest.webmanifest").read_bytes()
 
 
 def routes(ctx: Context) -> APIRouter:
@@ -32,6 +35,15 @@ def routes(ctx: Context) -> APIRouter:
     async def favicon() -> Response:
         return Response(FAVICON, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
+    @router.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        """At the site's root, so it may show notices for every page (installable as a web app)."""
+        return Response(STATIC_SW, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    @router.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> Response:
+        return Response(MANIFEST, media_type="application/manifest+json")
+
     @router.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:
         tr = tr_of(request)
@@ -40,7 +52,7 @@ def routes(ctx: Context) -> APIRouter:
         return ctx.page(request, "lobby.html", games=games, bots={g["name"]: g["bots"] for g in games},
                         bot_labels={g["name"]: g["bot_labels"] for g in games},
                         about={g["name"]: {k: g[k] for k in ("title", "goal", "draws")} for g in games},
-                        lessons=lessons)
+                        lessons=lessons, paces=pace_menu(tr), pace_names=pace_names(tr))
 
     @router.get("/host/{host_token}", response_class=HTMLResponse)
     async def host_page(request: Request, host_token: str) -> HTMLResponse:
@@ -74,6 +86,7 @@ def routes(ctx: Context) -> APIRouter:
                             next=f"/play/{token}")
         bindable = me is not None and room.row.seats[seat].account is None
         return ctx.page(request, "table.html", table=room.id, seat=seat, token=token, name=room.names[seat],
+                        vapid=ctx.vapid_public,
                         look=room.kind.look(tr_of(request)), bindable=bindable, rated=room.row.rated,
                         counted=room.row.seats[seat].account is not None)
 

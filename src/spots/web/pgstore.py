@@ -158,10 +158,11 @@ class PgStore(TableStore):
     # -------------------------------------------------------------- writes
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
-                     moves: list[tuple[str, int]], owner: str = "", rated: bool = False) -> TableRow:
+                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None, rated: bool = False
+                     ) -> TableRow:
         now = time.time()
         row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
-                       rated=rated)
+                       clock=clock, rated=rated)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
@@ -170,10 +171,10 @@ class PgStore(TableStore):
             conn = self._live()
             with conn.transaction(), conn.cursor() as cur:
                 cur.execute(
-                    "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, rated)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                    "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock,"
+                    " rated) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
                     (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner,
-                     int(rated)))
+                     clock, int(rated)))
                 cur.executemany(
                     "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"
                     " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
@@ -194,12 +195,13 @@ class PgStore(TableStore):
         return f"INSERT INTO moves (table_id, idx, move, seat, at) VALUES {values}", args
 
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
-                     winner: int | None, summary: dict[str, Any] | None = None) -> None:
+                     winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None) -> None:
         """One statement (so one round trip, one implicit transaction): insert, update, notify."""
         now = time.time()
         insert, args = self._moves_insert(table_id, start, moves, now)
         insert = f"added AS ({insert})," if moves else ""
-        args += [start + len(moves), status, winner, now, None if summary is None else json.dumps(summary), table_id]
+        args += [start + len(moves), status, winner, now, None if summary is None else json.dumps(summary), clock,
+                 table_id]
         said = json.dumps([m for m, _ in moves])  # the others need not read them back (NOTIFY holds < 8000 bytes)
         args += [CHANNEL, f"{self.origin} m {table_id} {start + len(moves)}" + (f" {said}" if len(said) < 4000 else "")]
         with self.lock:
@@ -207,7 +209,8 @@ class PgStore(TableStore):
             try:
                 conn.execute(
                     f"WITH {insert} changed AS (UPDATE tables SET moves = %s, status = %s, winner = %s,"
-                    " updated = %s, summary = %s WHERE id = %s) SELECT pg_notify(%s, %s)", args)
+                    " updated = %s, summary = %s, clock = coalesce(%s, clock) WHERE id = %s)"
+                    " SELECT pg_notify(%s, %s)", args)
             except pg_errors.UniqueViolation:
                 raise Conflict(f"table {table_id}: a move is already stored at index {start}") from None
 
@@ -232,6 +235,29 @@ class PgStore(TableStore):
                 conn.execute("UPDATE tables SET status = %s, problem = coalesce(%s, problem) WHERE id = %s",
                              (status, problem, table_id))
                 self._notify(conn, "x", table_id)
+
+    def swap_clock(self, table_id: str, old: str, new: str) -> bool:
+        """Compare-and-set; the others hear ``a <table>`` (a clock or a stand-in changed) when it is stored."""
+        with self.lock:
+            conn = self._live()
+            with conn.transaction():
+                done = conn.execute("UPDATE tables SET clock = %s WHERE id = %s AND clock = %s",
+                                    (new, table_id, old)).rowcount == 1
+                if done:
+                    self._notify(conn, "a", table_id)
+                return done
+
+    def add_push(self, table_id: str, seat: int, endpoint: str, subscription: str) -> None:
+        with self.lock:
+            self._live().execute(
+                "INSERT INTO push_subscriptions VALUES (%s,%s,%s,%s,%s) ON CONFLICT (table_id, seat, endpoint)"
+                " DO UPDATE SET subscription = EXCLUDED.subscription", (table_id, seat, endpoint, subscription,
+                                                                        time.time()))
+
+    def drop_push(self, table_id: str, seat: int, endpoint: str) -> None:
+        with self.lock:
+            self._live().execute("DELETE FROM push_subscriptions WHERE table_id = %s AND seat = %s"
+                                 " AND endpoint = %s", (table_id, seat, endpoint))
 
     # -------------------------------------------------------------- reads
 

@@ -29,9 +29,11 @@ from typing import TYPE_CHECKING, Any
 
 from .. import i18n
 from ..core.errors import IllegalMoveError
+from .clocks import Clock, skip_move
 from .games import GameKind, hosted
 from .guard import Bucket
 from .store import Conflict, TableRow
+from .timing import SKIP, Timekeeper
 from .writer import Unavailable
 
 if TYPE_CHECKING:
@@ -143,6 +145,8 @@ class Room:
         self._presence: asyncio.TimerHandle | None = None
         self.changed_at = 0.0  # when the position last changed (monotonic) ...
         self.could_act: set[int] = set()  # ... and the seats that could act in the position before
+        self.timekeeper = Timekeeper(self, Clock.from_json(row.clock)) if row.clock else None  # a clocked table's
+        self.langs: dict[int, str] = {}  # each seat's language when last seen here (for its notices: notices.py)
 
     # -------------------------------------------------------------- queries
 
@@ -180,7 +184,8 @@ class Room:
         if conn.first_seen is None:
             conn.first_seen = conn.log_sent
         view = self._view_text(conn.lang, conn.seat)
-        return f'{{"type": "state", "view": {view}, "log_start": {start}, "log": {json.dumps(lines)}}}'
+        clock = "" if self.timekeeper is None else f', "clock": {json.dumps(self.timekeeper.view(conn.seat))}'
+        return f'{{"type": "state", "view": {view}, "log_start": {start}, "log": {json.dumps(lines)}{clock}}}'
 
     def log_in(self, lang: str = "en") -> list[str]:
         """The game log in one language (narrated from the record the first time it is asked for)."""
@@ -228,6 +233,7 @@ class Room:
             "turn": summary.turn,
             "to_move": None if summary.seat is None or self.kind.racers(st) else names[summary.seat],
             "winner": None if summary.winner is None else names[summary.winner], "viewers": 0,
+            **({} if self.timekeeper is None else self.timekeeper.summary()),
         }
 
     # -------------------------------------------------------------- changes
@@ -312,9 +318,11 @@ class Room:
         final = None
         if after.is_terminal():
             final = {**self._make_summary(after, start + len(moves)), "updated": time.time()}
+        mover = moves[0][1] if moves else None
+        clock = None if self.timekeeper is None else self.timekeeper.after(after, mover, time.time())
         try:  # durable before anyone hears
             await self.hub.writer.run(self.hub.store.append_moves, self.id, start, moves, status,
-                                      self.kind.summary(after).winner, final)
+                                      self.kind.summary(after).winner, final, clock and clock.to_json())
         except Unavailable as exc:
             raise MoveError("server-error", f"the move could not be saved ({exc.why}); nothing changed,"
                             " try again", retry=exc.retry) from None
@@ -324,7 +332,10 @@ class Room:
             _ = i18n.translator(lang).gettext
             raise MoveError("stale", _("the table has moved on: {n} moves, you sent 'at': {at}").format(
                 n=len(self.log), at=start)) from None
+        if self.timekeeper is not None and clock is not None:
+            self.timekeeper.moved(clock)
         self._swap(before, after, lines, final)
+        self.hub.turn_changed(self, before)
         if final is not None:
             self.hub.ratings.finished(self)  # only the process that stored the last move rates the table
 
@@ -402,17 +413,23 @@ class Room:
         if not self.bot_only:
             self.touched = time.time()
         self._swap(before, after, lines, final)
+        if self.timekeeper is not None:  # the process that stored the moves stored their clock too
+            asyncio.get_running_loop().create_task(self.timekeeper.heard())
 
     # -------------------------------------------------------------- viewers
 
     def join(self, conn: Conn) -> None:
         """A new viewer gets the whole state; the others hear only that a player came (coalesced)."""
         was_online = conn.seat is not None and any(c.seat == conn.seat for c in self.conns)
+        if conn.seat is not None:
+            self.langs[conn.seat] = conn.lang
         self.conns.add(conn)
         self.touched = time.time()
         conn.state_changed(full=True)
         if conn.seat is not None and not was_online:
             self._presence_changed()
+        if conn.seat is not None and self.timekeeper is not None and self.timekeeper.stood_in(conn.seat):
+            asyncio.get_running_loop().create_task(self.timekeeper.back(conn.seat))  # back: the seat is theirs
 
     def leave(self, conn: Conn) -> None:
         self.conns.discard(conn)
@@ -474,9 +491,14 @@ class Room:
             if self.state is not st:
                 continue
             try:
-                move = f"claim {seat}" if racing else await self.hub.workers.bot_move(
-                    self.kind.name, self.bots[seat], self.dice.randrange(2**32), st.clone(), self.bot_only)
-                if self.state is st:
+                if racing:
+                    move = f"claim {seat}"
+                elif self.bots[seat] == SKIP:  # a seat out of time whose turns the others chose to skip
+                    move = skip_move(st.legal_actions())
+                else:
+                    move = await self.hub.workers.bot_move(
+                        self.kind.name, self.bots[seat], self.dice.randrange(2**32), st.clone(), self.bot_only)
+                if self.state is st and seat in self.bots:  # (a seat's player may have come back meanwhile)
                     await self.submit(move, seat, len(self.log))
                 backoff = 0.5
             except MoveError as exc:

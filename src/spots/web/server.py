@@ -69,6 +69,15 @@ def build_parser(prog: str = "spots serve") -> argparse.ArgumentParser:
                         help="behind a reverse proxy: its address or network (repeat, or separate with commas);"
                              " X-Forwarded-For and X-Forwarded-Proto are believed only from these (default: from no"
                              " one), so limits apply per real client")
+    parser.add_argument("--smtp", default=None, metavar="URL",
+                        help="send your-turn e-mails to signed-in players who ask for them, through this server:"
+                             " smtp://[user:password@]host[:port][?from=address&starttls=1] or smtps://...")
+    parser.add_argument("--email-digest", action="store_true",
+                        help="gather the your-turn e-mails into one a day per player (default: one per table and turn)")
+    parser.add_argument("--vapid-key", default=None, metavar="FILE",
+                        help="Web Push: the VAPID private key (a PEM file, e.g. from `vapid --gen`); needs pywebpush")
+    parser.add_argument("--vapid-subject", default=None, metavar="MAILTO",
+                        help="Web Push: the contact push services may write to (mailto:you@example.org)")
     parser.add_argument("--private", action="store_true",
                         help="generous limits for a trusted network or a benchmark (see docs/web.md)")
     group = parser.add_argument_group("limits (defaults suit a public server)")
@@ -90,6 +99,37 @@ def limits_from(args: argparse.Namespace) -> Limits:
         if given.get(name, 0) > high:
             raise ValueError(f"--{name.replace('_', '-')} must be from 0 to {high}")
     return base.but(**given)
+
+
+def notices_from(args: argparse.Namespace) -> dict[str, Any]:
+    """The your-turn notices the options ask for: ``Notices`` keywords (raises ValueError)."""
+    from .notices import Smtp, Vapid
+
+    out: dict[str, Any] = {"digest": bool(args.email_digest)}
+    if args.smtp:
+        out["smtp"] = Smtp.parse(args.smtp)
+    if args.vapid_key:
+        if not args.vapid_subject or not args.vapid_subject.startswith(("mailto:", "https://")):
+            raise ValueError("--vapid-key needs --vapid-subject mailto:you@example.org (whom push services may write)")
+        out["vapid"] = Vapid(args.vapid_key, vapid_public_key(args.vapid_key), args.vapid_subject)
+    return out
+
+
+def vapid_public_key(path: str) -> str:
+    """The base64url public key of a VAPID private key file (raises ValueError)."""
+    import base64
+
+    try:
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+        from py_vapid import Vapid
+    except ImportError:
+        raise ValueError("--vapid-key needs pywebpush: pip install 'spots[push]'") from None
+    try:
+        key = Vapid.from_file(path)
+    except Exception as exc:
+        raise ValueError(f"--vapid-key {path}: not a VAPID private key ({type(exc).__name__})") from None
+    raw = key.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
 def trusted_proxies(given: Sequence[str]) -> list[str]:
@@ -194,6 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         limits = limits_from(args)
         proxies = trusted_proxies(args.trusted_proxy)
+        notices = notices_from(args)
     except ValueError as exc:
         parser.error(str(exc))
     import uvicorn
@@ -207,6 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     public = (args.public_url or f"http://{args.host}:{args.port}").rstrip("/")
     try:
         app = create_app(args.db, bot_delay=args.bot_delay, durable=args.durable, limits=limits, public_url=public,
+                         notices=notices,
                          workers=args.workers, origin=args.public_url or "")
     except StoreError as exc:
         print(f"spots serve: {exc}", file=sys.stderr)

@@ -208,9 +208,10 @@ class SocketServer:
             return None
         if kind in TALK_TYPES:
             return await self.hub.talk.handle(room, conn, msg)
-        if kind not in ("move", "hint"):
-            return _error("bad-message", _("unknown message type {kind}; the types are move, hint, sync, ping, chat,"
-                                           " watchers, host, mute, rematch").format(kind=repr(kind)))
+        if kind not in ("move", "hint", "absent", "back"):
+            return _error("bad-message", _(
+                "unknown message type {kind}; the types are move, hint, sync, ping, absent, back, chat, watchers,"
+                " host, mute, rematch").format(kind=repr(kind)))
         if conn.seat is None:
             return _error("spectator", _("spectators cannot act; open a seat's invite link to play"))
         claimed = msg.get("seat", conn.seat)
@@ -219,6 +220,8 @@ class SocketServer:
                 seat=conn.seat, claimed=repr(claimed)))
         if kind == "hint":
             return await self._hint(room, conn)
+        if kind in ("absent", "back") or (room.timekeeper is not None and room.timekeeper.stood_in(conn.seat)):
+            return await self._absence(room, conn, msg)
         at = msg.get("at", Unsaid(arrived, conn.first_seen))
         if not isinstance(at, (int, Unsaid)) or isinstance(at, bool):
             return _error("bad-message", _("'at' must be the number of moves you have seen"))
@@ -231,6 +234,23 @@ class SocketServer:
             move = msg.get("move") if isinstance(msg.get("move"), str) else None
             return _error(exc.code, exc.message, move=move, **extra)
         return {"type": "ok", "move": canonical, "index": index, "moves": len(room.log)}
+
+    async def _absence(self, room: Room, conn: Conn, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """A seat out of time: the others' choice (``absent``), its player's return (``back``), or a move of
+        theirs while a stand-in plays (refused: they say ``back`` first)."""
+        _ = i18n.translator(conn.lang).gettext
+        keeper = room.timekeeper
+        seat = conn.seat
+        assert seat is not None
+        if keeper is None:
+            return _error("no-clock", _("this table has no clock"))
+        if msg["type"] == "back":
+            await keeper.back(seat)
+            return None
+        if msg["type"] == "move":
+            return _error("stood-in", _("your time ran out and someone plays for you; take your seat back first"))
+        refused = await keeper.choose(seat, msg.get("for"), msg.get("choice"), conn.lang)
+        return None if refused is None else _error("bad-choice", refused)
 
     async def _hint(self, room: Room, conn: Conn) -> dict[str, Any]:
         """The advisor's ranking: one computation per position and language, within the hint limits."""

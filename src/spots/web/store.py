@@ -111,16 +111,26 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("tables", "problem", "TEXT"),  # why a table was quarantined
     ("tables", "owner", "TEXT"),  # who created it (a hashed address), for the per-client table limit
     ("seats", "open", "INTEGER NOT NULL DEFAULT 0"),  # may be taken from the lobby (else: only with its link)
-    ("tables", "rated", "INTEGER NOT NULL DEFAULT 0"),  # its result changes ratings (migration 4)
+    ("tables", "rated", "INTEGER NOT NULL DEFAULT 0"),  # its result changes ratings (migration 6)
     ("seats", "account", "TEXT"),  # version 3: the account that took the seat (NULL: a guest or a bot)
+    ("tables", "clock", "TEXT"),  # version 5: a clocked table's clock (web/clocks.py: JSON), NULL without one
 }
 INDEXES = """CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);
-CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);"""
+CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);
+CREATE TABLE IF NOT EXISTS push_subscriptions (  -- Web Push: a browser that asked to hear about a seat's turns
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    endpoint TEXT NOT NULL,
+    subscription TEXT NOT NULL,      -- the browser's PushSubscription as JSON
+    created REAL NOT NULL,
+    PRIMARY KEY (table_id, seat, endpoint)
+);"""
 # The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
 # release, 2 added the first COLUMNS and INDEXES, 3 the accounts (migrations/0003_accounts.sql, the
-# accounts tables in SCHEMA, seats.account), 4 table talk, rematches and ratings (talkstore.py, tables.rated).
+# accounts tables in SCHEMA, seats.account), 5 the clocks and push subscriptions (migrations/0005_clocks.sql),
+# 6 table talk, rematches and ratings (migrations/0006_talk.sql: talkstore.py, tables.rated).
 # A database of a newer version is refused.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 6
 
 
 class StoreError(Exception):
@@ -157,7 +167,8 @@ class TableRow:
     moves: list[str] = field(default_factory=list)
     summary: dict[str, Any] | None = None
     owner: str = ""
-    rated: bool = False
+    clock: str | None = None  # the clock's JSON (web/clocks.py), None for a table without one
+    rated: bool = False  # its result changes ratings (ratings.py)
 
 
 def new_token() -> str:
@@ -193,12 +204,40 @@ class TableStore(TalkStore, AccountStore, ABC):
 
     @abstractmethod
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
-                     moves: list[tuple[str, int]], owner: str = "", rated: bool = False) -> TableRow: ...
+                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
+                     rated: bool = False) -> TableRow: ...
 
     @abstractmethod
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
-                     winner: int | None, summary: dict[str, Any] | None = None) -> None:
-        """Append moves at index ``start``; raises ``Conflict`` (changing nothing) when it is taken."""
+                     winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None) -> None:
+        """Append moves at index ``start`` (and store the table's ``clock`` when given); raises ``Conflict``
+        (changing nothing) when it is taken."""
+
+    @abstractmethod
+    def swap_clock(self, table_id: str, old: str, new: str) -> bool:
+        """Store a table's clock ``new`` if it still is ``old`` (compare-and-set); whether it was stored.
+
+        Why compare-and-set: every server process times every clock, and only the first to act on an
+        expiry (or a choice) may; the others find the clock changed and read it back (``clock_of``)."""
+
+    @abstractmethod
+    def add_push(self, table_id: str, seat: int, endpoint: str, subscription: str) -> None:
+        """Keep a browser's push subscription for a seat (the same endpoint again replaces it)."""
+
+    @abstractmethod
+    def drop_push(self, table_id: str, seat: int, endpoint: str) -> None: ...
+
+    def pushes(self, table_id: str, seat: int) -> list[str]:
+        """The push subscriptions (JSON) of a seat."""
+        with self.lock:
+            return [s for (s,) in self._read("SELECT subscription FROM push_subscriptions WHERE table_id = ?"
+                                             " AND seat = ? ORDER BY created", (table_id, seat))]
+
+    def clock_of(self, table_id: str) -> str | None:
+        """A table's clock as stored (after another process changed it)."""
+        with self.lock:
+            found = self._read("SELECT clock FROM tables WHERE id = ?", (table_id,))
+        return found[0][0] if found else None
 
     @abstractmethod
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None: ...
@@ -223,14 +262,14 @@ class TableStore(TalkStore, AccountStore, ABC):
         quarantined table's)."""
         found: dict[str, TableRow] = {}
         for r in self._read("SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner,"
-                            f" rated FROM tables WHERE {where} ORDER BY created", args):
+                            f" clock, rated FROM tables WHERE {where} ORDER BY created", args):
             try:
                 rules: Any = json.loads(r[4])
             except ValueError:
                 rules = r[4]
             summary = json.loads(r[8]) if r[8] else None
             found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "",
-                                   rated=bool(r[10]))
+                                   clock=r[10], rated=bool(r[11]))
         if not found:
             return found
         among, ids = self._among(list(found))
@@ -410,14 +449,15 @@ class Store(TableStore):
         self._release_lock()
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
-                     moves: list[tuple[str, int]], owner: str = "", rated: bool = False) -> TableRow:
-        """Insert a table, its seats and its opening chance moves in one transaction.
+                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
+                     rated: bool = False) -> TableRow:
+        """Insert a table, its seats, its clock and its opening chance moves in one transaction.
 
         A seat with ``claimed`` set (the creator's own) is taken from the start.
         """
         now = time.time()
         row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
-                       rated=rated)
+                       clock=clock, rated=rated)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
@@ -425,9 +465,10 @@ class Store(TableStore):
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
-                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, rated)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner, int(rated)),
+                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock, rated)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner, clock,
+                 int(rated)),
             )
             self.db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"
@@ -446,8 +487,8 @@ class Store(TableStore):
         )
 
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
-                     winner: int | None, summary: dict[str, Any] | None = None) -> None:
-        """Append accepted moves (a decision and the chance events it caused) atomically.
+                     winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None) -> None:
+        """Append accepted moves (a decision and the chance events it caused) and the clock atomically.
 
         The primary key (table, index) refuses a second writer at the same index.
         ``summary``: the lobby row, stored when the game ends.
@@ -458,9 +499,10 @@ class Store(TableStore):
                 self.db.execute("BEGIN IMMEDIATE")
                 self._insert_moves(table_id, start, moves, now)
                 self.db.execute(
-                    "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ?, summary = ? WHERE id = ?",
+                    "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ?, summary = ?,"
+                    " clock = coalesce(?, clock) WHERE id = ?",
                     (start + len(moves), status, winner, now, None if summary is None else json.dumps(summary),
-                     table_id),
+                     clock, table_id),
                 )
         except sqlite3.IntegrityError as exc:
             if "UNIQUE" not in str(exc):
@@ -492,6 +534,21 @@ class Store(TableStore):
         with self.lock, self.db:
             self.db.execute("UPDATE tables SET status = ?, problem = coalesce(?, problem) WHERE id = ?",
                             (status, problem, table_id))
+
+    def swap_clock(self, table_id: str, old: str, new: str) -> bool:
+        with self.lock, self.db:
+            return self.db.execute("UPDATE tables SET clock = ? WHERE id = ? AND clock = ?",
+                                   (new, table_id, old)).rowcount == 1
+
+    def add_push(self, table_id: str, seat: int, endpoint: str, subscription: str) -> None:
+        with self.lock, self.db:
+            self.db.execute("INSERT OR REPLACE INTO push_subscriptions VALUES (?,?,?,?,?)",
+                            (table_id, seat, endpoint, subscription, time.time()))
+
+    def drop_push(self, table_id: str, seat: int, endpoint: str) -> None:
+        with self.lock, self.db:
+            self.db.execute("DELETE FROM push_subscriptions WHERE table_id = ? AND seat = ? AND endpoint = ?",
+                            (table_id, seat, endpoint))
 
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         return self.db.execute(sql, tuple(args)).fetchall()

@@ -84,7 +84,7 @@
     });
     // your own seat: the first human seat you did not open to anyone (none: you only host)
     const mine = seats.findIndex((s) => s.kind === "human" && !s.open);
-    const body = { game: game(), seats, options: options(), creator_seat: mine < 0 ? null : mine,
+    const body = { game: game(), seats, options: options(), creator_seat: mine < 0 ? null : mine, clock: $("clock").value,
       rated: $("rated").checked };
     $("create").disabled = true;
     try {
@@ -119,10 +119,11 @@
         + (t.next ? ` <a class="button next-game" href="/t/${esc(t.next)}">${esc(T("Next game"))}</a>` : "")
       : `<a class="button" href="/t/${t.id}">${esc(T("Watch"))}</a>`;
     const goal = g.goal[0] === g.goal[1] ? T(g.goal[0], { n: t.target }) : P(g.goal[0], g.goal[1], t.target);
+    const pace = t.clock ? ` · <span class="pace">⏱ ${esc((window.SPOTS_PACES || {})[t.clock] || t.clock)}</span>` : "";
     const title = g.title;
     return `<li class="table-row" data-table="${t.id}" data-game="${esc(t.game)}"><div><b>${esc(T("Table {id}", { id: t.id }))}</b>
       <span class="game-name">${esc(title)}</span>
-      <span class="muted">${esc(goal)} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}</span></div>
+      <span class="muted">${esc(goal)} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}${pace}</span></div>
       <div class="lps">${players}</div><div class="links">${links}</div></li>`;
   }
 
@@ -155,6 +156,28 @@
     else alert(data.error === "seat-taken" ? T("Seat {n} is no longer free.", { n: Number(b.dataset.seat) + 1 }) : data.message);
   });
 
+  // My turn queue: the tables waiting on the seats this browser holds (their links, kept by clocks.js), oldest first.
+  async function turns() {
+    const seats = JSON.parse(localStorage.getItem("spots-seats") || "[]");
+    if (!seats.length) return;
+    try {
+      const r = await fetch("/api/turns", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seats }),
+      });
+      const waiting = (await r.json()).tables || [];
+      const when = (t) => new Date(t * 1000).toLocaleString(window.SPOTS_LANG);
+      $("turn-queue").innerHTML = waiting.length ? waiting.map((w) => `<li class="table-row" data-table="${esc(w.table)}">
+        <a href="${esc(w.link)}">${esc(T("Table {id}", { id: w.table }))}</a> <span class="game-name">${esc(w.title)}</span>
+        <span class="muted">${esc(w.name)} · ${esc(T("waiting since {when}", { when: when(w.since) }))}</span></li>`).join("")
+        : `<li class="empty">${esc(T("No table is waiting for you."))}</li>`;
+      const next = $("next-game");
+      next.hidden = !waiting.length;
+      if (waiting.length) next.href = waiting[0].link;
+    } catch (e) { /* the next poll tries again */ }
+  }
+
   refresh();
+  turns();
   setInterval(refresh, 3000);
+  setInterval(turns, 3000);
 })();

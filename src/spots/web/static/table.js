@@ -14,7 +14,7 @@
   let busy = false;
   let retry = 0;
   let hintAsked = false;  // a hint was asked, and neither it nor its refusal has come back yet
-  const listeners = { state: [], hint: [], error: [], message: [], open: [] };
+  const listeners = { state: [], hint: [], error: [], message: [], open: [] };  // message: every message (clocks.js, talk.js)
   const $ = (id) => document.getElementById(id);
 
   function toast(text) {
@@ -63,7 +63,7 @@
   function onMessage(event) {
     let msg;
     try { msg = JSON.parse(event.data); } catch (e) { return; }
-    if (listeners.message.some((f) => f(msg) === true)) return;  // table talk, rematch, ratings (talk.js)
+    if (listeners.message.map((f) => f(msg) === true).includes(true)) return;  // true: handled (talk.js)
     if (msg.type === "hello") {
       me = msg.seat;
     } else if (msg.type === "state") {

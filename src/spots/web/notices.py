@@ -1,0 +1,189 @@
+"""Your-turn notices that reach a player away from the table: e-mail (``--smtp``) and Web Push (``--vapid-key``).
+
+Why here and how often: the process that stored the move that began a human's turn (``Hub.turn_changed``)
+sends it, so with several processes on one database a turn is told once. At most one e-mail per table and
+turn, only to a signed-in player whose account has an e-mail address and asked for notices; with
+``--email-digest`` the turns waiting on a player are gathered into one e-mail a day instead. Every notice
+links straight to the seat: the seat's link is a secret, so it goes only to that seat's own player and is
+never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import smtplib
+import time
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from .. import i18n
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .rooms import Room
+
+log = logging.getLogger("spots.web")
+DIGEST_EVERY = 24 * 3600.0
+TOLD_KEPT = 50000  # (table, seat) pairs remembered as told
+
+
+@dataclass(frozen=True)
+class Smtp:
+    """Where e-mail goes: ``smtp://[user:password@]host[:port][?from=address&starttls=1]`` or ``smtps://...``."""
+
+    host: str
+    port: int
+    sender: str
+    user: str = ""
+    password: str = ""
+    tls: bool = False
+    starttls: bool = False
+
+    @classmethod
+    def parse(cls, url: str) -> Smtp:
+        """Read ``--smtp`` (raises ValueError saying what is wrong and what is allowed)."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+            raise ValueError("--smtp must look like smtp://[user:password@]host[:port][?from=address] (or smtps://)")
+        query = parse_qs(parts.query)
+        try:
+            port = parts.port or (465 if parts.scheme == "smtps" else 25)
+        except ValueError:
+            raise ValueError("--smtp: the port must be a number from 1 to 65535") from None
+        sender = query.get("from", [f"spots@{parts.hostname}"])[0]
+        if "@" not in sender:
+            raise ValueError("--smtp: 'from' must be an e-mail address")
+        return cls(parts.hostname, port, sender, unquote(parts.username or ""), unquote(parts.password or ""),
+                   parts.scheme == "smtps", query.get("starttls", ["0"])[0] in ("1", "true", "yes"))
+
+    def send(self, to: str, subject: str, text: str) -> None:
+        """One e-mail (blocking: run it on a thread)."""
+        message = EmailMessage()
+        message["From"], message["To"], message["Subject"] = self.sender, to, subject
+        message.set_content(text)
+        opener = smtplib.SMTP_SSL if self.tls else smtplib.SMTP
+        with opener(self.host, self.port, timeout=10) as smtp:
+            if self.starttls:
+                smtp.starttls()
+            if self.user:
+                smtp.login(self.user, self.password)
+            smtp.send_message(message)
+
+
+@dataclass(frozen=True)
+class Vapid:
+    """Web Push keys: the private key (a PEM file's path or the base64url key) and the contact (``mailto:``)."""
+
+    private_key: str
+    public_key: str  # base64url, as the page's PushManager.subscribe wants it
+    subject: str
+
+
+@dataclass
+class Notices:
+    """Sends the e-mails and pushes for the turns that begin at this process's tables."""
+
+    hub: Hub
+    public_url: str
+    smtp: Smtp | None = None
+    vapid: Vapid | None = None
+    digest: bool = False
+    digest_every: float = DIGEST_EVERY  # seconds between digests (a day; tests use less)
+    told: dict[tuple[str, int], int] = field(default_factory=dict)  # (table, seat) -> the turn told
+    pending: dict[str, dict[str, str]] = field(default_factory=dict)  # account -> table -> link (the digest)
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    sent: int = 0
+
+    def start(self) -> None:
+        if self.smtp is not None or self.vapid is not None:
+            self.hub.on_turn.append(self.turn)
+        if self.digest and self.smtp is not None:
+            self._spawn(self._digests())
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def turn(self, room: Room, seat: int) -> None:
+        """A human's turn began at ``room``: tell them once for this turn."""
+        turn = room.kind.summary(room.state).turn
+        if self.told.get((room.id, seat)) == turn:
+            return
+        if len(self.told) > TOLD_KEPT:  # bounded: forgetting only risks telling a waiting turn once more
+            self.told.clear()
+        self.told[(room.id, seat)] = turn
+        token = room.row.seats[seat].token
+        if token:
+            self._spawn(self._tell(room, seat, self.public_url + f"/play/{token}"))
+
+    async def _tell(self, room: Room, seat: int, link: str) -> None:
+        try:
+            if self.vapid is not None:
+                await self._push(room, seat, link)
+            account_id = room.row.seats[seat].account
+            if self.smtp is None or account_id is None:
+                return
+            account = await self.hub.writer.run(self.hub.store.account, account_id)
+            if account is None or account.disabled or not account.notify or not account.email:
+                return
+            if self.digest:
+                self.pending.setdefault(account.id, {})[room.id] = link
+                return
+            _ = i18n.translator(room.langs.get(seat, i18n.DEFAULT)).gettext  # the language they play in
+            subject = _("Your turn at table {id}").format(id=room.id)
+            text = _("It is your turn at table {id} ({game}). Your seat: {link}").format(
+                id=room.id, game=room.kind.title, link=link)
+            await asyncio.to_thread(self.smtp.send, account.email, subject, text)
+            self.sent += 1
+            log.info("table %s: your-turn e-mail sent for seat %d", room.id, seat)  # never the link
+        except Exception as exc:
+            log.warning("table %s: a your-turn notice for seat %d could not be sent (%s)", room.id, seat,
+                        type(exc).__name__)
+
+    async def _digests(self) -> None:
+        """Once a day: one e-mail per player listing the tables that waited on them."""
+        while True:
+            await asyncio.sleep(self.digest_every)
+            await self.send_digests()
+
+    async def send_digests(self) -> None:
+        """One e-mail to each player with tables gathered since the last digest, listing them all."""
+        pending, self.pending = self.pending, {}
+        _ = i18n.translator(i18n.DEFAULT).gettext
+        for account_id, tables in pending.items():
+            account = await self.hub.writer.run(self.hub.store.account, account_id)
+            if account is None or not account.notify or not account.email or self.smtp is None:
+                continue
+            lines = "\n".join(f"{table}: {link}" for table, link in tables.items())
+            try:
+                await asyncio.to_thread(self.smtp.send, account.email, _("Tables waiting for you"), lines)
+                self.sent += 1
+            except Exception as exc:
+                log.warning("a digest e-mail could not be sent (%s)", type(exc).__name__)
+
+    async def _push(self, room: Room, seat: int, link: str) -> None:
+        """A Web Push to every browser that subscribed for this seat (gone subscriptions are forgotten)."""
+        from pywebpush import WebPushException, webpush
+
+        assert self.vapid is not None
+        _ = i18n.translator(room.langs.get(seat, i18n.DEFAULT)).gettext
+        payload = json.dumps({"title": _("Your turn at table {id}").format(id=room.id), "url": link,
+                              "at": time.time()})
+        for text in await self.hub.writer.run(self.hub.store.pushes, room.id, seat):
+            subscription = json.loads(text)
+            try:
+                await asyncio.to_thread(webpush, subscription, payload, vapid_private_key=self.vapid.private_key,
+                                        vapid_claims={"sub": self.vapid.subject})
+            except WebPushException as exc:
+                status = getattr(exc.response, "status_code", None)
+                if status in (404, 410):
+                    await self.hub.writer.run(self.hub.store.drop_push, room.id, seat, subscription["endpoint"])
+
+    async def stop(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()

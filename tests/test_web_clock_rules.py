@@ -1,0 +1,75 @@
+"""The clock's rules on their own (``web/clocks.py``): what each pace adds, when a seat is out of time, who
+chooses, the grace time, a player's return, the finishing order for ratings and a skipped seat's moves."""
+
+from __future__ import annotations
+
+import pytest
+
+from spots.web.clocks import DAY, PROFILES, Clock, Pace, finishing_order, parse_pace, skip_move
+
+
+def test_a_real_time_clock_runs_only_for_the_player_to_move_and_adds_its_increment_per_move() -> None:
+    clock = Clock.new(Pace("real-time", 60.0, 2.0, "move"), 2)
+    clock.start(0, now=100.0)
+    clock.moved(0, 0, now=110.0)  # seat 0 moved after 10 s and is still to move: +2 s
+    assert clock.left == [52.0, 60.0] and clock.running == 0
+    clock.moved(0, 1, now=115.0)  # then passed the turn after 5 s more: +2 s again
+    assert clock.left_at(0, 200.0) == 49.0 and clock.left_at(1, 125.0) == 50.0  # seat 1's clock runs now
+
+
+def test_per_turn_adds_once_a_turn_and_turn_based_fills_the_time_again_after_every_move() -> None:
+    per_turn = Clock.new(Pace("real-time", 60.0, 5.0, "turn"), 2)
+    per_turn.start(0, 0.0)
+    per_turn.moved(0, 0, 10.0)
+    per_turn.moved(0, 1, 20.0)
+    assert per_turn.left[0] == 45.0  # 20 s used, 5 s added once, at the turn's end
+    days = Clock.new(Pace("turn-based", 2 * DAY), 2)
+    days.start(0, 0.0)
+    days.moved(0, 1, DAY)
+    assert days.left == [2 * DAY, 2 * DAY] and days.deadline() == 3 * DAY
+
+
+def test_out_of_time_the_others_choose_within_the_grace_time_else_a_bot_plays_and_the_player_comes_back() -> None:
+    clock = Clock.new(Pace("turn-based", 10.0), 3)
+    clock.start(1, 0.0)
+    assert clock.expire(9.9, choosers=[0, 1, 2]) == []  # not yet
+    assert clock.expire(10.0, choosers=[0, 1, 2]) == [1]
+    assert clock.stand_in(1) == "out" and clock.running is None and clock.ran_out == [1]
+    assert clock.deadline() == 20.0  # the choice's grace time: one turn-based move
+    assert clock.expire(20.0, choosers=[0, 2]) == [1] and clock.stand_in(1) == "bot"
+    clock.back(1, 30.0)
+    assert clock.stand_in(1) is None and clock.left[1] == 10.0
+
+
+def test_with_nobody_left_to_choose_a_bot_plays_at_once() -> None:
+    clock = Clock.new(Pace("real-time", 5.0), 2)
+    clock.start(0, 0.0)
+    assert clock.expire(5.0, choosers=[0]) == [0] and clock.stand_in(0) == "bot"  # only itself to choose
+
+
+def test_a_clock_is_stored_and_read_back_unchanged() -> None:
+    clock = Clock.new(PROFILES["rapid"][1], 3)
+    clock.start(2, 12.5)
+    clock.expire(700.0, choosers=[0, 1])
+    assert Clock.from_json(clock.to_json()) == clock
+
+
+def test_whoever_ran_out_finishes_last_the_first_to_run_out_last_of_all() -> None:
+    assert finishing_order([3, 1, 2, 0], ran_out=[]) == [0, 2, 1, 3]
+    assert finishing_order([3, 1, 2, 0], ran_out=[2, 0]) == [1, 3, 0, 2]
+
+
+@pytest.mark.parametrize("legal, move", [(["continue", "stop"], "stop"), (["reroll", "place 1 ursula", "bury 1"],
+                                          "bury 1"), (["drop 1 blue", "drop 2 blue"], "drop 1 blue")])
+def test_a_skipped_seat_takes_the_shortest_way_through_its_turn(legal: list[str], move: str) -> None:
+    assert skip_move(legal) == move
+
+
+def test_the_named_paces_and_custom_ones_parse() -> None:
+    assert parse_pace(None) is None and parse_pace("none") is None
+    assert parse_pace("day") == PROFILES["day"][1]
+    assert parse_pace({"pace": "real-time", "minutes": 5, "add_seconds": 3, "per": "turn"}) == Pace(
+        "real-time", 300.0, 3.0, "turn")
+    assert parse_pace({"pace": "turn-based", "hours": 12}) == Pace("turn-based", 12 * 3600.0)
+    with pytest.raises(ValueError, match="'seconds' must be from 1 to 36000 seconds"):
+        parse_pace({"pace": "real-time", "seconds": 0.5})

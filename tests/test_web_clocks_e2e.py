@@ -1,0 +1,77 @@
+"""The clocks and the your-turn notices in a real browser (issue 26): headless Chromium on a real server.
+
+The tab's title and icon say when it is your turn (and stop saying it when it is not); every player's clock is
+shown and the running one counts down; the site is installable (a manifest, a service worker); the lobby's turn
+queue lists the table and its "Next game" opens it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from servers import Server
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def seconds(shown: str) -> int:
+    minutes, _, secs = shown.partition(":")
+    return int(minutes) * 60 + int(secs)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("clocks-e2e") / "e2e.db", "--bot-delay", "0.3", "--private",
+                 "--log-level", "warning").start()
+    yield srv
+    srv.stop()
+
+
+def test_the_title_says_your_turn_the_clocks_run_and_the_queue_opens_the_waiting_table(server: Server,
+                                                                                       browser: Any) -> None:
+    r = httpx.post(server.url + "/api/tables", json={
+        "seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}], "tricks": "beginner",
+        "target": 3, "clock": "rapid"})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    link = next(s["link"] for s in table["seats"] if s["mine"])
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(link)  # (absolute: the server has a public address)
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'")
+    assert page.title().startswith("● Your turn")
+    assert page.get_attribute("link[rel=icon]", "href") == "/static/favicon-turn.svg"
+    assert page.locator("#clocks .clock").count() == 2
+    running = page.locator("#clocks .clock.running .clock-time")
+    first = running.inner_text()
+    shown = "document.querySelector('#clocks .clock.running .clock-time').textContent"
+    page.wait_for_function(f"() => {shown} !== {first!r}")
+    assert seconds(running.inner_text()) < seconds(first)  # 9:59 after 10:00: it counts down
+
+    # installable: the manifest is linked and the service worker (which shows pushed notices) is running
+    assert page.evaluate("async () => (await navigator.serviceWorker.ready).scope") == server.url + "/"
+    manifest = httpx.get(server.url + page.get_attribute("link[rel=manifest]", "href")).json()
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+
+    lobby = context.new_page()  # the same browser: it holds the seat's link
+    lobby.goto(server.url + "/")
+    lobby.wait_for_selector(f"#turn-queue li[data-table='{table['id']}']")
+    assert lobby.get_attribute("#next-game", "href") == link
+    pace = lobby.locator(f"#running-tables li[data-table='{table['id']}'] .pace")
+    assert pace.inner_text() == "⏱ Real-time: 10 minutes + 5 seconds a move"  # the lobby says each table's pace
+
+    page.bring_to_front()
+    for _ in range(200):  # play my turn to its end (stop as soon as the rules allow): then it is the bot's
+        if page.get_attribute("body", "data-my-turn") == "0":
+            break
+        moves = page.get_attribute("body", "data-moves")
+        labels = page.locator("#controls button.move").all_inner_texts()
+        page.locator("#controls button.move").nth(labels.index("Stop") if "Stop" in labels else 0).click()
+        page.wait_for_function(f"() => document.body.dataset.moves !== {moves!r}")
+    assert page.get_attribute("body", "data-my-turn") == "0"
+    assert not page.title().startswith("●")
+    context.close()
