@@ -102,6 +102,27 @@ def reliability_plot(figures: dict[str, Any], path: str) -> None:
     plt.close(figure)
 
 
+def finished_rows(path: str | None) -> dict[int, dict[str, Any]]:
+    """The games already in a ``--rows`` file, by index (none without one)."""
+    try:
+        with open(path or "", encoding="utf-8") as saved:
+            return {row["index"]: row for row in map(json.loads, saved) if row}
+    except FileNotFoundError:
+        return {}
+
+
+def play_all(pool: ProcessPoolExecutor, jobs: list[tuple[int, str, str, int]], done: dict[int, dict[str, Any]],
+             path: str | None) -> list[dict[str, Any]]:
+    """Every job's row, in the jobs' order: from ``done`` when there (and for the same bots), else played now."""
+    todo = [job for job in jobs if job[0] not in done or done[job[0]]["bots"] != list(job[1:3])]
+    for row in pool.map(one_game, todo):
+        done[row["index"]] = row
+        if path:
+            with open(path, "a", encoding="utf-8") as out:
+                out.write(json.dumps(row) + "\n")
+    return [done[job[0]] for job in jobs]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12, help="games per pairing")
@@ -111,6 +132,8 @@ def main() -> None:
     parser.add_argument("--calibration", type=int, default=0, help="held-out games between two greedy bots")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default=None, help="write the per-game rows and the figures as JSON")
+    parser.add_argument("--rows", default=None, help="append each game's row to this JSON-lines file as it finishes, "
+                        "and take the games already there from it (a long study can stop and resume)")
     parser.add_argument("--plot", nargs="+", metavar="JSON", default=None,
                         help="draw the reliability diagram from the figures of these --out files (to --plot-to)")
     parser.add_argument("--plot-to", default="reliability.svg", help="the diagram's file (.svg or .png)")
@@ -124,11 +147,12 @@ def main() -> None:
         return
     pairings = [tuple(p.split(":")) for p in args.pairings.split(",")] if args.pairings else PAIRINGS
     jobs = [(p * 1000 + g, *(pair if g % 2 == 0 else pair[::-1]), args.target)
-            for p, pair in enumerate(pairings) for g in range(args.games)]
+            for g in range(args.games) for p, pair in enumerate(pairings)]  # pairings interleaved: a stop is fair
     held_out = [(9000 + g, "greedy", "greedy", args.target) for g in range(args.calibration)]
+    done = finished_rows(args.rows)
     with ProcessPoolExecutor(args.jobs) as pool:
-        rows = list(pool.map(one_game, jobs))
-        calibration_rows = list(pool.map(one_game, held_out))
+        rows = play_all(pool, jobs, done, args.rows)
+        calibration_rows = play_all(pool, held_out, done, args.rows)
     figures = {"bots": {}}
     if rows:
         print(f"{len(rows)} two-player Spots games to {args.target} dogs, {args.games} per pairing of "

@@ -139,6 +139,48 @@ def test_a_record_analysed_twice_gives_the_same_report() -> None:
     assert len(first.chart) == len(record.moves) + 1 and first.chart[-1] == first.result
 
 
+def test_the_spots_coach_values_every_seat_as_the_plain_formula_does() -> None:
+    """Its leaves compute each table's standing once (four players: a quarter of the work); the numbers must be
+    those of the plain formula, every seat measuring its lead against the best other, at every position."""
+    from spots.analysis.evaluator import normalised
+    from spots.games.spots.coach import TurnSearch
+    from spots.games.spots.value import FITTED, rival, win_chance
+
+    record = play("spots", [bot("spots", "greedy", s) for s in range(4)], seed=3, players=4, target=2)
+    spec, search = games.get("spots"), TurnSearch()
+    state = spec.new_state(record.rules)
+    checked = 0
+    for move in record.moves:
+        children = [] if state.is_chance_node() else [spec_child(state, m) for m in state.legal_actions()]
+        for child in [state, *children]:
+            if not child.is_terminal():
+                plain = normalised([win_chance(child, s, rival(child, s, FITTED), FITTED) for s in range(4)])
+                assert search._leaf(child) == tuple(plain)
+                checked += 1
+        state.apply_action(move)
+    assert checked > 100
+
+
+def spec_child(state: Any, move: str) -> Any:
+    child = state.clone()
+    child.apply_action(move)
+    return child
+
+
+def test_a_game_analysed_while_it_is_played_gives_the_same_report() -> None:
+    """The server feeds the moves as they come; the report at the end is the one of the whole record."""
+    from spots.analysis import Analyser
+
+    record = play("spots", [bot("spots", "greedy"), bot("spots", "random", 4)], seed=8, players=2, target=1)
+    analyser = Analyser(record.rules)
+    for end in range(0, len(record.moves) + 1, 7):
+        analyser.feed(record.moves[:end])
+    analyser.feed(record.moves)
+    assert analyser.report(record) == analyse(record)
+    with pytest.raises(ValueError, match="not the game fed so far"):
+        analyser.feed(["roll 1 2 3"])
+
+
 def test_an_unfinished_game_is_refused() -> None:
     spec = games.get("spots")
     record = spec.record(spec.new_state(spec.make_rules()))

@@ -174,7 +174,7 @@ def test_commands_and_bad_input_keep_the_same_prompt(tmp_path: Path) -> None:
         ("flibber", "not Double Spot notation"),
         ("99", "There is no move 99"),
         ("save", "Say where"),
-        ("undo", "There is no undo in Double Spot"),
+        ("undo", "a drop cannot be taken back"),
         ("rules", "The first player to take 5 cards wins"),
         ("help", "Commands: hint"),
     ]:

@@ -324,3 +324,77 @@ def test_a_link_to_a_table_another_process_made_a_moment_ago_works(postgres: Any
         seen = deaf.get(f"/api/tables/{t['id']}").json()
         assert seen["log"] == maker.get(f"/api/tables/{t['id']}").json()["log"]
         deaf.app.state.hub.store.close()  # type: ignore[attr-defined]
+
+
+async def until_log(viewer: Viewer, moves: int) -> None:
+    """Wait until ``viewer`` holds exactly ``moves`` moves (an undo makes a log shorter)."""
+    async def wait() -> None:
+        while len(viewer.log) != moves:
+            viewer.changed.clear()
+            await viewer.changed.wait()
+    await asyncio.wait_for(wait(), PATIENT_S)
+
+
+def agreed_log(servers: list[Server], table: str) -> list[str]:
+    """The table's log once every process tells the same (each hears the others' changes a moment later)."""
+    deadline = time.time() + PATIENT_S
+    while True:
+        logs = [table_log(s, table) for s in servers]
+        if all(log == logs[0] for log in logs):
+            return logs[0]
+        if time.time() > deadline:
+            raise AssertionError(f"the processes disagree about table {table}: {logs}")
+        time.sleep(0.05)
+
+
+def test_an_undo_on_one_process_is_seen_on_the_other_and_beats_a_stale_move(two: list[Server], pg_url: str) -> None:
+    """Undo (web/takeback.py) across processes: the other process's spectator sees the board go back; an undo
+    and the same seat's move for the same position, sent to the two processes at once, are not both kept."""
+    a, b = two
+    t = httpx.post(a.url + "/api/tables", json=TWO_HUMANS, timeout=PATIENT_S).json()
+    rng = random.Random(11)
+
+    async def undo(viewer: Viewer, at: int) -> dict[str, Any]:
+        await viewer.ws.send(json.dumps({"type": "undo", "at": at}))
+        return await asyncio.wait_for(viewer.replies.get(), PATIENT_S)
+
+    async def play() -> list[str]:
+        outcomes = []
+        tokens = [token(s["link"]) for s in t["seats"]]
+        async with Viewer(a, t["id"], tokens[0]) as ada_a, Viewer(b, t["id"], tokens[0]) as ada_b, \
+                Viewer(a, t["id"], tokens[1]) as bo, Viewer(b, t["id"]) as watcher:
+            for _ in range(400):
+                if len(outcomes) >= 3 or watcher.view["over"]:
+                    break
+                await until_log(watcher, len(bo.log))
+                view = bo.view
+                n = view["moves"]
+                await until_log(ada_a, n)
+                await until_log(ada_b, n)
+                mover = [ada_a, bo][view["to_move"]]
+                offer = view["undo"]
+                if offer is None or offer["seat"] != 0:
+                    legal = [m["move"] for m in view["legal"]]
+                    move = next((m for m in legal if m.startswith(("place", "bury"))), rng.choice(legal))
+                    assert (await mover.send(move, n))["type"] == "ok"
+                    continue
+                if not outcomes:  # first: a plain undo, heard on the other process
+                    assert await undo(ada_a, n) == {"type": "undone", "moves": n - 1}
+                    await until_log(watcher, n - 1)
+                    assert watcher.log == bo.log[: n - 1] or watcher.log == table_log(a, t["id"])
+                    outcomes.append("undone")
+                    continue
+                legal = [m["move"] for m in view["legal"]]
+                replies = await asyncio.gather(undo(ada_a, n), ada_b.send(rng.choice(legal), n))
+                kinds = sorted(r["type"] if r["type"] in ("ok", "undone") else r["code"] for r in replies)
+                assert kinds in (["stale", "undone"], ["ok", "stale"], ["ok", "undo-refused"]), replies
+                outcomes.append(kinds[1] if kinds[0] == "stale" else kinds[0])
+                await until_log(watcher, len(agreed_log([a, b], t["id"])))
+        return outcomes
+
+    outcomes = asyncio.run(play())
+    print("undo raced with a move:", outcomes[1:])
+    assert outcomes[0] == "undone" and len(outcomes) >= 3, outcomes
+    stored = stored_moves(pg_url, t["id"])
+    assert [i for i, _ in stored] == list(range(len(stored))), "a move was stored beyond the end of the record"
+    assert agreed_log([a, b], t["id"]) == table_log(a, t["id"]) and len(table_log(a, t["id"])) == len(stored)

@@ -205,3 +205,25 @@ def test_bad_postgresql_settings_are_one_line_at_start_up(postgres: Any, capsys:
                           "--port", str(free_port())], capture_output=True, text=True, timeout=60, env=CHILD_ENV)
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1, run.stderr
     assert "Traceback" not in run.stderr and "user name or password is wrong" in run.stderr
+
+
+def test_moves_taken_back_leave_the_record_as_if_never_played(db: str) -> None:
+    """An undo (``take_back``) deletes the moves from an index on; a move meant for the longer record, or an
+    undo of a record that has changed, is refused (``Conflict``) and changes nothing."""
+    store = opened(db)
+    try:
+        row = store.create_table("spots", RULES, SEATS, [("reveal wilbur", -1)])
+        store.append_moves(row.id, 1, [("trick walk", 0), ("roll 2 5", -1), ("place 5 wilbur", 0)], "playing", None)
+        store.take_back(row.id, 4, 3)
+        assert store.moves_since(row.id, 0) == ["reveal wilbur", "trick walk", "roll 2 5"]
+        assert store.move_count(row.id) == 3
+        with pytest.raises(Conflict):  # a process that has not heard of the undo stores beyond the end
+            store.append_moves(row.id, 4, [("bury 2", 0)], "playing", None)
+        with pytest.raises(Conflict):  # an undo for the record as it was
+            store.take_back(row.id, 4, 3)
+        assert store.moves_since(row.id, 0) == ["reveal wilbur", "trick walk", "roll 2 5"]
+        store.append_moves(row.id, 3, [("bury 5", 0)], "playing", None)  # the record goes on from its end
+        [loaded] = store.load_tables()
+        assert loaded.moves == ["reveal wilbur", "trick walk", "roll 2 5", "bury 5"]
+    finally:
+        store.close()

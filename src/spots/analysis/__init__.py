@@ -4,7 +4,7 @@
 ``spots analyse RECORD`` prints it (``docs/analysis.md`` has the arithmetic, the bands and the figures).
 """
 
-from .engine import Mistake, PlayerSummary, Report, Step, analyse, evaluator_of
+from .engine import Analyser, Mistake, PlayerSummary, Report, Step, analyse, evaluator_of
 from .evaluator import Evaluator, Reason
 
-__all__ = ["Evaluator", "Mistake", "PlayerSummary", "Reason", "Report", "Step", "analyse", "evaluator_of"]
+__all__ = ["Analyser", "Evaluator", "Mistake", "PlayerSummary", "Reason", "Report", "Step", "analyse", "evaluator_of"]

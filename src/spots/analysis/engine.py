@@ -19,7 +19,7 @@ from ..core.games import GameSpec, spec_of_rules
 from ..core.record import Record
 from .evaluator import Evaluator, Reason, terminal_values
 
-__all__ = ["EPSILON", "Mistake", "PlayerSummary", "Report", "Step", "analyse", "evaluator_of"]
+__all__ = ["EPSILON", "Analyser", "Mistake", "PlayerSummary", "Report", "Step", "analyse", "evaluator_of"]
 
 EPSILON = 1e-9  # moves whose values differ by less are equal (a decision of equal moves is forced)
 Values = tuple[float, ...]
@@ -146,34 +146,67 @@ class _Valuer:
 
 
 def analyse(record: Record, evaluator: Evaluator | None = None, mistakes: int = 3,
-            progress: Callable[[int, int], None] | None = None) -> Report:
-    """The report of a finished game's record (a record of an unfinished game is refused)."""
-    spec = spec_of_rules(record.rules)
-    evaluator = evaluator or evaluator_of(spec)
-    valuer = _Valuer(evaluator)
-    state = spec.new_state(record.rules)
-    steps: list[Step] = []
-    renders: dict[int, tuple[Any, str]] = {}
-    for index, move in enumerate(record.moves):
+            progress: Callable[[int, int], None] | None = None, humans: Sequence[bool] | None = None) -> Report:
+    """The report of a finished game's record (a record of an unfinished game is refused).
+
+    ``humans``: which seats are people (their mistakes are listed); by default a seat whose name in the record is
+    not one of the game's bots (the web app knows its seats' kinds, and a person may be called "greedy").
+    """
+    analyser = Analyser(record.rules, evaluator)
+    analyser.feed(record.moves, progress)
+    return analyser.report(record, mistakes, humans)
+
+
+class Analyser:
+    """A game's steps analysed as its moves come (``feed``), the report once it is finished (``report``).
+
+    Why: a step's numbers depend only on its position and its move, so a server can analyse a game while it
+    is played and have the report as soon as it ends; fed in pieces or at once, the report is the same.
+    """
+
+    def __init__(self, rules: Any, evaluator: Evaluator | None = None) -> None:
+        self.spec = spec_of_rules(rules)
+        self.evaluator = evaluator or evaluator_of(self.spec)
+        self.valuer = _Valuer(self.evaluator)
+        self.state = self.spec.new_state(rules)
+        self.moves: list[str] = []
+        self.steps: list[Step] = []
+        self.renders: dict[int, tuple[Any, str]] = {}
+
+    def feed(self, moves: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
+        """Analyse the moves of ``moves`` not fed yet (``moves`` is the whole game so far)."""
+        if list(moves[:len(self.moves)]) != self.moves:
+            raise ValueError("these moves are not the game fed so far")
+        for index in range(len(self.moves), len(moves)):
+            self._step(index, moves[index])
+            if progress is not None:
+                progress(index + 1, len(moves))
+
+    def _step(self, index: int, move: str) -> None:
+        state, spec = self.state, self.spec
         if state.is_terminal():
             raise ValueError(f"move {index + 1} ({move!r}) comes after the end of the game")
         turn = spec.turn(state)
         if state.is_chance_node():
-            steps.append(_chance_step(valuer, state, index, turn, move))
+            self.steps.append(_chance_step(self.valuer, state, index, turn, move))
         else:
-            step, alternatives = _decision_step(valuer, state, index, turn, move)
-            steps.append(step)
+            step, alternatives = _decision_step(self.valuer, state, index, turn, move)
+            self.steps.append(step)
             if step.lost > EPSILON:
-                renders[index] = (state.clone(), alternatives)
+                self.renders[index] = (state.clone(), alternatives)
         state.apply_action(move)
-        if progress is not None:
-            progress(index + 1, len(record.moves))
-    if not state.is_terminal():
-        raise ValueError("the game is not finished: only a finished game can be analysed")
-    result = tuple(terminal_values(state))
-    players = _summaries(spec, record, steps, result, renders, evaluator, mistakes)
-    chart = (*(s.before for s in steps), result)
-    return Report(spec.name, evaluator.name, tuple(steps), players, result, chart)
+        self.moves.append(move)
+
+    def report(self, record: Record, mistakes: int = 3, humans: Sequence[bool] | None = None) -> Report:
+        """The report of ``record``, whose moves must all have been fed (and finish the game)."""
+        if list(record.moves) != self.moves:
+            raise ValueError("the record's moves are not the ones analysed")
+        if not self.state.is_terminal():
+            raise ValueError("the game is not finished: only a finished game can be analysed")
+        result = tuple(terminal_values(self.state))
+        players = _summaries(self.spec, record, self.steps, result, self.renders, self.evaluator, mistakes, humans)
+        chart = (*(s.before for s in self.steps), result)
+        return Report(self.spec.name, self.evaluator.name, tuple(self.steps), players, result, chart)
 
 
 def _chance_step(valuer: _Valuer, state: Any, index: int, turn: int, move: str) -> Step:
@@ -205,7 +238,8 @@ def _decision_step(valuer: _Valuer, state: Any, index: int, turn: int, move: str
 
 
 def _summaries(spec: GameSpec, record: Record, steps: Sequence[Step], result: Values,
-               renders: dict[int, tuple[Any, Any]], evaluator: Evaluator, mistakes: int) -> tuple[PlayerSummary, ...]:
+               renders: dict[int, tuple[Any, Any]], evaluator: Evaluator, mistakes: int,
+               humans: Sequence[bool] | None = None) -> tuple[PlayerSummary, ...]:
     seats = len(result)
     names = list(record.seats) if record.seats and len(record.seats) == seats else [f"seat {s}" for s in range(seats)]
     start = steps[0].before if steps else result
@@ -215,7 +249,7 @@ def _summaries(spec: GameSpec, record: Record, steps: Sequence[Step], result: Va
         moved = sum(s.after[seat] - s.before[seat] for s in steps if s.kind == "decision")
         given = sum(s.after[seat] - s.before[seat] for s in steps if s.kind == "decision" and s.seat != seat)
         luck = sum(s.luck[seat] for s in steps if s.kind == "chance")
-        human = not record.seats or names[seat] not in spec.bots
+        human = humans[seat] if humans is not None else not record.seats or names[seat] not in spec.bots
         worst = sorted((s for s in own if s.lost > EPSILON), key=lambda s: (-s.lost, s.index))[:mistakes]
         out.append(PlayerSummary(
             seat, names[seat], human, result[seat], start[seat], luck, sum(s.lost for s in own),

@@ -16,7 +16,8 @@ from .engine import Mistake, PlayerSummary, Report
 __all__ = ["BANDS", "band", "format_report", "report_rows", "to_json"]
 
 # (mean equity lost per decision from which the band starts, in thousandths; the band's name), best first. Set on
-# 36 two-player Spots games to 3 dogs among the bots (docs/analysis.md): expectimax loses 9.8 (Expert), greedy 20.3
+# 36 two-player Spots games to 3 dogs among the bots (docs/analysis.md; 201 games later placed them in the same bands:
+# 11.2, 19.9, 37.0): expectimax loses 9.8 (Expert), greedy 20.3
 # (Intermediate), random 36.9 (Beginner); World class is half expectimax's loss or less.
 BANDS: tuple[tuple[float, str], ...] = (
     (0.0, N_("World class")),

@@ -19,6 +19,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -29,6 +30,8 @@ from .errors import StateFormatError
 from .options import Option, validate_options
 from .protocol import Game, GameState
 from .record import Record, RecordFormat
+from .undo import Step, Takeback, take_back, takeback
+from .undo import rule as undo_rule
 from .webview import WebView
 
 if TYPE_CHECKING:
@@ -196,6 +199,9 @@ class GameSpec(Generic[RulesT, StateT]):
     # The bots players are offered, weakest first; the others (a frozen baseline, a research agent) stay for the
     # arena, the terminal and Python. Empty: every bot, with no level.
     lobby_bots: tuple[LobbyBot, ...] = field(default=())
+    # The undo rule in the game's own words, with an example (a message id): a refused undo says it. The rule is
+    # the same for every game (``spots.core.undo``: your own moves of this turn since the last chance event).
+    undo_rule: str = ""
 
     # ---------------------------------------------------------------- options and states
 
@@ -231,6 +237,22 @@ class GameSpec(Generic[RulesT, StateT]):
     def drawn_options(self, seed: int) -> dict[str, Any]:
         """The options the game draws from a seed (a random trick set's), set from one game's ``seed``."""
         return {o.name: seed % (2**31) for o in self.options if o.drawn}
+
+    # ---------------------------------------------------------------- undo
+
+    def takeback(self, state: StateT, tail: list[Step] | None = None) -> Takeback:
+        """Which of the latest moves the player to move may take back (``tail``: the steps since the last chance
+        event, when the caller keeps them; else the history is replayed)."""
+        if tail is not None:
+            return undo_rule(tail, state, self.turn)
+        return takeback(partial(self.new_state, self.rules_of(state)), state, self.turn)
+
+    def take_back(self, state: StateT, seat: int | None, count: int = 1, tail: list[Step] | None = None) -> StateT:
+        """The position without ``seat``'s last ``count`` moves (``UndoRefused`` when the rule forbids it)."""
+        return take_back(partial(self.new_state, self.rules_of(state)), state, seat, self.turn, count, tail)
+
+    def rules_of(self, state: StateT) -> RulesT:
+        return state.rules  # type: ignore[attr-defined]
 
     # ---------------------------------------------------------------- front ends
 

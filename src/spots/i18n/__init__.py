@@ -5,7 +5,8 @@ into memory the first time a language is asked for (no build step, no ``.mo``
 files in git). To refresh the template after changing texts, from the project folder::
 
     pybabel extract -F src/spots/i18n/babel.cfg -k N_ -k NP_:1,2 --no-location --sort-output \\
-        -o src/spots/i18n/messages.pot src/spots/games src/spots/play src/spots/web src/spots/i18n
+        -o src/spots/i18n/messages.pot src/spots/games src/spots/play src/spots/web src/spots/i18n \\
+        src/spots/analysis
     pybabel update -i src/spots/i18n/messages.pot -d src/spots/i18n/locale -D spots \\
         --no-fuzzy-matching --ignore-obsolete
 
@@ -143,3 +144,22 @@ def refused_move(error: ValueError, move: str, legal: Sequence[str], tr: gettext
     if text == english:
         return str(error)
     return text.format(move=repr(move), legal=", ".join(legal))
+
+
+# Why nothing (more) can be taken back, by the reason codes of ``spots.core.undo``.
+UNDO_REASONS = {
+    "over": N_("the game is over"),
+    "chance": N_("nothing of yours has been played since the last roll or reveal"),
+    "other": N_("the last move was another player's"),
+    "turn": N_("your turn has just begun"),
+    "start": N_("nothing has been played yet"),
+    "waiting": N_("a roll or reveal is about to be drawn"),
+    "not-yours": N_("only the player to move may take back their own moves"),
+}
+
+
+def undo_refused(why: str, rule: str, tr: gettext.NullTranslations) -> str:
+    """What to tell a player whose undo was refused: why, then what the game allows (its ``undo_rule``)."""
+    _ = tr.gettext
+    text = _("Nothing to undo: {why}.").format(why=_(UNDO_REASONS[why]))
+    return f"{text} {_(rule)}" if rule else text

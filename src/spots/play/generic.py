@@ -24,7 +24,8 @@ from .table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen
 
 HINTS = 5  # moves shown by 'hint'
 HELP = ("Type a move as it is listed, or its number. Commands: hint (the best moves by the game's advisor), "
-        "rules (the options of this game), save FILE, help, quit (the game is saved and can be continued).")
+        "rules (the options of this game), undo (your own moves of this turn since the last chance event), "
+        "save FILE, help, quit (the game is saved and can be continued).")
 
 
 def table_class(spec: GameSpec) -> type[SeatedTable]:
@@ -75,9 +76,8 @@ class GenericScreen(TableScreen):
         options = self.state.rules.to_dict()
         self.say(", ".join(f"{name} {value}" for name, value in options.items()))
 
-    def undo(self) -> bool:
-        self.say(f"There is no undo in this {self.spec.title} game.", "red")
-        return False
+    def game(self) -> GameSpec:
+        return self.spec
 
     def _play(self, move: str | None) -> None:
         """Apply a move (a chance event drawn from the dice when None), tell the table, save; a bad move

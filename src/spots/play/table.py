@@ -19,6 +19,7 @@ from rich.console import Console
 from .. import i18n
 from ..core.bots import Bot
 from ..core.errors import IllegalMoveError
+from ..core.games import GameSpec, spec_of_rules
 from ..i18n import N_
 
 HUMAN = "me"
@@ -102,9 +103,24 @@ class TableScreen:
     def rules(self) -> None:
         raise NotImplementedError
 
+    def game(self) -> GameSpec:
+        """The game being played (its undo rule, for one)."""
+        return spec_of_rules(self.state.rules)
+
     def undo(self) -> bool:
-        """Take back moves if the game allows it; True when the position changed."""
-        raise NotImplementedError
+        """Take back the last move when the game's undo rule allows it (``GameSpec.takeback``: the player's own
+        moves of this turn since the last roll or reveal); True when the position changed."""
+        spec = self.game()
+        offer = spec.takeback(self.state)
+        if not offer.moves:
+            self.say(i18n.undo_refused(offer.why, spec.undo_rule, self.tr), "red")
+            return False
+        self.table.state = spec.take_back(self.state, offer.seat)
+        left = offer.count - 1
+        self.say(self.ngettext("Took back your last move ({n} more can be undone).",
+                               "Took back your last move ({n} more can be undone).", left).format(n=left))
+        self._autosave()
+        return True
 
     def _play(self, move: str | None) -> None:
         """Apply a move (a chance event when None) and tell the table; IllegalMoveError changes nothing."""

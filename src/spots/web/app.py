@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import account_pages, api, pages, sockets, standing, tutorial
+from . import account_pages, api, coach, pages, sockets, standing, tutorial
 from .accounts import Accounts, SessionReader
 from .config import Limits
 from .context import HERE, Context
@@ -71,6 +71,9 @@ def create_app(
         store.close()
         raise
     ctx = Context(hub, limits, public_url.rstrip("/"))
+    reports = coach.Coach(store, writer, workers)  # "How did it go?": its own worker process
+    hub.on_finished.append(reports.finished)
+    hub.on_moved.append(reports.moved)
     told = Notices(hub, ctx.public_url, **(notices or {}))  # your-turn e-mail and Web Push (notices.py)
     ctx.vapid_public = told.vapid.public_key if told.vapid else ""
     accounts = ctx.accounts = Accounts(hub, limits, secure=public_url.startswith("https://"))
@@ -83,6 +86,7 @@ def create_app(
         yield
         await told.stop()
         await hub.stop()
+        await reports.close()
         pool.close()
         writer.close()
         store.close()
@@ -105,6 +109,7 @@ def create_app(
 
     app.include_router(pages.routes(ctx))
     app.include_router(api.routes(ctx))
+    app.include_router(coach.routes(ctx, reports))
     app.include_router(sockets.routes(ctx))
     app.include_router(standing.page_routes(ctx))  # the leaderboards
     app.include_router(tutorial.router)  # Learn to play and the rules page

@@ -75,8 +75,9 @@ class Follower:
         task.add_done_callback(self.tasks.discard)
 
     async def _apply(self, change: str | None) -> None:
-        """One change: ``m <table> <moves> [the new moves as JSON]``, ``n <table>`` (new), ``s <table>`` (seats),
-        ``x <table>`` (status), ``a <table>`` (its clock: ``timing.py``)."""
+        """One change: ``m <table> <moves> [the new moves as JSON]``, ``u <table> <moves>`` (moves taken back),
+        ``n <table>`` (new), ``s <table>`` (seats), ``x <table>`` (status), ``a <table>`` (its clock:
+        ``timing.py``)."""
         try:
             if change is None:
                 await self.resync()
@@ -91,6 +92,10 @@ class Follower:
             elif kind == "m" and room is not None and int(rest[0]) > len(room.log):
                 moves = json.loads(rest[1]) if len(rest) > 1 else None
                 await room.catch_up(int(rest[0]), moves)
+            elif kind == "u" and room is not None:  # moves taken back (an undo): read the record again
+                await room.reload_moves()
+                if room.timekeeper is not None:
+                    await room.timekeeper.heard()  # and the clock stored with it
             elif kind == "s" and room is not None:
                 await self.reseat(room)
             elif kind == "a" and room is not None and room.timekeeper is not None:
@@ -108,7 +113,7 @@ class Follower:
         """After a gap in hearing: catch every table up, and load the live tables made meanwhile."""
         self.hub.talk.resync()
         for room in list(self.hub.rooms.values()):
-            await room.catch_up()
+            await room.reload_moves()  # the whole record: moves may have been taken back meanwhile, too
             if room.timekeeper is not None:
                 await room.timekeeper.heard()  # a clock changed meanwhile (an expiry, a choice)
         rows = await self.hub.writer.run(self.hub.store.load_tables)

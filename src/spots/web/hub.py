@@ -19,6 +19,7 @@ import logging
 import random
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from typing import Any
 
 from .clocks import Pace
@@ -79,6 +80,8 @@ class Hub:
         self.closing = False
         self.janitor: asyncio.Task[None] | None = None
         self.follower = Follower(self)  # other server processes sharing the database (PostgreSQL)
+        self.on_finished: list[Callable[[Room], None]] = []  # told when a game ends here (the coach's report)
+        self.on_moved: list[Callable[[Room], None]] = []  # told when a table's position changed here
         self.talk, self.rematch, self.ratings = Talk(self), Rematch(self), Ratings(self)  # talk.py, ...
         self.on_turn: list[Any] = []  # called with (room, seat) when a human's turn begins here (notices.py)
 
@@ -267,6 +270,8 @@ class Hub:
         self.recent.appendleft(summary)
         self.finished_total += 1
         self.version += 1
+        for listener in self.on_finished:
+            listener(room)
 
     def rematched(self, table_id: str, next_table: str) -> None:
         """A finished table's lobby row points at its rematch (rematch.py)."""

@@ -12,6 +12,7 @@ import gettext
 from typing import Any
 
 from ..core.webview import N_, NP_
+from . import coach_words
 from .games import hosted
 
 # Words the shared page scripts (static/*.js, the templates' scripts) and every game's table show.
@@ -35,8 +36,8 @@ JS_PLURALS = [
 
 
 def words() -> list[str]:
-    """Every single-form word a page script may show: the shared ones, then each hosted game's."""
-    return [*JS_WORDS, *(w for kind in hosted().values() for w in kind.web.words)]
+    """Every single-form word a page script may show: the shared ones, the coach's, then each hosted game's."""
+    return [*JS_WORDS, *coach_words.JS_WORDS, *(w for kind in hosted().values() for w in kind.web.words)]
 
 
 def plurals() -> list[tuple[str, str]]:

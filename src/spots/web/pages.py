@@ -104,6 +104,7 @@ def routes(ctx: Context) -> APIRouter:
         if room is None:
             return no_table(request, table_id)
         return ctx.page(request, "replay.html", table=table_id, moves=len(room.log),
-                        look=room.kind.look(tr_of(request)))
+                        look=room.kind.look(tr_of(request)),
+                        coach=room.state.is_terminal() and room.kind.spec.coach is not None)
 
     return router

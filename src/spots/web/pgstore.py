@@ -196,23 +196,48 @@ class PgStore(TableStore):
 
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
                      winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None) -> None:
-        """One statement (so one round trip, one implicit transaction): insert, update, notify."""
+        """One statement (so one round trip, one implicit transaction): update, insert, notify.
+
+        The update matches only a table holding ``start`` moves, and the moves are inserted only when it
+        did: after another process took moves back (an undo), a process that has not heard yet must not
+        store a move beyond the end of the record. ``clock``: the table's clock, stored with the moves.
+        """
         now = time.time()
-        insert, args = self._moves_insert(table_id, start, moves, now)
-        insert = f"added AS ({insert})," if moves else ""
-        args += [start + len(moves), status, winner, now, None if summary is None else json.dumps(summary), clock,
-                 table_id]
+        args: list[Any] = [start + len(moves), status, winner, now, None if summary is None else json.dumps(summary),
+                           clock, table_id, start]
+        insert = ""
+        if moves:
+            values = ",".join(["(%s,%s,%s,%s,%s)"] * len(moves))
+            insert = (" added AS (INSERT INTO moves (table_id, idx, move, seat, at) SELECT v.* FROM (VALUES"
+                      f" {values}) AS v, changed),")
+            args += [v for i, (m, seat) in enumerate(moves) for v in (table_id, start + i, m, seat, now)]
         said = json.dumps([m for m, _ in moves])  # the others need not read them back (NOTIFY holds < 8000 bytes)
         args += [CHANNEL, f"{self.origin} m {table_id} {start + len(moves)}" + (f" {said}" if len(said) < 4000 else "")]
         with self.lock:
             conn = self._live()
             try:
-                conn.execute(
-                    f"WITH {insert} changed AS (UPDATE tables SET moves = %s, status = %s, winner = %s,"
-                    " updated = %s, summary = %s, clock = coalesce(%s, clock) WHERE id = %s)"
-                    " SELECT pg_notify(%s, %s)", args)
+                row = conn.execute(
+                    "WITH changed AS (UPDATE tables SET moves = %s, status = %s, winner = %s, updated = %s,"
+                    " summary = %s, clock = coalesce(%s, clock) WHERE id = %s AND moves = %s RETURNING id),"
+                    f"{insert} noted AS (SELECT pg_notify(%s, %s) FROM changed) SELECT count(*) FROM noted",
+                    args).fetchone()
             except pg_errors.UniqueViolation:
                 raise Conflict(f"table {table_id}: a move is already stored at index {start}") from None
+        if not row or not row[0]:
+            raise Conflict(f"table {table_id}: it does not hold {start} moves (another process changed it)")
+
+    def take_back(self, table_id: str, count: int, keep: int, clock: str | None = None) -> None:
+        """Remove the moves from ``keep`` on and tell the other processes (``u <table> <moves>``)."""
+        with self.lock:
+            conn = self._live()
+            with conn.transaction():
+                found = conn.execute("SELECT moves FROM tables WHERE id = %s FOR UPDATE", (table_id,)).fetchone()
+                if found is None or found[0] != count:
+                    raise Conflict(f"table {table_id}: it holds {found and found[0]} moves, not {count}")
+                conn.execute("DELETE FROM moves WHERE table_id = %s AND idx >= %s", (table_id, keep))
+                conn.execute("UPDATE tables SET moves = %s, updated = %s, clock = coalesce(%s, clock) WHERE id = %s",
+                             (keep, time.time(), clock, table_id))
+                self._notify(conn, "u", table_id, str(keep))
 
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None:
         with self.lock:

@@ -33,6 +33,7 @@ from .clocks import Clock, skip_move
 from .games import GameKind, hosted
 from .guard import Bucket
 from .store import Conflict, TableRow
+from .takeback import Takebacks
 from .timing import SKIP, Timekeeper
 from .writer import Unavailable
 
@@ -122,8 +123,8 @@ class Conn:
         return self.bucket.take() == 0
 
 
-class Room:
-    """One table: its rules, seats, position, log and viewers."""
+class Room(Takebacks):
+    """One table: its rules, seats, position, log and viewers (and undo: ``Takebacks``)."""
 
     def __init__(self, hub: Hub, row: TableRow, state: Any, log_lines: list[str]) -> None:
         self.hub = hub
@@ -172,6 +173,7 @@ class Room:
         if key not in self._views:
             view = self.kind.view(self.state, self.seat_info(), len(self.log), i18n.translator(key[0]), key[1], True)
             view["table"] = self.id
+            view["undo"] = self.undo_offer()  # who may take back a move now (the page's Undo button)
             self._views[key] = json.dumps(view)
         return self._views[key]
 
@@ -332,6 +334,7 @@ class Room:
             _ = i18n.translator(lang).gettext
             raise MoveError("stale", _("the table has moved on: {n} moves, you sent 'at': {at}").format(
                 n=len(self.log), at=start)) from None
+        self.followed(before, [m for m, _ in moves], chance_last=bool(moves) and moves[-1][1] == -1)
         if self.timekeeper is not None and clock is not None:
             self.timekeeper.moved(clock)
         self._swap(before, after, lines, final)
@@ -352,6 +355,8 @@ class Room:
         self.row.updated = time.time()
         self.row.status = status
         self.changed()
+        for listener in self.hub.on_moved:  # (the coach analyses a game as it is played)
+            listener(self)
         if final is not None:
             self.hub.finished_game(self, final)
         self.schedule_bot()
@@ -412,6 +417,7 @@ class Room:
             final = {**self._make_summary(after, len(self.log) + len(moves)), "updated": time.time()}
         if not self.bot_only:
             self.touched = time.time()
+        self.followed(before, moves)
         self._swap(before, after, lines, final)
         if self.timekeeper is not None:  # the process that stored the moves stored their clock too
             asyncio.get_running_loop().create_task(self.timekeeper.heard())

@@ -199,7 +199,7 @@ class SocketServer:
         except (ValueError, RecursionError):
             return _error("bad-json", _("the message is not valid JSON"))
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            return _error("bad-message", _("a message is a JSON object with a 'type': move, hint, sync or ping"))
+            return _error("bad-message", _("a message is a JSON object with a 'type': move, undo, hint, sync or ping"))
         kind = msg["type"]
         if kind == "ping":
             return {"type": "pong"}
@@ -208,10 +208,10 @@ class SocketServer:
             return None
         if kind in TALK_TYPES:
             return await self.hub.talk.handle(room, conn, msg)
-        if kind not in ("move", "hint", "absent", "back"):
+        if kind not in ("move", "undo", "hint", "absent", "back"):
             return _error("bad-message", _(
-                "unknown message type {kind}; the types are move, hint, sync, ping, absent, back, chat, watchers,"
-                " host, mute, rematch").format(kind=repr(kind)))
+                "unknown message type {kind}; the types are move, undo, hint, sync, ping, absent, back, chat,"
+                " watchers, host, mute, rematch").format(kind=repr(kind)))
         if conn.seat is None:
             return _error("spectator", _("spectators cannot act; open a seat's invite link to play"))
         claimed = msg.get("seat", conn.seat)
@@ -225,6 +225,8 @@ class SocketServer:
         at = msg.get("at", Unsaid(arrived, conn.first_seen))
         if not isinstance(at, (int, Unsaid)) or isinstance(at, bool):
             return _error("bad-message", _("'at' must be the number of moves you have seen"))
+        if kind == "undo":
+            return await self._undo(room, conn, at)
         try:
             index, canonical = await room.submit(msg.get("move"), conn.seat, at, conn.lang)
         except MoveError as exc:
@@ -234,6 +236,16 @@ class SocketServer:
             move = msg.get("move") if isinstance(msg.get("move"), str) else None
             return _error(exc.code, exc.message, move=move, **extra)
         return {"type": "ok", "move": canonical, "index": index, "moves": len(room.log)}
+
+    async def _undo(self, room: Room, conn: Conn, at: int | Unsaid) -> dict[str, Any]:
+        """Take back the sender's last move when the game's rule allows it (``web/takeback.py``)."""
+        assert conn.seat is not None
+        try:
+            moves = await room.undo(conn.seat, at, conn.lang)
+        except MoveError as exc:
+            extra: dict[str, Any] = {} if exc.retry is None else {"retry_after": exc.retry}
+            return _error(exc.code, exc.message, **extra)
+        return {"type": "undone", "moves": moves}
 
     async def _absence(self, room: Room, conn: Conn, msg: dict[str, Any]) -> dict[str, Any] | None:
         """A seat out of time: the others' choice (``absent``), its player's return (``back``), or a move of
@@ -247,7 +259,7 @@ class SocketServer:
         if msg["type"] == "back":
             await keeper.back(seat)
             return None
-        if msg["type"] == "move":
+        if msg["type"] in ("move", "undo"):
             return _error("stood-in", _("your time ran out and someone plays for you; take your seat back first"))
         refused = await keeper.choose(seat, msg.get("for"), msg.get("choice"), conn.lang)
         return None if refused is None else _error("bad-choice", refused)

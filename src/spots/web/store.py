@@ -111,7 +111,7 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("tables", "problem", "TEXT"),  # why a table was quarantined
     ("tables", "owner", "TEXT"),  # who created it (a hashed address), for the per-client table limit
     ("seats", "open", "INTEGER NOT NULL DEFAULT 0"),  # may be taken from the lobby (else: only with its link)
-    ("tables", "rated", "INTEGER NOT NULL DEFAULT 0"),  # its result changes ratings (migration 6)
+    ("tables", "rated", "INTEGER NOT NULL DEFAULT 0"),  # its result changes ratings (migration 7)
     ("seats", "account", "TEXT"),  # version 3: the account that took the seat (NULL: a guest or a bot)
     ("tables", "clock", "TEXT"),  # version 5: a clocked table's clock (web/clocks.py: JSON), NULL without one
 }
@@ -125,12 +125,25 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (  -- Web Push: a browser that ask
     created REAL NOT NULL,
     PRIMARY KEY (table_id, seat, endpoint)
 );"""
+ANALYSES = """
+CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, migrations/0006_analysis.sql
+    record TEXT NOT NULL,
+    budget TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    done INTEGER NOT NULL DEFAULT 0,
+    total INTEGER NOT NULL DEFAULT 0,
+    report TEXT,
+    claimed REAL NOT NULL,
+    PRIMARY KEY (record, budget)
+);
+"""
 # The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
 # release, 2 added the first COLUMNS and INDEXES, 3 the accounts (migrations/0003_accounts.sql, the
 # accounts tables in SCHEMA, seats.account), 5 the clocks and push subscriptions (migrations/0005_clocks.sql),
-# 6 table talk, rematches and ratings (migrations/0006_talk.sql: talkstore.py, tables.rated).
-# A database of a newer version is refused.
-SCHEMA_VERSION = 6
+# 6 the coach's ANALYSES (migrations/0006_analysis.sql), 7 table talk, rematches and ratings
+# (migrations/0007_talk.sql: talkstore.py, tables.rated). A database of a newer version is refused.
+SCHEMA_VERSION = 7
 
 
 class StoreError(Exception):
@@ -238,6 +251,11 @@ class TableStore(TalkStore, AccountStore, ABC):
         with self.lock:
             found = self._read("SELECT clock FROM tables WHERE id = ?", (table_id,))
         return found[0][0] if found else None
+
+    @abstractmethod
+    def take_back(self, table_id: str, count: int, keep: int, clock: str | None = None) -> None:
+        """Remove a table's moves from index ``keep`` on (an undo: the record as if they were never played), and
+        store its ``clock`` when given; raises ``Conflict`` (changing nothing) when it does not hold ``count``."""
 
     @abstractmethod
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None: ...
@@ -436,6 +454,7 @@ class Store(TableStore):
             if column not in present:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
         self.db.executescript(INDEXES)
+        self.db.executescript(ANALYSES)
         self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def schema_version(self) -> int:
@@ -490,24 +509,37 @@ class Store(TableStore):
                      winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None) -> None:
         """Append accepted moves (a decision and the chance events it caused) and the clock atomically.
 
-        The primary key (table, index) refuses a second writer at the same index.
-        ``summary``: the lobby row, stored when the game ends.
+        The primary key (table, index) refuses a second writer at the same index, and a record that does
+        not end at ``start`` (``Conflict`` either way, changing nothing). ``summary``: the lobby row, stored
+        when the game ends.
         """
         now = time.time()
         try:
             with self.lock, self.db:
                 self.db.execute("BEGIN IMMEDIATE")
                 self._insert_moves(table_id, start, moves, now)
-                self.db.execute(
+                changed = self.db.execute(
                     "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ?, summary = ?,"
-                    " clock = coalesce(?, clock) WHERE id = ?",
+                    " clock = coalesce(?, clock) WHERE id = ? AND moves = ?",
                     (start + len(moves), status, winner, now, None if summary is None else json.dumps(summary),
-                     clock, table_id),
+                     clock, table_id, start),
                 )
+                if changed.rowcount != 1:  # the record does not end at ``start`` (moves were taken back): nothing
+                    raise Conflict(f"table {table_id}: it does not hold {start} moves")
         except sqlite3.IntegrityError as exc:
             if "UNIQUE" not in str(exc):
                 raise
             raise Conflict(f"table {table_id}: a move is already stored at index {start}") from None
+
+    def take_back(self, table_id: str, count: int, keep: int, clock: str | None = None) -> None:
+        with self.lock, self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            found = self.db.execute("SELECT moves FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if found is None or found[0] != count:
+                raise Conflict(f"table {table_id}: it holds {found and found[0]} moves, not {count}")
+            self.db.execute("DELETE FROM moves WHERE table_id = ? AND idx >= ?", (table_id, keep))
+            self.db.execute("UPDATE tables SET moves = ?, updated = ?, clock = coalesce(?, clock) WHERE id = ?",
+                            (keep, time.time(), clock, table_id))
 
     def claim_seat(self, table_id: str, seat: int, rotate: bool, name: str | None = None) -> str | None:
         """Mark a human seat as taken; ``rotate`` gives it a fresh token (joining an open seat from the lobby).

@@ -3,7 +3,7 @@
 Why one place: the SQL is the same in SQLite and PostgreSQL, so the queries live
 here and each store only says how it runs a transaction (``_transact``: SQLite's
 ``BEGIN IMMEDIATE``, PostgreSQL's transaction with a ``NOTIFY`` for the other
-processes). The tables come from ``migrations/0006_talk.sql``; the SQLite store
+processes). The tables come from ``migrations/0007_talk.sql``; the SQLite store
 makes them from the same file (``talk_schema``).
 """
 
@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 Run = Callable[[str, Sequence[Any]], list[Any]]  # one statement with ``?`` placeholders -> its rows
-MIGRATION = Path(__file__).with_name("migrations") / "0006_talk.sql"
+MIGRATION = Path(__file__).with_name("migrations") / "0007_talk.sql"
 
 
 def talk_schema() -> str:

@@ -135,6 +135,8 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     terminal=terminal,
     web=WEB_VIEW,
     lobby_bots=LOBBY_BOTS,
+    undo_rule=N_("In Double Spot a drop cannot be taken back: it ends your turn, and the next roll of the die (or a "
+                 "new card) follows at once."),
     blurb=N_("Drop two-sided discs and race to make the patterns on the cards. 2 players, each on their own side "
              "of the frame."),
     summary="drop double-sided discs to make the patterns on the face-up cards (2 players)",

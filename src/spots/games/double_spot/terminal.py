@@ -6,7 +6,8 @@ This module only shows the board as the player to move sees it, reads moves and
 commands, draws the chance events (die rolls, card reveals) from a seeded
 generator, asks the players who claimed a card first under the ``first`` claim
 rule, and saves the game record after every move (``--load`` continues it).
-There is no undo: every drop is followed by a die roll, which would be seen again.
+There is no undo: every drop is followed by a die roll, which would be seen again (``undo`` asks the
+game's rule, ``GameSpec.takeback``, as every front end does, and says so).
 """
 
 from __future__ import annotations
@@ -212,10 +213,6 @@ class DoubleSpotGame(TableScreen):
                 self._stop(closed=False)
                 return None
             self.say(_("Please answer 1 or 2: the seat that claimed the card first."), "red")
-
-    def undo(self) -> bool:
-        self.say(self._("There is no undo in Double Spot: every drop is followed by a new roll of the die."), "red")
-        return False
 
     def hint(self) -> None:
         """The drops ranked by the expectimax bot, with the chances behind each (exact, so repeatable)."""

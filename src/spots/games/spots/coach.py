@@ -23,7 +23,7 @@ from .advice import bust_chance
 from .expectimax import ExpectimaxBot
 from .greedy import GreedyBot
 from .state import State
-from .value import FITTED, Weights, rival, win_chance
+from .value import FITTED, Weights, standing, win_chances
 
 __all__ = ["DEPTH", "EXACT", "PLAYOUTS", "WIDTH", "TurnSearch", "evaluator"]
 
@@ -43,11 +43,20 @@ class TurnSearch:
         self.name = (f"Spots turn search: {depth} roll(s) deep, exact up to {exact} outcomes, {width} stratified "
                      f"rolls above, then {playouts} greedy play-outs; the fitted value function at the turn's end")
         self.greedy = GreedyBot(seed=0, risk=0.0)
-        self._memo: dict[tuple[Any, ...], tuple[float, ...]] = {}
+        self._memo: dict[tuple[Any, ...], tuple[float, ...]] = {}  # this search's turn's (``values``)
+        self._memos: dict[int, dict[tuple[Any, ...], tuple[float, ...]]] = {}  # by the turn searched
+        self._standings: dict[tuple[Any, ...], float] = {}  # a table's standing, by what it depends on
 
     def values(self, state: State) -> list[float]:
-        if len(self._memo) > MEMO_LIMIT:  # a pure function of the key: clearing changes no value
+        # The memo is a pure function of its keys, and every key holds the turn searched: a search from an
+        # earlier turn is never met again once the game is two turns on, so those are dropped (clearing
+        # changes no value; it keeps the memory of a long game, or of a game analysed while played, small).
+        for old in [t for t in self._memos if t < state.turn - 1]:
+            del self._memos[old]
+        self._memo = self._memos.setdefault(state.turn, {})
+        if len(self._memo) > MEMO_LIMIT:
             self._memo.clear()
+            self._standings.clear()
         return list(self._value(state, self.depth, state.turn))
 
     def reasons(self, state: State, played: str, best: str) -> list[tuple[str, dict[str, str]]]:
@@ -118,11 +127,23 @@ class TurnSearch:
         return _mean(runs)
 
     def _leaf(self, state: State) -> tuple[float, ...]:
-        """Every seat's chance by the value function, scaled to sum to 1."""
+        """Every seat's chance by the value function, scaled to sum to 1.
+
+        Each seat's standing is computed once per table (a table's dogs, yard total and treats: all it depends on),
+        not once for each seat measuring its lead against it: during a turn only the mover's table changes, so
+        the others' come from the cache. The same numbers as the plain formula (``tests/test_analysis.py``), for
+        much less work with four players."""
         if state.is_terminal():
             return tuple(normalised(terminal_values(state)))
         w = self.weights
-        return tuple(normalised([win_chance(state, s, rival(state, s, w), w) for s in range(state.rules.players)]))
+        standings = []
+        for seat, player in enumerate(state.players):
+            key = (tuple(player.dogs), player.yard_total(), player.treats)
+            found = self._standings.get(key)
+            if found is None:
+                found = self._standings[key] = standing(state, seat, w)
+            standings.append(found)
+        return tuple(normalised(win_chances(state, standings, w)))
 
 
 def _mean(weighted: list[tuple[float, tuple[float, ...]]]) -> tuple[float, ...]:

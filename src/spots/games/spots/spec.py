@@ -156,6 +156,10 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     web=WEB_VIEW,
     lobby_bots=LOBBY_BOTS,
     seats_option="players",
+    undo_rule=N_("You may take back your own moves of this turn made since the last roll or reveal, one at a time: "
+                 "placements, burials and the other choices you made after seeing the dice. A roll, a reroll, a new "
+                 "dog or another player's move is never taken back. Example: you roll 2 5 and place the 5 on a dog; "
+                 "undo puts the 5 back in your hand with the same 2 beside it."),
     blurb=N_("Push your luck: roll dice, fill dogs, don't bust. 1 to 4 players."),
     summary="the push-your-luck dice game about dogs: fill dogs, don't bust (1-4 players)",
     # first to one dog: random games of a few hundred steps rather than thousands

@@ -18,7 +18,7 @@ from rich.console import Console
 
 from ... import bots, i18n
 from ...play.table import HUMAN, HUMAN_ALIASES, SeatedTable, TableScreen, ask_or_stop
-from . import Game, Rules, State, describe_move, replay
+from . import Game, Rules, State, describe_move
 from .advice import advise, format_advice
 from .record import open_record, record_dict, save_record
 from .terminal_view import board
@@ -40,21 +40,6 @@ class Table(SeatedTable):
 
     def save(self, path: Path) -> None:
         save_record(self.state, path, self.seats, self.seed)
-
-    def human_moves_since_chance(self) -> int:
-        """How many of the latest moves are the current human's decisions since the last chance event."""
-        history = self.state.history()
-        probe = Game(self.state.rules).new_initial_state()
-        movers: list[int | None] = []
-        for move in history:
-            movers.append(None if probe.is_chance_node() else probe.current_player())
-            probe.apply_trusted(move)
-        count = 0
-        for mover in reversed(movers):
-            if mover is None or self.seats[mover] != HUMAN:
-                break
-            count += 1
-        return count
 
 
 def load_table(path: str | Path, seats: list[str] | None, autosave: Path | None) -> Table:
@@ -170,19 +155,6 @@ class TerminalGame(TableScreen):
         for name, up in zip(self.state.rules.tricks, self.state.face_up, strict=True):
             if up:
                 self.say(f"{_(TILES[name].title)}: {_(TILES[name].text)}")
-
-    def undo(self) -> bool:
-        _ = self._
-        count = self.table.human_moves_since_chance()
-        if count == 0:
-            self.say(_("Nothing to undo: only your own moves since the last roll or reveal can be taken back."), "red")
-            return False
-        history = self.state.history()[:-1]
-        self.table.state = replay(history, self.state.rules)
-        self.say(self.ngettext("Took back your last move ({n} more can be undone).",
-                               "Took back your last move ({n} more can be undone).", count - 1).format(n=count - 1))
-        self._autosave()
-        return True
 
     def summary(self) -> None:
         _, ngettext = self._, self.ngettext

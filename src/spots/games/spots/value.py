@@ -80,6 +80,21 @@ def rival(state: State, seat: int, w: Weights = DEFAULT) -> float | None:
     return max(others) if others else None
 
 
+def win_chances(state: State, standings: list[float], w: Weights = DEFAULT) -> list[float]:
+    """Every seat's ``win_chance`` against its best opponent, from every seat's ``standing`` computed once (the
+    same numbers as ``[win_chance(state, s, rival(state, s, w), w) ...]``, which computes them players² times)."""
+    capped = [min(x, WIN) for x in standings]
+    chances = []
+    for seat, own in enumerate(standings):
+        if own >= WIN:
+            chances.append(1.0)
+            continue
+        others = capped[:seat] + capped[seat + 1:]
+        lead = own - max(others) if others else own - w.scored * state.rules.target / 2
+        chances.append(1.0 / (1.0 + math.exp(-lead / w.scale)))
+    return chances
+
+
 def win_chance(state: State, seat: int, best_other: float | None, w: Weights = DEFAULT) -> float:
     """``evaluate`` of an unfinished game, given the best opponent's standing (a search may cache it)."""
     own = standing(state, seat, w)

@@ -37,6 +37,7 @@
     showTalk();
     const last = $("log").lastElementChild;
     if (last) { last.classList.add("current"); showInPanel(last); }
+    if (typeof Coach !== "undefined") Coach.at(at);
   }
 
   // Scroll the log panel alone to the current line: scrollIntoView would scroll the page too,
@@ -94,5 +95,8 @@
     if (e.key === "ArrowRight") show(at + 1);
     if (e.key === "ArrowLeft") show(at - 1);
   });
-  show(0);
+  // A mistake on the end screen links here with ?at=<step>: start at that position.
+  const start = Number(new URLSearchParams(location.search).get("at"));
+  show(Number.isInteger(start) && start > 0 ? start : 0);
+  if (document.body.dataset.coached === "1" && typeof Coach !== "undefined") Coach.open(table, $("coach"), $("coach-chart"), show);
 })();

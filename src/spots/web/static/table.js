@@ -46,7 +46,12 @@
     end.hidden = !view.over;
     end.innerHTML = R.end(view, table, true);
     $("replay-link").hidden = !view.over;
+    if (view.over && typeof Coach !== "undefined") Coach.open(table, $("coach"));  // "How did it go?" under the end screen
     $("hint-button").hidden = me === null || view.over || view.to_move !== me || view.claim;
+    // Undo: only while the game's rule lets this seat take back a move (the server says who, in view.undo).
+    const undo = $("undo-button");
+    undo.hidden = me === null || view.over || !view.undo || view.undo.seat !== me;
+    undo.disabled = busy;
     if (view.to_move !== me) $("hints").hidden = true;
   }
 
@@ -76,6 +81,7 @@
       busy = false;
       appendLog(msg.log_start, msg.log);
       draw(prev && msg.log_start !== 0 ? prev : null);
+      SpotsSound.heard(rendererFor(view), prev, view, me);
       listeners.state.forEach((f) => f(view, prev, msg.log));
     } else if (msg.type === "error") {
       busy = false;
@@ -148,6 +154,14 @@
     if ((e.key === "Enter" || e.key === " ") && e.target.matches("[data-move][role=button]")) {
       e.preventDefault();
       sendMove(e.target.dataset.move);
+    }
+  });
+  SpotsSound.button($("sound-button"));
+  $("undo-button").addEventListener("click", () => {
+    if (busy || !view || !view.undo) return;
+    if (send({ type: "undo", at: view.moves })) {
+      busy = true;
+      $("undo-button").disabled = true;
     }
   });
   $("hint-button").addEventListener("click", () => {

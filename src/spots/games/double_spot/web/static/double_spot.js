@@ -307,7 +307,19 @@ const DoubleSpot = (() => {
       <tbody>${rows}</tbody></table>`;
   }
 
-  return { board, controls, end, hints, before, after, esc };
+  // The sounds a change of the table calls for (static/sound.js plays them when sound is on): a roll of the die,
+  // a disc dropped, a card taken.
+  function sounds(prev, view) {
+    const discs = (v) => v.columns.reduce((n, c) => n + c.discs.length, 0);
+    const cards = (v) => v.players.reduce((n, p) => n + p.score, 0);
+    const out = [];
+    if (discs(view) > discs(prev)) out.push("place");
+    if (cards(view) > cards(prev)) out.push("score");
+    if (view.die && (!prev.die || view.turn !== prev.turn)) out.push("roll");
+    return out;
+  }
+
+  return { board, controls, end, hints, before, after, esc, sounds };
 })();
 
 Renderers["double-spot"] = DoubleSpot;

@@ -203,7 +203,22 @@ const Spots = (() => {
   }
   function disarm() { Play.disarm(); }
 
-  return { esc, die, tile, dog, board, controls, end, hints, moveButton, init, before, after, disarm };
+  // The sounds a change of the table calls for (static/sound.js plays them when sound is on).
+  function sounds(prev, view) {
+    const sum = (v, f) => v.players.reduce((n, p) => n + f(p), 0);
+    const placed = (p) => p.yard.length + p.dogs.reduce((n, d) => n + d.spaces.filter((s) => s.filled).length, 0);
+    const out = [];
+    const [was, now] = [prev.hand.dice, view.hand.dice];
+    if (now.length && (now.length > was.length || String(now) !== String(was.slice(0, now.length)))) out.push("roll");
+    if (sum(view, placed) > sum(prev, placed) || (now.length < was.length && sum(view, (p) => p.busts) === sum(prev, (p) => p.busts))) {
+      out.push("place");
+    }
+    if (sum(view, (p) => p.busts) > sum(prev, (p) => p.busts)) out.push("bust");
+    if (sum(view, (p) => p.scored) > sum(prev, (p) => p.scored)) out.push("score");
+    return out;
+  }
+
+  return { esc, die, tile, dog, board, controls, end, hints, moveButton, init, before, after, disarm, sounds };
 })();
 
 Renderers.spots = Spots;
