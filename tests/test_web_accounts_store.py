@@ -80,6 +80,11 @@ def test_a_version_2_database_upgrades_to_accounts_and_keeps_every_table_seat_an
         table_id = live[0].id
         assert store.bind_seat(table_id, 0, account.id, "Ada")
         assert store.seat_account(table_id, 0) == "acc1"
+        # and table talk (version 7): an old table takes chat and is not rated
+        store.add_chat(table_id, {"moves": 3, "channel": "players", "seat": 0, "author": "seat:0", "name": "Ada",
+                                  "phrase": None, "text": "still here"})
+        assert [line["text"] for line in store.chat_of(table_id)] == ["still here"]
+        assert not live[0].rated and store.rematch_of(table_id) == ([], None)
     finally:
         store.close()
     store = open_store(db)  # opening it again changes nothing

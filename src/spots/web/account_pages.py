@@ -220,8 +220,9 @@ class AccountPages:
                            "over": over, "won": over and s.winner == s.seat, "updated": s.updated,
                            "link": f"/t/{s.table_id}/replay" if over else f"/t/{s.table_id}"})
         me = account_of(request)
+        ratings = await self.hub.ratings.profile(account.id, _)  # each rating with its history chart (ratings.py)
         return self.ctx.page(request, "player.html", player=account.name, account_id=account.id, played=played,
-                             recent=recent, mine=me is not None and me.id == account.id)
+                             recent=recent, mine=me is not None and me.id == account.id, ratings=ratings)
 
     # -------------------------------------------------------------- passkeys (JSON, for static/account.js)
 

@@ -17,6 +17,8 @@ from .context import Context, request_lang, tr_of
 from .forms import clean_name, parse_new_table
 from .games import games_json
 from .guard import Refused, client_of, parse_json, read_body, whole_number
+from .ratings import check_rated
+from .standing import routes as standing_routes
 from .writer import Unavailable
 
 JOIN_BODY = 1024  # a join request is a seat number and a name
@@ -83,18 +85,19 @@ class Api:
 
     async def create_table(self, request: Request) -> Response:
         body = parse_json(await read_body(request, self.ctx.limits.max_body, self.ctx.limits.body_timeout))
+        me = account_of(request)
         try:
             kind, rules, seats = parse_new_table(body)
+            rated = check_rated(body, seats, None if me is None else me.id)
             pace = parse_pace(body.get("clock"))
         except ValueError as exc:
             return _error(400, "bad-table", str(exc))
-        me = account_of(request)
         for seat in seats:  # a signed-in creator's own seat is the account's from the start
             if me is not None and seat.get("claimed"):
                 seat.update(account=me.id, name=me.name)
-        room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace)
+        room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace, rated=rated)
         return JSONResponse({
-            "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"),
+            "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"), "rated": rated,
             "watch": self.ctx.link(f"/t/{room.id}"),
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "open": s.open, "mine": s.claimed,
                        "link": self.ctx.link(f"/play/{s.token}") if s.token else None} for s in room.row.seats],
@@ -242,4 +245,5 @@ def routes(ctx: Context) -> APIRouter:
     router.add_api_route("/push", api.push, methods=["POST"])
     router.add_api_route("/tables/{table_id}/replay", api.replay_step, methods=["GET"])
     router.add_api_route("/tables/{table_id}/record", api.record, methods=["GET"])
+    router.include_router(standing_routes(ctx))  # chat of a replay, leaderboards, ratings (standing.py)
     return router

@@ -82,6 +82,9 @@ class Follower:
             if change is None:
                 await self.resync()
                 return
+            if change[:2] in ("c ", "k ", "r ", "g "):  # table talk, mutes, rematches, ratings (talk.py)
+                await self.hub.talk.heard(change)
+                return
             kind, table_id, *rest = change.split(" ", 3)
             room = self.hub.rooms.get(table_id)
             if kind in ("m", "n") and room is None:
@@ -108,6 +111,7 @@ class Follower:
 
     async def resync(self) -> None:
         """After a gap in hearing: catch every table up, and load the live tables made meanwhile."""
+        self.hub.talk.resync()
         for room in list(self.hub.rooms.values()):
             await room.reload_moves()  # the whole record: moves may have been taken back meanwhile, too
             if room.timekeeper is not None:

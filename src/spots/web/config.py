@@ -44,6 +44,9 @@ class Limits:
     message_burst: float = limit(20.0, "WebSocket messages one connection may send at once")
     send_timeout: float = limit(10.0, "seconds a viewer may take to accept one message before it is dropped")
     queue: int = limit(16, "messages waiting for one viewer before it is dropped")
+    chat_length: int = limit(300, "characters in one chat message")
+    chat_per_minute: float = limit(12.0, "chat messages one sender may send a minute at one table (after a burst of 5)")
+    leaderboard_min_games: int = limit(5, "rated games a person needs to be on a game's leaderboard")
     # Asking at every turn against a bot at the default pace is 15-20 hints a minute: at 12 a minute one request in
     # four was refused (issue 32); 30 leaves the player to move a hint every turn of a normal game.
     hints_per_minute: float = limit(30.0, "hints one client may ask for a minute (after a burst of 3)")

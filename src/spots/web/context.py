@@ -25,6 +25,7 @@ from .guard import Buckets, script_nonce
 from .hub import Hub
 from .page_words import js_words
 from .replays import Replays
+from .talk import PHRASES
 
 HERE = Path(__file__).parent
 
@@ -46,6 +47,7 @@ def page_templates() -> Jinja2Templates:
     """The app's templates, and each hosted game's own (``games/<game>/<file>``, from the game's folder)."""
     templates = Jinja2Templates(directory=HERE / "templates")
     templates.env.loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(HERE / "templates"), GameTemplates()])
+    templates.env.globals["phrases"] = PHRASES  # table talk's quick phrases (talk.html)
     return templates
 
 
@@ -67,6 +69,7 @@ class Context:
     def __post_init__(self) -> None:
         self.hints = Buckets(self.limits.hints_per_minute / 60, 3)
         self.hints_server = Buckets(self.limits.hints_server_per_minute / 60, 10, size=1)
+        self.templates.env.globals["chat_length"] = self.limits.chat_length
 
     def link(self, path: str) -> str:
         """An absolute link when the public address is configured, else a path."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gettext
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -162,6 +163,7 @@ def _rounded(chance: float | None) -> float | None:
 
 _hosted: dict[str, GameKind] = {}
 _seen: list[tuple[str, ...]] = [()]  # the registry's names when ``_hosted`` was filled
+_filling = threading.Lock()
 
 
 def hosted() -> dict[str, GameKind]:
@@ -170,13 +172,13 @@ def hosted() -> dict[str, GameKind]:
     Filled again whenever the registry has changed, so a game registered after start-up is hosted too.
     """
     games = registry()
-    if tuple(games) != _seen[0]:
-        _hosted.clear()
-        for name, spec in games.items():
-            if spec.web_view() is not None:
-                _hosted[name] = GameKind(spec)
-        _seen[0] = tuple(games)
-    return dict(_hosted)
+    with _filling:  # tables are rebuilt on threads: one must never see the registry half filled
+        if tuple(games) != _seen[0]:
+            fresh = {name: GameKind(spec) for name, spec in games.items() if spec.web_view() is not None}
+            _hosted.clear()
+            _hosted.update(fresh)
+            _seen[0] = tuple(games)
+        return dict(_hosted)
 
 
 def games_json(gettext: Callable[[str], str] | None = None) -> list[dict[str, Any]]:

@@ -29,8 +29,11 @@ from .cluster import Follower
 from .config import Limits
 from .games import GameKind, hosted
 from .guard import Buckets, Refused, kept_for_newcomers, network_of
+from .ratings import Ratings
+from .rematch import Rematch
 from .rooms import DICE, Room, replay_with_log
 from .store import TableRow, TableStore
+from .talk import Talk
 from .timing import new_clock
 from .workers import Workers
 from .writer import Unavailable, Writer
@@ -81,6 +84,7 @@ class Hub:
         self.follower = Follower(self)  # other server processes sharing the database (PostgreSQL)
         self.on_finished: list[Callable[[Room], None]] = []  # told when a game ends here (the coach's report)
         self.on_moved: list[Callable[[Room], None]] = []  # told when a table's position changed here
+        self.talk, self.rematch, self.ratings = Talk(self), Rematch(self), Ratings(self)  # talk.py, ...
         self.on_turn: list[Any] = []  # called with (room, seat) when a human's turn begins here (notices.py)
 
     # -------------------------------------------------------------- start and stop
@@ -202,7 +206,7 @@ class Hub:
                           " players who have none yet; finish or leave one of yours, then try again", 60)
 
     async def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], client: str = "",
-                     dice: random.Random = DICE, pace: Pace | None = None) -> Room:
+                     dice: random.Random = DICE, pace: Pace | None = None, rated: bool = False) -> Room:
         """A new table within the limits: deal and roll the opening chance events, store it, start the bots.
 
         ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
@@ -226,7 +230,7 @@ class Hub:
                               else None, time.time()).to_json()
         try:
             row = await self.writer.run(self.store.create_table, kind.name, rules.to_dict(), seats, moves, owner,
-                                        clock)
+                                        clock, rated)
         except Unavailable as exc:
             raise Refused(503, "unavailable", f"the table could not be created: {exc.why}; try again later",
                           exc.retry) from None
@@ -286,6 +290,13 @@ class Hub:
         self.version += 1
         for listener in self.on_finished:
             listener(room)
+
+    def rematched(self, table_id: str, next_table: str) -> None:
+        """A finished table's lobby row points at its rematch (rematch.py)."""
+        for row in self.recent:
+            if row.get("id") == table_id and row.get("next") != next_table:
+                row["next"] = next_table
+                self.version += 1
 
     # -------------------------------------------------------------- seats
 
@@ -371,6 +382,7 @@ class Hub:
                 except Unavailable:
                     continue  # next sweep
                 log.info("table %s retired after %.0f s without anyone", room.id, idle)
+                self.ratings.finished(room, leaver=room.kind.summary(room.state).seat)  # who stopped is last
                 self._unload(room)
 
     def _unload(self, room: Room) -> None:

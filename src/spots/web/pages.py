@@ -87,7 +87,8 @@ def routes(ctx: Context) -> APIRouter:
         bindable = me is not None and room.row.seats[seat].account is None
         return ctx.page(request, "table.html", table=room.id, seat=seat, token=token, name=room.names[seat],
                         vapid=ctx.vapid_public,
-                        look=room.kind.look(tr_of(request)), bindable=bindable)
+                        look=room.kind.look(tr_of(request)), bindable=bindable, rated=room.row.rated,
+                        counted=room.row.seats[seat].account is not None)
 
     @router.get("/t/{table_id}", response_class=HTMLResponse)
     async def watch_page(request: Request, table_id: str) -> HTMLResponse:
@@ -95,7 +96,7 @@ def routes(ctx: Context) -> APIRouter:
         if room is None:
             return no_table(request, table_id)
         return ctx.page(request, "table.html", table=table_id, seat=None, token="", name="",
-                        look=room.kind.look(tr_of(request)))
+                        look=room.kind.look(tr_of(request)), rated=room.row.rated)
 
     @router.get("/t/{table_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, table_id: str) -> HTMLResponse:

@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -44,6 +44,9 @@ from .store import (
     new_token,
     redact,
 )
+from .talkstore import Run
+
+T = TypeVar("T")
 
 log = logging.getLogger("spots.web")
 CHANNEL = "spots"  # the NOTIFY channel every process listens on
@@ -155,10 +158,11 @@ class PgStore(TableStore):
     # -------------------------------------------------------------- writes
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
-                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None) -> TableRow:
+                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None, rated: bool = False
+                     ) -> TableRow:
         now = time.time()
         row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
-                       clock=clock)
+                       clock=clock, rated=rated)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
@@ -167,10 +171,10 @@ class PgStore(TableStore):
             conn = self._live()
             with conn.transaction(), conn.cursor() as cur:
                 cur.execute(
-                    "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                    "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock,"
+                    " rated) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
                     (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner,
-                     clock))
+                     clock, int(rated)))
                 cur.executemany(
                     "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"
                     " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
@@ -287,6 +291,22 @@ class PgStore(TableStore):
 
     def _among(self, ids: list[str]) -> tuple[str, Sequence[Any]]:
         return "table_id = ANY(?)", (ids,)
+
+    for_update = " FOR UPDATE"
+
+    def _transact(self, work: Callable[[Run], T], note: tuple[str, str, str] | None = None) -> T:
+        """One transaction; ``note`` is sent to the other processes when (and only if) it commits."""
+        def run(sql: str, args: Sequence[Any]) -> list[Any]:
+            cursor = conn.execute(sql.replace("?", "%s"), tuple(args))
+            return cursor.fetchall() if cursor.description else []
+
+        with self.lock:
+            conn = self._live()
+            with conn.transaction():
+                done = work(run)
+                if note is not None:
+                    self._notify(conn, *note)
+                return done
 
     def _write(self, statements: Sequence[tuple[str, Sequence[Any]]], seats_of: Sequence[str] = ()) -> list[int]:
         with self.lock:

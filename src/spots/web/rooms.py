@@ -339,6 +339,8 @@ class Room(Takebacks):
             self.timekeeper.moved(clock)
         self._swap(before, after, lines, final)
         self.hub.turn_changed(self, before)
+        if final is not None:
+            self.hub.ratings.finished(self)  # only the process that stored the last move rates the table
 
     def _swap(self, before: Any, after: Any, lines: list[dict[str, str]], final: dict[str, Any] | None) -> None:
         """Make ``after`` (with its narrated ``lines``) the table's position and tell everyone."""

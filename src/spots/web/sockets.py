@@ -23,6 +23,7 @@ from .accounts import account_of
 from .context import Context, request_lang
 from .guard import client_of, kept_for_newcomers, network_of
 from .rooms import STATE, Conn, MoveError, Room, Unsaid
+from .talk import TYPES as TALK_TYPES
 from .writer import Unavailable
 
 MAX_MESSAGE = 4096  # bytes: far above any move, far below anything abusive
@@ -133,6 +134,7 @@ class SocketServer:
                               "role": "player" if conn.seat is not None else "spectator",
                               "name": None if conn.seat is None else room.names[conn.seat]}))
         room.join(conn)
+        await self.hub.talk.joined(room, conn)
         try:
             while not conn.dropped:
                 message = await ws.receive()
@@ -151,6 +153,7 @@ class SocketServer:
             pass
         finally:
             room.leave(conn)
+            self.hub.talk.left(conn)
             conn.close()
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(writer, 1.0)
@@ -203,10 +206,12 @@ class SocketServer:
         if kind == "sync":
             conn.state_changed(full=True)
             return None
+        if kind in TALK_TYPES:
+            return await self.hub.talk.handle(room, conn, msg)
         if kind not in ("move", "undo", "hint", "absent", "back"):
             return _error("bad-message", _(
-                "unknown message type {kind}; the types are move, undo, hint, sync, ping, absent, back").format(
-                kind=repr(kind)))
+                "unknown message type {kind}; the types are move, undo, hint, sync, ping, absent, back, chat,"
+                " watchers, host, mute, rematch").format(kind=repr(kind)))
         if conn.seat is None:
             return _error("spectator", _("spectators cannot act; open a seat's invite link to play"))
         claimed = msg.get("seat", conn.seat)

@@ -34,10 +34,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from .account_store import AccountStore, Duplicate
 from .solo_store import SoloStore
+from .talkstore import Run, TalkStore, talk_schema
+
+T = TypeVar("T")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -102,7 +105,7 @@ CREATE TABLE IF NOT EXISTS challenges (
     account TEXT,
     expires REAL NOT NULL
 );
-CREATE TABLE IF NOT EXISTS solo_games (  -- version 7 (solo_store.py): a solo table's deal and its result
+CREATE TABLE IF NOT EXISTS solo_games (  -- version 8 (solo_store.py): a solo table's deal and its result
     table_id TEXT PRIMARY KEY,
     deal TEXT NOT NULL,                  -- daily-YYYY-MM-DD or a challenge's name
     turns INTEGER,                       -- once the game is over and scored
@@ -115,6 +118,7 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("tables", "problem", "TEXT"),  # why a table was quarantined
     ("tables", "owner", "TEXT"),  # who created it (a hashed address), for the per-client table limit
     ("seats", "open", "INTEGER NOT NULL DEFAULT 0"),  # may be taken from the lobby (else: only with its link)
+    ("tables", "rated", "INTEGER NOT NULL DEFAULT 0"),  # its result changes ratings (migration 7)
     ("seats", "account", "TEXT"),  # version 3: the account that took the seat (NULL: a guest or a bot)
     ("tables", "clock", "TEXT"),  # version 5: a clocked table's clock (web/clocks.py: JSON), NULL without one
 }
@@ -145,9 +149,10 @@ CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, mig
 # The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
 # release, 2 added the first COLUMNS and INDEXES, 3 the accounts (migrations/0003_accounts.sql, the
 # accounts tables in SCHEMA, seats.account), 5 the clocks and push subscriptions (migrations/0005_clocks.sql),
-# 6 the coach's ANALYSES (migrations/0006_analysis.sql), 7 the solo games (migrations/0007_solo.sql, solo_games
-# in SCHEMA). A database of a newer version is refused.
-SCHEMA_VERSION = 7
+# 6 the coach's ANALYSES (migrations/0006_analysis.sql), 7 table talk, rematches and ratings
+# (migrations/0007_talk.sql: talkstore.py, tables.rated), 8 the solo games (migrations/0008_solo.sql,
+# solo_games in SCHEMA). A database of a newer version is refused.
+SCHEMA_VERSION = 8
 
 
 class StoreError(Exception):
@@ -185,6 +190,7 @@ class TableRow:
     summary: dict[str, Any] | None = None
     owner: str = ""
     clock: str | None = None  # the clock's JSON (web/clocks.py), None for a table without one
+    rated: bool = False  # its result changes ratings (ratings.py)
 
 
 def new_token() -> str:
@@ -206,7 +212,7 @@ def explain(path: str, exc: BaseException) -> str:
     return f"database {path}: {why}"
 
 
-class TableStore(AccountStore, SoloStore, ABC):
+class TableStore(TalkStore, AccountStore, SoloStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their
@@ -220,7 +226,8 @@ class TableStore(AccountStore, SoloStore, ABC):
 
     @abstractmethod
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
-                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None) -> TableRow: ...
+                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
+                     rated: bool = False) -> TableRow: ...
 
     @abstractmethod
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
@@ -282,14 +289,14 @@ class TableStore(AccountStore, SoloStore, ABC):
         quarantined table's)."""
         found: dict[str, TableRow] = {}
         for r in self._read("SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner,"
-                            f" clock FROM tables WHERE {where} ORDER BY created", args):
+                            f" clock, rated FROM tables WHERE {where} ORDER BY created", args):
             try:
                 rules: Any = json.loads(r[4])
             except ValueError:
                 rules = r[4]
             summary = json.loads(r[8]) if r[8] else None
             found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "",
-                                   clock=r[10])
+                                   clock=r[10], rated=bool(r[11]))
         if not found:
             return found
         among, ids = self._among(list(found))
@@ -406,6 +413,7 @@ class Store(TableStore):
                 raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
             self.db.executescript(SCHEMA)
             self._upgrade()
+            self.db.executescript(talk_schema())
         except (sqlite3.Error, OSError) as exc:
             self._release_lock()
             raise StoreError(explain(self.path, exc)) from None
@@ -469,14 +477,15 @@ class Store(TableStore):
         self._release_lock()
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
-                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None) -> TableRow:
+                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
+                     rated: bool = False) -> TableRow:
         """Insert a table, its seats, its clock and its opening chance moves in one transaction.
 
         A seat with ``claimed`` set (the creator's own) is taken from the start.
         """
         now = time.time()
         row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
-                       clock=clock)
+                       clock=clock, rated=rated)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
@@ -484,9 +493,10 @@ class Store(TableStore):
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
-                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner, clock),
+                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock, rated)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner, clock,
+                 int(rated)),
             )
             self.db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"
@@ -583,6 +593,12 @@ class Store(TableStore):
 
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         return self.db.execute(sql, tuple(args)).fetchall()
+
+    def _transact(self, work: Callable[[Run], T], note: tuple[str, str, str] | None = None) -> T:
+        """One ``BEGIN IMMEDIATE`` transaction (alone on its file, nobody is told)."""
+        with self.lock, self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            return work(lambda sql, args: self.db.execute(sql, tuple(args)).fetchall())
 
     def _write(self, statements: Sequence[tuple[str, Sequence[Any]]], seats_of: Sequence[str] = ()) -> list[int]:
         try:

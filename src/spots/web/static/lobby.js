@@ -84,7 +84,8 @@
     });
     // your own seat: the first human seat you did not open to anyone (none: you only host)
     const mine = seats.findIndex((s) => s.kind === "human" && !s.open);
-    const body = { game: game(), seats, options: options(), creator_seat: mine < 0 ? null : mine, clock: $("clock").value };
+    const body = { game: game(), seats, options: options(), creator_seat: mine < 0 ? null : mine, clock: $("clock").value,
+      rated: $("rated").checked };
     $("create").disabled = true;
     try {
       const r = await fetch("/api/tables", {
@@ -92,6 +93,7 @@
       });
       const data = await r.json();
       if (!r.ok) { $("create-error").textContent = data.message; return; }
+      localStorage.setItem("spots-host:" + data.id, data.host.split("/").pop());  // lets talk.js mute for the host
       // Alone with bots, nothing needs sharing: straight to your seat (the host page lists links to send).
       const own = data.seats.find((s) => s.mine && s.link);
       const friends = data.seats.some((s) => s.kind === "human" && !s.mine);
@@ -114,6 +116,7 @@
       : esc(T("turn {turn}, {who} to move", { turn: t.turn, who: t.to_move || "" }));
     const links = t.status === "over"
       ? `<a class="button" href="/t/${t.id}/replay">${esc(T("Replay"))}</a> <a class="button" href="/t/${t.id}">${esc(T("Final table"))}</a>`
+        + (t.next ? ` <a class="button next-game" href="/t/${esc(t.next)}">${esc(T("Next game"))}</a>` : "")
       : `<a class="button" href="/t/${t.id}">${esc(T("Watch"))}</a>`;
     const goal = g.goal[0] === g.goal[1] ? T(g.goal[0], { n: t.target }) : P(g.goal[0], g.goal[1], t.target);
     const pace = t.clock ? ` · <span class="pace">⏱ ${esc((window.SPOTS_PACES || {})[t.clock] || t.clock)}</span>` : "";

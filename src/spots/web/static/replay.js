@@ -8,6 +8,7 @@
   let timer = null;
   let loading = 0;
   let side = 0;  // whose side of the table is drawn, for a game where each seat sees its own (WebView.per_seat_view)
+  let talk = [];  // the table talk, each line with the number of moves made when it was said
   const $ = (id) => document.getElementById(id);
 
   async function show(n) {
@@ -33,6 +34,7 @@
     $("end").hidden = !v.over;
     $("end").innerHTML = R.end(v, table, false);
     $("log").innerHTML = Page.logLines(data.log, 0);
+    showTalk();
     const last = $("log").lastElementChild;
     if (last) { last.classList.add("current"); showInPanel(last); }
     if (typeof Coach !== "undefined") Coach.at(at);
@@ -61,6 +63,25 @@
       show(at + 1);
     }, 400);
   }
+
+  // The talk said up to this step, put in with textContent (people's words are never HTML).
+  function showTalk() {
+    $("talk-lines").replaceChildren(...talk.filter((l) => l.moves <= at).map((l) => {
+      const li = document.createElement("li");
+      li.className = "talk-line " + l.channel;
+      const who = document.createElement("b");
+      who.textContent = l.channel === "watchers" ? T("Spectator {id}", { id: l.name }) : l.name;
+      li.append(who, document.createTextNode(": " + l.text));
+      return li;
+    }));
+  }
+
+  fetch(`/api/tables/${encodeURIComponent(table)}/chat`).then((r) => (r.ok ? r.json() : null)).then((data) => {
+    if (!data) return;
+    talk = data.lines;
+    showTalk();
+    if (data.next) { $("next-game").href = `/t/${encodeURIComponent(data.next)}`; $("next-game").hidden = false; }
+  });
 
   $("first").onclick = () => show(0);
   $("prev").onclick = () => show(at - 1);

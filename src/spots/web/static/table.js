@@ -14,7 +14,7 @@
   let busy = false;
   let retry = 0;
   let hintAsked = false;  // a hint was asked, and neither it nor its refusal has come back yet
-  const listeners = { state: [], hint: [], error: [], message: [] };  // message: every message (clocks.js)
+  const listeners = { state: [], hint: [], error: [], message: [], open: [] };  // message: every message (clocks.js, talk.js)
   const $ = (id) => document.getElementById(id);
 
   function toast(text) {
@@ -68,7 +68,7 @@
   function onMessage(event) {
     let msg;
     try { msg = JSON.parse(event.data); } catch (e) { return; }
-    listeners.message.forEach((f) => f(msg));
+    if (listeners.message.map((f) => f(msg) === true).includes(true)) return;  // true: handled (talk.js)
     if (msg.type === "hello") {
       me = msg.seat;
     } else if (msg.type === "state") {
@@ -117,7 +117,7 @@
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const url = `${proto}//${location.host}/ws/${encodeURIComponent(table)}` + (token ? `?token=${encodeURIComponent(token)}` : "");
     ws = new WebSocket(url);
-    ws.onopen = () => { retry = 0; setConn(T("live"), true); };
+    ws.onopen = () => { retry = 0; setConn(T("live"), true); listeners.open.forEach((f) => f()); };
     ws.onmessage = onMessage;
     ws.onclose = () => {
       busy = false;

@@ -1,0 +1,127 @@
+// Table talk, "Play again" and the rating news on the table page, over the table's own WebSocket (table.js).
+// Every text from a person is put in the page with textContent, never as HTML.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const table = document.body.dataset.table;
+  const hostKey = "spots-host:" + table;
+  let mine = null;  // this connection's author key
+  let host = false;
+  let muted = [];
+  let lines = [];
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function who(line) {
+    return line.channel === "watchers" ? T("Spectator {id}", { id: line.name }) : line.name;
+  }
+
+  function drawLine(line) {
+    const li = el("li", "talk-line " + line.channel);
+    li.dataset.author = line.author;
+    li.append(el("b", "talk-who", who(line)), document.createTextNode(": "), el("span", "talk-text", line.text));
+    if (line.channel === "watchers") li.prepend(el("span", "talk-channel", T("(spectators)") + " "));
+    if (host && line.author !== mine) {
+      const b = el("button", "talk-mute", muted.includes(line.author) ? T("Unmute") : T("Mute"));
+      b.type = "button";
+      b.dataset.author = line.author;
+      li.append(" ", b);
+    }
+    return li;
+  }
+
+  function drawAll() {
+    const list = $("talk-lines");
+    list.replaceChildren(...lines.map(drawLine));
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function onMessage(msg) {
+    if (msg.type === "chat-history") {
+      lines = msg.lines; mine = msg.author; host = msg.host; muted = msg.muted;
+      $("talk-watchers").checked = msg.watchers;
+      drawAll();
+      return true;
+    }
+    if (msg.type === "chat") {
+      lines.push(msg.line);
+      $("talk-lines").append(drawLine(msg.line));
+      $("talk-lines").scrollTop = $("talk-lines").scrollHeight;
+      return true;
+    }
+    if (msg.type === "muted") { muted = msg.muted; drawAll(); return true; }
+    if (msg.type === "rematch") { showRematch(msg); return true; }
+    if (msg.type === "ratings") { showRatings(msg); return true; }
+    return false;
+  }
+
+  function showRematch(msg) {
+    const box = $("rematch");
+    box.hidden = false;
+    const status = $("rematch-status");
+    if (msg.next) {
+      if (msg.host) localStorage.setItem("spots-host:" + msg.next, msg.host.split("/").pop());
+      status.replaceChildren(el("span", "", T("Everyone said yes: the new table is ready.") + " "));
+      const a = el("a", "button", T("Go to the new table"));
+      a.href = msg.link;
+      a.id = "rematch-link";
+      status.append(a);
+      $("rematch-button").hidden = true;
+      if (window.SpotsTable.me() !== null) location.href = msg.link;  // players are taken to their new seat
+      return;
+    }
+    const me = window.SpotsTable.me();
+    const said = me !== null && msg.accepted.includes(me);
+    $("rematch-button").disabled = said;
+    status.textContent = msg.waiting.length ? T("Waiting for: {names}", { names: msg.waiting.join(", ") }) : "";
+  }
+
+  function showRatings(msg) {
+    const box = $("rating-news");
+    box.hidden = false;
+    const list = $("rating-list");
+    list.replaceChildren(...msg.changes.map((c) => {
+      const name = c.bot ? T("Bot: {bot}", { bot: c.player }) : c.player;
+      const li = el("li", "rating-change", `${name}: ${c.before} → ${c.after}`);
+      li.dataset.player = c.player;
+      return li;
+    }));
+  }
+
+  window.SpotsTable.on("message", onMessage);
+  window.SpotsTable.on("open", () => {  // ask for the talk (and the rematch, ratings) on every (re)connect
+    const secret = localStorage.getItem(hostKey);
+    window.SpotsTable.send(secret ? { type: "host", token: secret } : { type: "talk" });
+  });
+  window.SpotsTable.on("state", (view) => {  // players are offered a rematch at the end; spectators see one made
+    if (view.over && window.SpotsTable.me() !== null) $("rematch").hidden = false;
+  });
+
+  const isPlayer = document.body.dataset.seat !== "";
+  $("talk-watchers-row").hidden = !isPlayer;
+  $("talk-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("talk-text").value;
+    if (text.trim() && window.SpotsTable.send({ type: "chat", text })) $("talk-text").value = "";
+  });
+  $("talk-phrases").addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-phrase]");
+    if (b) window.SpotsTable.send({ type: "chat", phrase: b.dataset.phrase });
+  });
+  $("talk-lines").addEventListener("click", (e) => {
+    const b = e.target.closest("button.talk-mute");
+    if (b) window.SpotsTable.send({ type: "mute", author: b.dataset.author, on: !muted.includes(b.dataset.author) });
+  });
+  $("talk-watchers").addEventListener("change", (e) => {
+    window.SpotsTable.send({ type: "watchers", on: e.target.checked });
+  });
+  $("rematch-button").addEventListener("click", () => {
+    if (window.SpotsTable.send({ type: "rematch" })) $("rematch-button").disabled = true;
+  });
+})();

@@ -1,0 +1,292 @@
+"""Table talk, rematch and ratings through the HTTP API and the WebSocket protocol, on a real SQLite file.
+
+The refusals (issue 25): a chat flood and an oversized message are refused with a clear error and nothing
+stored; nobody can submit a result (ratings come only from the server's finished record); a table of bots
+never changes a person's rating; an unrated table changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from conftest import PATIENT_S
+from spots.web import create_app
+
+pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+Msg = dict[str, Any]
+TWO = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+@contextmanager
+def client(db: Path, bot_delay: float = 0.0, **limits: Any) -> Iterator[TestClient]:
+    app = create_app(db, bot_delay=bot_delay, rate=1000.0, burst=1000.0, requests_per_second=1000.0, **limits)
+    with TestClient(app) as c:
+        yield c
+
+
+def new_table(c: TestClient, seats: list[Msg] | None = None, **body: Any) -> Msg:
+    r = c.post("/api/tables", json={"seats": seats or TWO, "tricks": "beginner", "target": 1, **body})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def token(link: str) -> str:
+    return link.rsplit("/", 1)[1]
+
+
+def until(ws: Any, pred: Callable[[Msg], bool], limit: int = 2000) -> Msg:
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if pred(msg):
+            return msg
+    raise AssertionError("the expected message never came")
+
+
+def of_type(kind: str) -> Callable[[Msg], bool]:
+    return lambda m: m["type"] == kind
+
+
+def listen(ws: Any) -> Msg:
+    """Ask for table talk (a client that never does gets no talk messages); the talk so far."""
+    ws.send_json({"type": "talk"})
+    return until(ws, of_type("chat-history"))
+
+
+def chat_rows(db: Path, table_id: str) -> list[tuple[str, str]]:
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT channel, text FROM chat WHERE table_id = ? ORDER BY at", (table_id,)).fetchall()
+
+
+def sign_up(c: TestClient, name: str) -> None:
+    r = c.post("/signup", data={"name": name, "password": "correct horse battery"}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+
+
+def play_to_the_end(socks: dict[int, Any], seed: int = 1) -> Msg:
+    """Play random legal moves from the seats' sockets until the game ends; the last view."""
+    pick = random.Random(seed)
+    views = {s: until(ws, of_type("state"))["view"] for s, ws in socks.items()}
+    while True:
+        view = max(views.values(), key=lambda v: v["moves"])
+        if view["over"]:
+            return view
+        movers = [s for s, v in views.items() if v["moves"] == view["moves"] and v["to_move"] == s and v["legal"]]
+        if not movers:  # a bot's turn: wait for the table to move on
+            s = next(iter(socks))
+            views[s] = until(socks[s], lambda m, n=view["moves"]: m["type"] == "state" and m["view"]["moves"] > n)[
+                "view"]
+            continue
+        seat = movers[0]
+        move = pick.choice(views[seat]["legal"])["move"]
+        socks[seat].send_json({"type": "move", "move": move, "at": view["moves"]})
+        for s, ws in socks.items():
+            views[s] = until(ws, lambda m, n=view["moves"]: m["type"] == "state" and m["view"]["moves"] > n)["view"]
+
+
+def test_players_talk_spectators_talk_apart_and_everything_is_stored(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with client(db) as c:
+        t = new_table(c)
+        tok = [token(s["link"]) for s in t["seats"]]
+        with c.websocket_connect(f"/ws/{t['id']}?token={tok[0]}") as ann, \
+                c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}&lang=es") as bob, \
+                c.websocket_connect(f"/ws/{t['id']}") as spy:
+            for ws in (ann, bob, spy):
+                assert listen(ws)["lines"] == []
+            ann.send_json({"type": "chat", "text": "hi <b>Bob</b>"})
+            assert until(bob, of_type("chat"))["line"]["text"] == "hi <b>Bob</b>"  # as typed: the page escapes it
+            assert until(spy, of_type("chat"))["line"]["name"] == "Ann"  # spectators read the players
+            spy.send_json({"type": "chat", "text": "Ann will bust"})
+            assert until(spy, of_type("chat"))["line"]["channel"] == "watchers"
+            bob.send_json({"type": "chat", "phrase": "good-luck"})
+            assert until(bob, of_type("chat"))["line"]["text"] == "¡Suerte!"  # in the reader's language
+            heard = [until(ann, of_type("chat"))["line"]["text"] for _ in range(2)]
+            assert heard == ["hi <b>Bob</b>", "Good luck!"]  # Ann never got the spectator's line
+            bob.send_json({"type": "watchers", "on": True})  # Bob turns the spectators' chat on
+            history = until(bob, of_type("chat-history"))
+            assert [line["text"] for line in history["lines"]] == ["hi <b>Bob</b>", "Ann will bust", "¡Suerte!"]
+        assert chat_rows(db, t["id"]) == [("players", "hi <b>Bob</b>"), ("watchers", "Ann will bust"),
+                                          ("players", "Good luck!")]
+    with client(db) as c:  # after a restart the talk is still there, for the replay too
+        lines = c.get(f"/api/tables/{t['id']}/chat").json()["lines"]
+        assert [(line["channel"], line["text"]) for line in lines] == chat_rows(db, t["id"])
+
+
+def test_a_flood_and_an_oversized_message_are_refused_and_not_stored(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with client(db, chat_length=50, chat_per_minute=6.0) as c:
+        t = new_table(c)
+        tok = [token(s["link"]) for s in t["seats"]]
+        with c.websocket_connect(f"/ws/{t['id']}?token={tok[0]}") as ann, \
+                c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}") as bob:
+            listen(ann)
+            listen(bob)
+            ann.send_json({"type": "chat", "text": "x" * 51})
+            error = until(ann, of_type("error"))
+            assert error["code"] == "chat-too-long" and "50 characters" in error["message"] and "51" in error["message"]
+            ann.send_json({"type": "chat", "text": "   "})
+            assert until(ann, of_type("error"))["code"] == "empty-chat"
+            ann.send_json({"type": "chat", "phrase": "boo"})
+            assert "good-luck" in until(ann, of_type("error"))["message"]  # the message lists the phrases
+            for i in range(5):  # the burst
+                ann.send_json({"type": "chat", "text": f"spam {i}"})
+                until(ann, of_type("chat"))
+            ann.send_json({"type": "chat", "text": "spam 5"})
+            error = until(ann, of_type("error"))
+            assert error["code"] == "chat-rate" and error["retry_after"] >= 1 and "not sent" in error["message"]
+            bob.send_json({"type": "chat", "text": "I can still talk"})  # the limit is per sender
+            assert until(ann, lambda m: m["type"] == "chat" and m["line"]["seat"] == 1)["line"]["text"] == \
+                "I can still talk"
+        texts = [text for _, text in chat_rows(db, t["id"])]
+        assert texts == [f"spam {i}" for i in range(5)] + ["I can still talk"]
+
+
+def test_the_creator_mutes_with_the_host_secret_and_nobody_else_can(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with client(db) as c:
+        t = new_table(c)
+        tok = [token(s["link"]) for s in t["seats"]]
+        with c.websocket_connect(f"/ws/{t['id']}?token={tok[0]}") as ann, \
+                c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}") as bob:
+            listen(ann)
+            listen(bob)
+            bob.send_json({"type": "mute", "author": "seat:0"})
+            assert until(bob, of_type("error"))["code"] == "not-host"
+            bob.send_json({"type": "host", "token": tok[1]})  # a seat's secret is not the host's
+            assert until(bob, of_type("error"))["code"] == "bad-host"
+            ann.send_json({"type": "host", "token": token(t["host"])})
+            assert until(ann, lambda m: m["type"] == "chat-history" and m["host"])["host"]
+            ann.send_json({"type": "mute", "author": "seat:1"})
+            assert until(bob, of_type("muted"))["muted"] == ["seat:1"]
+            bob.send_json({"type": "chat", "text": "let me speak"})
+            assert until(bob, of_type("error"))["code"] == "muted"
+            ann.send_json({"type": "mute", "author": "seat:1", "on": False})
+            assert until(bob, of_type("muted"))["muted"] == []
+            bob.send_json({"type": "chat", "text": "thanks"})
+            assert until(ann, of_type("chat"))["line"]["text"] == "thanks"
+        assert [text for _, text in chat_rows(db, t["id"])] == ["thanks"]
+
+
+def test_a_rematch_needs_every_human_and_takes_each_to_their_rotated_seat(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with client(db) as c:
+        t = new_table(c, [*TWO, {"kind": "bot", "bot": "random", "name": "Rex"}])
+        tok = [token(s["link"]) for s in t["seats"] if s["link"]]
+        with c.websocket_connect(f"/ws/{t['id']}?token={tok[0]}") as ann, \
+                c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}") as bob:
+            listen(ann)
+            listen(bob)
+            ann.send_json({"type": "rematch"})
+            assert until(ann, of_type("error"))["code"] == "not-over"
+            play_to_the_end({0: ann, 1: bob})
+            ann.send_json({"type": "rematch"})
+            waiting = until(bob, of_type("rematch"))
+            assert waiting["accepted"] == [0] and waiting["waiting"] == ["Bob"] and waiting["next"] is None
+            bob.send_json({"type": "rematch"})
+            to_ann, to_bob = until(ann, lambda m: m["type"] == "rematch" and m["next"]), \
+                until(bob, lambda m: m["type"] == "rematch" and m["next"])
+        new = c.get(f"/api/tables/{to_ann['next']}").json()
+        assert [p["name"] for p in new["players"]] == ["Bob", "Rex", "Ann"]  # everyone moved up one seat
+        assert to_ann["link"] != to_bob["link"]  # each their own secret link
+        with c.websocket_connect(f"/ws/{new['id']}?token={token(to_ann['link'])}") as ws:
+            assert until(ws, of_type("hello"))["seat"] == 2
+        with c.websocket_connect(f"/ws/{new['id']}?token={token(to_bob['link'])}") as ws:
+            assert until(ws, of_type("hello"))["seat"] == 0
+        assert c.get(f"/api/tables/{t['id']}/chat").json()["next"] == new["id"]  # the old table points on
+        over = c.get("/api/tables?status=over").json()["tables"]
+        assert next(row for row in over if row["id"] == t["id"])["next"] == new["id"]
+        with c.websocket_connect(f"/ws/{t['id']}") as spy:  # a spectator of the old table is shown the new one
+            spy.send_json({"type": "talk"})
+            assert until(spy, of_type("rematch"))["link"] == f"/t/{new['id']}"
+            spy.send_json({"type": "rematch"})
+            assert until(spy, of_type("error"))["code"] == "spectator"
+
+
+def ratings(c: TestClient, name: str) -> list[Msg]:
+    r = c.get(f"/api/players/{name}/ratings")
+    assert r.status_code == 200, r.text
+    return list(r.json()["ratings"])
+
+
+def test_a_rated_game_against_a_bot_moves_the_person_and_not_the_bot(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with client(db, leaderboard_min_games=1) as c:
+        r = c.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}],
+                                        "tricks": "beginner", "target": 1, "rated": True})
+        assert r.status_code == 400 and "sign in" in r.json()["message"]  # a guest cannot make a rated table
+        sign_up(c, "annie")
+        t = new_table(c, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}], rated=True)
+        assert t["rated"]
+        with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+            listen(ws)
+            play_to_the_end({0: ws})
+            news = until(ws, of_type("ratings"))["changes"]
+        mine = next(n for n in news if not n["bot"])
+        bot = next(n for n in news if n["bot"])
+        assert mine["player"] == "annie" and mine["before"] == "25.0 ± 16.7" and mine["after"] != mine["before"]
+        assert bot["before"] == bot["after"]  # the bot's rating is the ladder's, fixed
+        (rating,) = ratings(c, "annie")
+        assert rating["game"] == "spots" and rating["games"] == 1 and "<svg" in rating["chart"]
+        assert rating["rating"] == mine["after"]
+        board = c.get("/api/leaderboard/spots").json()["players"]
+        assert {"annie", "random"} <= {row["player"] for row in board}
+        page = c.get("/players/annie").text
+        assert mine["after"] in page and "rating-chart" in page
+        assert "annie" in c.get("/leaderboard/spots").text
+        # nobody can hand the server a result: there is no route that takes one
+        for path in ("/api/ratings", f"/api/tables/{t['id']}/result", "/api/leaderboard/spots"):
+            assert c.post(path, json={"player": "annie", "place": 1}).status_code in (404, 405)
+        assert ratings(c, "annie")[0]["games"] == 1
+        store = c.app.state.hub.store  # the host deletes the account (spots users delete): its ratings go too
+        store.delete_account(store.account_named("annie").id)
+        assert "annie" not in {row["player"] for row in c.get("/api/leaderboard/spots").json()["players"]}
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM rating_changes WHERE player LIKE 'user:%'").fetchone() == (0,)
+
+
+def test_unrated_and_bot_only_tables_change_no_rating(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with client(db) as c:
+        sign_up(c, "bea")
+        r = c.post("/api/tables", json={"seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}],
+                                        "tricks": "beginner", "target": 1, "rated": True, "creator_seat": None})
+        assert r.status_code == 400 and "bots only" in r.json()["message"]
+        bots = new_table(c, [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}], creator_seat=None)
+        t = new_table(c, [{"kind": "human", "name": "Bea"}, {"kind": "bot", "bot": "random"}])  # not rated
+        with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+            play_to_the_end({0: ws})
+        with c.websocket_connect(f"/ws/{bots['id']}") as spy:
+            until(spy, lambda m: m["type"] == "state" and m["view"]["over"])
+        assert ratings(c, "bea") == []
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM rating_changes").fetchone() == (0,)
+        assert con.execute("SELECT COUNT(*) FROM ratings").fetchone() == (0,)
+
+
+def test_a_player_who_leaves_a_rated_game_counts_as_last(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with client(db, bot_delay=30.0, expire_after=1.0, linger_after_end=1.0) as c:  # the table is retired after 1 s
+        sign_up(c, "leaver")
+        t = new_table(c, [{"kind": "human", "name": "Lea"}, {"kind": "bot", "bot": "greedy"}], rated=True)
+        with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+            to_move = until(ws, of_type("state"))["view"]["to_move"]  # then nobody moves again
+        deadline = time.monotonic() + PATIENT_S
+        while not ratings(c, "leaver") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        (rating,) = ratings(c, "leaver")
+        if to_move == 0:  # Lea stopped playing: she is last, below the bot's second place
+            assert rating["history"][0]["place"] == 3 and rating["mu"] < 25
+        else:  # the bot was to move (and never did: its delay outlasts the table): the bot is last
+            assert rating["history"][0]["place"] == 1 and rating["mu"] > 25
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT status FROM tables WHERE id = ?", (t["id"],)).fetchone() == ("abandoned",)
