@@ -97,6 +97,34 @@ def test_its_table_pages_come_from_its_web_view(take: GameSpec, tmp_path: Path) 
         assert c.get("/games/spots/take.js").status_code == 404
 
 
+def test_a_game_without_a_rules_page_has_no_rules_link_and_breaks_no_rules_page(take: GameSpec,
+                                                                               tmp_path: Path) -> None:
+    """Take's web view has no rules page: its table has no Rules link, /rules/take says so, the others still work."""
+    with client(tmp_path / "s.db") as c:
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}]
+        table = c.post("/api/tables", json={"game": "take", "seats": seats, "options": {"pile": 4}}).json()
+        page = c.get(f"/play/{token(table['seats'][0]['link'])}").text
+        assert ">Rules</a>" not in page and 'href="/rules' not in page
+        r = c.get("/rules/take")
+        assert r.status_code == 404
+        assert "Take has no rules page; there are rules for: Spots, Double Spot." in r.text
+        first = c.get("/rules", follow_redirects=False)
+        assert first.status_code == 307 and first.headers["location"] == "/rules/spots"
+        for game, words in (("spots", "How to play Spots"), ("double-spot", "How to play Double Spot")):
+            r = c.get(f"/rules/{game}")
+            assert r.status_code == 200 and words in r.text, game
+            assert 'href="/rules/take"' not in r.text  # the games' links: only those with a rules page
+            assert 'href="/rules/spots"' in r.text and 'href="/rules/double-spot"' in r.text
+
+
+def test_the_rules_of_an_unknown_game_are_a_clear_404(take: GameSpec, tmp_path: Path) -> None:
+    with client(tmp_path / "s.db") as c:
+        for game in ("chess", "Spots", "take%20it"):
+            r = c.get(f"/rules/{game}")
+            assert r.status_code == 404 and "There is no game" in r.text and "Not found" in r.text, game
+        assert c.get("/rules/spots/extra").status_code == 404
+
+
 def test_the_lobby_lists_its_tables_while_playing_and_once_over(take: GameSpec, tmp_path: Path) -> None:
     """``GET /api/tables`` asks each game for its summary: seats, scores, whose turn, the winner."""
     with client(tmp_path / "s.db", bot_delay=0.0) as c:
