@@ -10,6 +10,7 @@ browser plays it with its own tiny renderer, with no line changed outside its fo
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
@@ -56,6 +57,31 @@ def test_the_command_line_offers_it_and_its_flags(take: GameSpec, tmp_path: Path
     assert cli.main(["replay", str(out)]) == 0  # the file says which game it is
     assert cli.main(["selfplay", "--game", "take", "--pile", "0"]) == 2  # the schema's check, as for every game
     assert "pile must be from 1 to 99, not 0" in capsys.readouterr().err
+
+
+def add_pile(sub: games.Subcommands) -> None:
+    """A command of Take's own: ``spots pile`` says how many stones a game starts with."""
+    p = sub.add_parser("pile", help="the stones a game of Take starts with")
+    p.set_defaults(run=lambda args: print(f"{SPEC.option('pile').default} stones") or 0)
+
+
+def test_a_game_adds_its_own_subcommands_and_a_clash_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``GameSpec.commands``: the command line adds each game's; a name another command has is a clear error."""
+    from spots.games.spots.commands import add_tiles
+
+    for commands, said in (((add_pile,), None), ((add_tiles,), "Take's command clashes with another command")):
+        games.register(dataclasses.replace(SPEC, commands=commands))
+        try:
+            if said is None:
+                assert cli.main(["pile"]) == 0 and capsys.readouterr().out == "7 stones\n"
+                assert cli.main(["tiles"]) == 0 and "howl" in capsys.readouterr().out  # Spots' still there
+            else:
+                assert cli.main(["pile"]) == 2 and said in capsys.readouterr().err
+        finally:
+            games.unregister(SPEC.name)
+    with pytest.raises(SystemExit):  # unregistered, the game's command is gone with it
+        cli.main(["pile"])
+    assert "invalid choice: 'pile'" in capsys.readouterr().err
 
 
 def test_the_web_app_lists_it_and_its_lobby_form(take: GameSpec, tmp_path: Path) -> None:

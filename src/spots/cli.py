@@ -408,7 +408,12 @@ def main(argv: list[str] | None = None) -> int:
         return study_main(argv[1:])
     if argv[:1] in (["serve"], ["train"], ["users"]):  # the web server, the trainer and users parse their own
         argv = [argv[0], "--", *argv[1:]]
-    args = build_parser().parse_args(argv)
+    try:
+        parser = build_parser()
+    except ValueError as exc:  # a game's command that clashes with another
+        print(f"spots: error: {exc}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     try:
         return int(args.run(args))
     except (IllegalMoveError, RulesError, StateFormatError, ValueError) as exc:
