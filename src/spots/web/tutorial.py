@@ -50,11 +50,11 @@ async def new_tutorial(hub: Any, kind: GameKind, lesson: Tutorial, lang: str, na
 
 @router.post("/learn")
 async def learn(request: Request) -> RedirectResponse:
-    """The lobby's Learn buttons: a fresh tutorial table of the chosen game (Spots by default), then the seat."""
+    """The lobby's Learn buttons: a fresh tutorial table of the chosen game (the first by default), then the seat."""
     raw = await read_body(request, NAME_FORM)  # a plain urlencoded form (no multipart parser needed for two fields)
     form = parse_qs(raw.decode("utf-8", "replace"))
-    game = form.get("game", ["spots"])[0]
     games = teaching()
+    game = form.get("game", [next(iter(games), "")])[0]  # none named: the first game that has one (Spots)
     if game not in games:
         raise Refused(400, "bad-game", f"there is no tutorial for the game {game!r}; there is one for: "
                       + ", ".join(games))
