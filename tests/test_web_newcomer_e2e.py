@@ -134,7 +134,7 @@ def test_a_refused_hint_leaves_a_usable_panel(tmp_path: Path, browser: Any, view
         assert page.locator("#toast").is_hidden()  # said once, in the panel
         page.click("#close-hints")
         assert page.locator("#hints").is_hidden()
-        assert not covered(page, "#hint-button") and not covered(page, ".status-actions a[href='/rules/spots']")
+        assert not covered(page, "#hint-button") and not covered(page, ".status-actions a[href='/rules/double-spot']")
         drop(page)  # the table plays on
         page.context.close()
     finally:
