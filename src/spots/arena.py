@@ -26,6 +26,7 @@ from .core.files import atomic_write
 from .core.games import get, spec_of_rules
 from .core.play import Watch, play_out, seating
 from .core.protocol import GameState
+from .games.spots.keyed import KeyedDice, table_dice
 
 
 @dataclass
@@ -55,14 +56,24 @@ class Clock(Watch):
         self.times[seat].append(seconds)
 
 
-def play_one(rules: Any, names: list[str], seed: int, game: int, budget: dict[str, Any], kind: str = "") -> GameResult:
-    """Game ``game`` of a match under ``rules`` (``kind``: the game's registry name; found from the rules if empty)."""
+def play_one(rules: Any, names: list[str], seed: int, game: int, budget: dict[str, Any], kind: str = "",
+             duplicate: bool = False) -> GameResult:
+    """Game ``game`` of a match under ``rules`` (``kind``: the game's registry name; found from the rules if empty).
+
+    ``duplicate``: keyed dice (Spots' ``keyed_dice``), one deal per round of seatings (``deal_of``), so the
+    bots meet the same dice in every seat of the round.
+    """
     spec = get(kind) if kind else spec_of_rules(rules)
     seats = seating(names, spec.seats(rules), game)
     players = [spec.make_bot(name, seed=hash_seed(seed, game, s), **budget.get(name, {}))
                for s, name in enumerate(seats)]
     clock = Clock(len(seats))
-    state = play_out(spec.new_state(rules), players, random.Random(f"{seed}:{game}"), clock, spec.turn)
+    if duplicate:
+        rules = spec.rules(**{**rules.to_dict(), "keyed_dice": "on"})
+        dice: random.Random = KeyedDice(f"{seed}:{deal_of(game, spec.seats(rules))}")
+    else:  # keyed rules without --duplicate: a deal per game, drawn from the same seed
+        dice = table_dice(rules, random.Random(f"{seed}:{game}"))
+    state = play_out(spec.new_state(rules), players, dice, clock, spec.turn)
     end = spec.outcome(state)
     return GameResult(game, seats, state.returns(), end.winner, end.turns, end.busts, clock.turns_taken,
                       clock.times, end.ending)
@@ -73,7 +84,12 @@ def hash_seed(seed: int, game: int, seat: int) -> int:
     return (seed * 1_000_003 + game) * 7 + seat
 
 
-def _play_star(job: tuple[Any, list[str], int, int, dict[str, Any], str]) -> GameResult:
+def deal_of(game: int, players: int) -> int:
+    """The deal of a game: a round of ``players`` games (every seating of the rotation) shares one."""
+    return game // players
+
+
+def _play_star(job: tuple[Any, list[str], int, int, dict[str, Any], str, bool]) -> GameResult:
     return play_one(*job)
 
 
@@ -85,16 +101,22 @@ def run_match(
     jobs: int = 1,
     budget: dict[str, Any] | None = None,
     progress: bool = False,
+    duplicate: bool = False,
 ) -> list[GameResult]:
-    """Play ``games`` games of the game ``rules`` belong to; results come back in game order whatever ``jobs`` is."""
+    """Play ``games`` games of the game ``rules`` belong to; results come back in game order whatever ``jobs`` is.
+
+    ``duplicate``: on keyed dice, a deal per round of seatings (``play_one``); only Spots has them.
+    """
     spec = spec_of_rules(rules)
+    if duplicate and "keyed_dice" not in {option.name for option in spec.options}:
+        raise ValueError(f"--duplicate needs keyed dice, a rules option {spec.title} does not have; Spots has it")
     players = spec.seats(rules)
     if not names or len(names) > players:
         raise ValueError(f"a match needs 1 to {players} bot names, got {names!r}")
     for name in names:
         if name not in spec.bots:
             raise ValueError(f"unknown bot {name!r}; the bots are: {', '.join(spec.bots)}")
-    work = [(rules, names, seed, g, budget or {}, spec.name) for g in range(games)]
+    work = [(rules, names, seed, g, budget or {}, spec.name, duplicate) for g in range(games)]
     results: list[GameResult] = []
     bar = Progress(games) if progress else None
     if jobs <= 1:
@@ -200,6 +222,32 @@ def summarise(results: list[GameResult]) -> list[dict[str, Any]]:
             "max_ms": 1000 * times[-1] if times else 0.0,
         })
     return out
+
+
+def deal_intervals(results: list[GameResult], players: int) -> dict[str, tuple[float, float, float]]:
+    """Each bot's mean score per deal (a round of ``players`` games) with its 95% normal interval over the deals.
+
+    The same measure with or without duplicate dice, so their widths compare: with keyed dice a round's games
+    share their luck and their scores are averaged before the spread is taken, as duplicate bridge does.
+    """
+    rounds: dict[str, dict[int, list[float]]] = {}
+    for r in results:
+        for seat, name in enumerate(r.seats):
+            rounds.setdefault(name, {}).setdefault(deal_of(r.game, players), []).append(r.returns[seat])
+    out = {}
+    for name, by_deal in rounds.items():
+        means = [statistics.fmean(v) for v in by_deal.values()]
+        mean = statistics.fmean(means)
+        half = 1.959964 * statistics.stdev(means) / math.sqrt(len(means)) if len(means) > 1 else math.inf
+        out[name] = (mean, mean - half, mean + half)
+    return out
+
+
+def format_deals(results: list[GameResult], players: int) -> str:
+    lines = [f"per deal (rounds of {players} games): mean score and 95% interval over the deals"]
+    for name, (mean, low, high) in sorted(deal_intervals(results, players).items(), key=lambda kv: -kv[1][0]):
+        lines.append(f"  {name:<12} {mean:.3f} [{low:.3f}, {high:.3f}] width {high - low:.3f}")
+    return "\n".join(lines)
 
 
 def format_table(rows: list[dict[str, Any]], results: list[GameResult]) -> str:

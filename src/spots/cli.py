@@ -21,6 +21,8 @@ from .core.games import AnySpec, GameSpec, get, registry, sniff
 from .core.options import Option
 from .core.play import Watch, play_out
 from .core.protocol import GameState
+from .games.spots.keyed import table_dice
+from .solo_cli import add_play_options, play_solo
 
 DEFAULT_GAME = "spots"
 OPTION_DEST = "option_"  # rules flags are stored as option_<name>, and only when given
@@ -126,7 +128,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if len(names) != players:
         raise RulesError(f"--bots names {len(names)} bots for {players} players")
     seated = [spec.make_bot(name, seed=args.seed * 10 + seat) for seat, name in enumerate(names)]
-    state = play_out(spec.new_state(rules), seated, random.Random(args.seed), None if args.quiet else MoveLog())
+    dice = table_dice(rules, random.Random(args.seed))  # keyed rules: a deal drawn from the seed
+    state = play_out(spec.new_state(rules), seated, dice, None if args.quiet else MoveLog())
     print(spec.render(state))
     print(result_line(state.returns(), names))
     if args.out:
@@ -216,7 +219,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    from .arena import format_table, run_match, summarise, write_results
+    from .arena import format_deals, format_table, run_match, summarise, write_results
 
     spec = spec_of(args)
     rules = rules_from_args(spec, args)
@@ -225,6 +228,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if not names or len(names) > players:
         raise ValueError(f"--bots needs 1 to {players} bot names (one per seat), got {args.bots!r}")
     budget = parse_budget(spec, args.budget)
+    if args.duplicate and args.engine == "fast":
+        raise ValueError("--duplicate plays on the reference engine's keyed dice; leave out --engine fast")
     if args.engine == "fast":  # the compiled simulator (spots[fast]): it says which games it plays
         from .fast import supports
 
@@ -236,12 +241,15 @@ def cmd_arena(args: argparse.Namespace) -> int:
         print(NOTE)
     else:
         results = run_match(rules, names, args.games, seed=args.seed, jobs=args.jobs, budget=budget,
-                            progress=not args.no_progress)
+                            progress=not args.no_progress, duplicate=args.duplicate)
     details = "".join(f", {key} {','.join(map(str, value)) if isinstance(value, list) else value}"
                       for key, value in spec.summarize(spec.new_state(rules)).details.items())  # Spots: its tricks
     print(f"{spec.title}: {args.games} games, {players} players{details}, seed {args.seed}, "
           f"seats rotated over: {', '.join(names)}")
     print(format_table(summarise(results), results))
+    if players > 1:
+        keyed = "duplicate (keyed) dice, one deal per round; " if args.duplicate else ""
+        print(keyed + format_deals(results, players))
     if args.out:
         write_results(results, args.out)
         print(f"per-game results written to {args.out}")
@@ -264,6 +272,9 @@ def parse_budget(spec: GameSpec, text: str | None) -> dict[str, dict[str, object
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    solo = play_solo(args, given_options(args))
+    if solo is not None:
+        return solo
     spec = spec_of(args)
     rules = None if args.load else rules_from_args(spec, args, seats=len(args.seat) or None)  # bad options stop here
     try:
@@ -316,6 +327,7 @@ def add_play_parser(sub: Any) -> None:
     p.add_argument("--plain", action="store_true", help="no colour, plain digits for dice")
     p.add_argument("--lang", default=None,
                    help="language: en, es, vi or zh-Hant (default: from LANG; unknown languages fall back to English)")
+    add_play_options(p)
     p.set_defaults(run=cmd_play)
 
 
@@ -363,6 +375,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", help='per-bot options as JSON, e.g. \'{"mcts": {"iterations": 300}}\'')
     p.add_argument("--out", help="write raw per-game results (.json or .csv)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--duplicate", action="store_true",
+                   help="keyed (duplicate) dice: each round of seatings shares one deal, less luck in the figures")
     p.add_argument("--engine", choices=("reference", "fast"), default="reference",
                    help='fast: the compiled simulator for random and greedy seats (pip install "spots[fast]")')
     p.set_defaults(run=cmd_arena)

@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import account_pages, api, coach, pages, sockets, standing, tutorial
+from . import account_pages, api, coach, pages, sockets, solo, standing, tutorial
 from .accounts import Accounts, SessionReader
 from .config import Limits
 from .context import HERE, Context
@@ -113,6 +113,7 @@ def create_app(
     app.include_router(sockets.routes(ctx))
     app.include_router(standing.page_routes(ctx))  # the leaderboards
     app.include_router(tutorial.router)  # Learn to play and the rules page
+    app.include_router(solo.router)  # the Daily page, solo deals and challenges
     app.include_router(account_pages.routes(ctx, accounts, origin))  # sign up and in, My games, profiles
 
     @app.exception_handler(Refused)

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from .account_store import AccountStore, Duplicate
+from .solo_store import SoloStore
 from .talkstore import Run, TalkStore, talk_schema
 
 T = TypeVar("T")
@@ -104,6 +105,12 @@ CREATE TABLE IF NOT EXISTS challenges (
     account TEXT,
     expires REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS solo_games (  -- version 8 (solo_store.py): a solo table's deal and its result
+    table_id TEXT PRIMARY KEY,
+    deal TEXT NOT NULL,                  -- daily-YYYY-MM-DD or a challenge's name
+    turns INTEGER,                       -- once the game is over and scored
+    busts INTEGER
+);
 """
 COLUMNS = {  # columns added after the first release: (table, column, definition)
     ("tables", "game", "TEXT NOT NULL DEFAULT 'spots'"),  # before Double Spot every table was Spots
@@ -124,7 +131,8 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (  -- Web Push: a browser that ask
     subscription TEXT NOT NULL,      -- the browser's PushSubscription as JSON
     created REAL NOT NULL,
     PRIMARY KEY (table_id, seat, endpoint)
-);"""
+);
+CREATE INDEX IF NOT EXISTS solo_games_by_deal ON solo_games (deal);"""
 ANALYSES = """
 CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, migrations/0006_analysis.sql
     record TEXT NOT NULL,
@@ -142,8 +150,9 @@ CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, mig
 # release, 2 added the first COLUMNS and INDEXES, 3 the accounts (migrations/0003_accounts.sql, the
 # accounts tables in SCHEMA, seats.account), 5 the clocks and push subscriptions (migrations/0005_clocks.sql),
 # 6 the coach's ANALYSES (migrations/0006_analysis.sql), 7 table talk, rematches and ratings
-# (migrations/0007_talk.sql: talkstore.py, tables.rated). A database of a newer version is refused.
-SCHEMA_VERSION = 7
+# (migrations/0007_talk.sql: talkstore.py, tables.rated), 8 the solo games (migrations/0008_solo.sql,
+# solo_games in SCHEMA). A database of a newer version is refused.
+SCHEMA_VERSION = 8
 
 
 class StoreError(Exception):
@@ -203,7 +212,7 @@ def explain(path: str, exc: BaseException) -> str:
     return f"database {path}: {why}"
 
 
-class TableStore(TalkStore, AccountStore, ABC):
+class TableStore(TalkStore, AccountStore, SoloStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their

@@ -13,6 +13,7 @@ from .errors import RulesError
 from .tricks import COLOURS, CORE, TILES, suggested_set
 
 STANDARD_TARGETS = (1, 3, 6, 8, 10)
+KEYED_DICE = ("off", "on")  # off: seeded dice as ever; on: the duplicate-dice variant
 
 
 
@@ -56,6 +57,8 @@ class Rules:
     ``random`` (Howl, Roll Over and one random tile per colour), ``random:N``
     (N distinct tiles from all 22), ``all``, or a list of tile names; random
     choices use ``tricks_seed``. After construction it always holds the tile names.
+    ``keyed_dice="on"``: the duplicate-dice variant (``keyed.py``): each die from a stream keyed by the
+    deal, the player's own turn, the roll within it and the die, when the table draws from a ``KeyedDice``.
     ``deck`` is None for the shipped deck, a path to a deck JSON file, or a list of
     card dicts; after construction it holds the cards.
     """
@@ -72,6 +75,7 @@ class Rules:
     turn_limit: int = 1000
     deck: Any = None
     tricks_seed: int | None = None
+    keyed_dice: str = "off"
     cards: dict[str, DogCard] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -94,6 +98,8 @@ class Rules:
         _whole("turn_limit", self.turn_limit, 1)
         if self.tricks_seed is not None:
             _whole("tricks_seed", self.tricks_seed, 0)
+        if self.keyed_dice not in KEYED_DICE:
+            raise RulesError(f"keyed_dice must be one of {', '.join(KEYED_DICE)}, not {self.keyed_dice!r}")
         set_(self, "tricks", resolve_tricks(self.tricks, self.tricks_seed))
         if self.deck is None or isinstance(self.deck, (str, Path)):
             cards = load_deck(self.deck)
@@ -113,12 +119,15 @@ class Rules:
         return list(self.cards)
 
     def to_dict(self) -> dict[str, Any]:
-        """The options as plain data (the deck only when it is not the shipped one)."""
+        """The options as plain data (the deck only when it is not the shipped one, keyed dice only when on:
+        a game of the standard rules saves the document it always did)."""
         out: dict[str, Any] = {}
         for f in fields(self):
             if not f.init or f.name == "tricks_seed":
                 continue
             value = getattr(self, f.name)
+            if f.name == "keyed_dice" and value == "off":
+                continue
             if f.name == "deck":
                 if value is None:
                     continue

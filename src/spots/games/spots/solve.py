@@ -297,8 +297,9 @@ def solve(name: str, horizon: int = 10, max_nodes: int = MAX_NODES) -> Solution:
 
 
 def variant_of(rules: Rules) -> str | None:
-    """The name of the solved variant these rules are, or None."""
+    """The name of the solved variant these rules are, or None (keyed dice change the deal, not the values)."""
     given = rules.to_dict()
+    given.pop("keyed_dice", None)
     for name, options in VARIANTS.items():
         if Rules(**options).to_dict() == given:
             return name

@@ -17,7 +17,7 @@ from .advice import advise as spots_advise
 from .bots import BOTS
 from .commands import COMMANDS
 from .record import FORMAT
-from .rules import Rules
+from .rules import KEYED_DICE, Rules
 from .state import State
 from .studies import STUDIES
 from .tricks import N_, SUGGESTED_SETS, TILES
@@ -40,6 +40,8 @@ TRICKS = Lobby("main", presets=TRICK_MENU, picks=tuple((t.name, t.title, t.colou
 PLAYERS = Lobby("main", presets=((1, N_("1 (solo)")), (2, "2"), (3, "3"), (4, "4")))
 TARGETS = Lobby("main", cap=(1, 20), presets=((1, N_("1 (warm-up)")), (3, N_("3 (quick)")), (6, N_("6 (standard)")),
                                              (8, N_("8 (long)")), (10, N_("10 (long)"))))
+
+KEYED = Lobby(presets=(("off", N_("off (seeded dice)")), ("on", N_("on (the same dice for every seat)"))))
 
 # The rules' defaults are declared once, on ``Rules``; the schema (and the OpenSpiel adapter, through it) reads them.
 DEFAULTS = defaults_of(Rules)
@@ -69,6 +71,9 @@ OPTIONS = (
     rules_option("starting_dogs", "int", N_("Starting dogs"), "dogs each player is dealt", 0, lobby=Lobby(cap=(0, 6))),
     rules_option("turn_limit", "int", N_("Turn limit"), "safety limit of turns; then the leaders share the win", 1,
                  lobby=Lobby(cap=(1, 5000))),
+    rules_option("keyed_dice", "choice", N_("Keyed dice (duplicate)"),
+                 "on: every player meets the same dice on the same turn, roll and die (luck out of comparisons)",
+                 choices=KEYED_DICE, lobby=KEYED),
     rules_option("deck", "text", N_("Dog deck file"), "a custom dog deck JSON file", lobby=None),  # a server file
 )
 

@@ -28,6 +28,7 @@ from ...core.protocol import Game as BaseGame
 from . import load as loader
 from .dice import faces_text, roll_distribution, roll_outcomes, roll_text
 from .errors import IllegalMoveError, MalformedMoveError
+from .keyed import KeyedDice, keyed_reveal, keyed_roll
 from .notation import Move, canonical, parse
 from .pieces import Dog, Player, Roll, Tile, Trick, remove_dice, sub_multisets
 from .procedures import PROCEDURES
@@ -252,7 +253,13 @@ class State(SavedState):
         self._apply(move, _MOVES.get(move) or read_move(move))
 
     def sample_chance(self, rng: random.Random) -> str:
-        """Draw the pending chance event from ``rng``, apply it and return its notation."""
+        """Draw the pending chance event from ``rng``, apply it and return its notation.
+
+        Under keyed rules a ``KeyedDice`` gives the deal's keyed dice and cards (``keyed.py``); any other
+        generator (a bot's search) draws ordinary random ones.
+        """
+        if rng.__class__ is KeyedDice and self.rules.keyed_dice == "on":
+            return self._sample_keyed(rng)
         if self.phase == CHANCE_ROLL:
             draw = rng.random
             if self.pending_dice == 1:  # the commonest roll, without the sorting
@@ -263,6 +270,17 @@ class State(SavedState):
                 self._land(faces, roll_text(tuple(faces)))
         elif self.phase == CHANCE_REVEAL:
             text = "reveal " + self.deck_rest[int(rng.random() * len(self.deck_rest))]
+            self._apply(text, read_move(text))
+        else:
+            raise IllegalMoveError("sample_chance", "this is not a chance node", self._legal_for_message())
+        return self._history[-1]
+
+    def _sample_keyed(self, dice: KeyedDice) -> str:
+        if self.phase == CHANCE_ROLL:
+            faces = keyed_roll(self, dice)
+            self._land(faces, roll_text(tuple(faces)))
+        elif self.phase == CHANCE_REVEAL:
+            text = "reveal " + keyed_reveal(self, dice)
             self._apply(text, read_move(text))
         else:
             raise IllegalMoveError("sample_chance", "this is not a chance node", self._legal_for_message())

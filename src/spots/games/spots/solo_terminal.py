@@ -1,0 +1,141 @@
+"""``spots play --daily`` and ``--challenge``: a solo deal at the terminal, raced against the bot on the same dice.
+
+The game is the ordinary terminal game (``spots_terminal``) on the deal's keyed dice. Par and the bot's race
+(``games/spots/par.py``) are worked out in a thread while the player plays, so nobody waits for them; after each
+of the player's turns the bot's board at the same turn is shown when it is known, and at the end the score is
+set against par with the race side by side.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from ... import i18n
+from ...play.table import HUMAN
+from . import Game
+from .daily import MEDAL_WORDS, Challenge, Deal, challenge_named, daily_deal, medal, parse_day, score_of
+from .keyed import KeyedDice
+from .par import PAR_GAMES, Par, par_bot, par_of
+from .terminal import Table, TerminalGame
+from .tricks import N_
+
+GUIDE = (
+    N_("Solo: score {target} dogs in as few turns as you can; a bust costs you the turn's dice, not the game."),
+    N_("Everyone plays these same dice today: a roll depends only on your turn, the roll within it and the die."),
+    N_("The {bot} bot plays the same dice beside you: after each of your turns you see its board at that turn."),
+)
+
+
+class ParWorker(threading.Thread):
+    """Works out the deal's par (from the cache when it is there) without holding up the game."""
+
+    def __init__(self, deal: Deal, games: int) -> None:
+        super().__init__(daemon=True)
+        self.deal, self.games = deal, games
+        self.par: Par | None = None
+
+    def run(self) -> None:
+        self.par = par_of(self.deal, self.games)
+
+
+class SoloGame(TerminalGame):
+    """A solo deal: the ordinary game, with the bot's race after each turn and the score against par."""
+
+    def __init__(self, table: Table, console: Console, worker: ParWorker, challenge: Challenge | None,
+                 **options: Any) -> None:
+        super().__init__(table, console, **options)
+        self.worker, self.challenge = worker, challenge
+        self.shown_turn = 0
+
+    def run(self) -> int:
+        _ = self._
+        for line in GUIDE:
+            self.say(_(line).format(target=self.state.rules.target, bot=par_bot(self.worker.deal)), "cyan")
+        if self.challenge is not None:
+            goal = self.challenge.goal
+            self.say(_("Challenge: {title}. Goal: {goal}.").format(
+                title=_(self.challenge.title), goal=_(goal.text).format(n=goal.n)), "bold")
+        return super().run()
+
+    def _play(self, move: str | None) -> None:
+        turn = self.state.turn
+        super()._play(move)
+        if self.state.turn != turn and turn >= 1 and not self.state.is_terminal():
+            self.race_line(turn)
+
+    def race_line(self, turn: int) -> None:
+        """The bot's board at the end of the same turn, once par is worked out."""
+        par = self.worker.par
+        if par is None:
+            return
+        _, ngettext = self._, self.ngettext
+        bot = par.race[min(turn, len(par.race)) - 1]
+        finished = _(" (it has finished)") if turn >= len(par.race) else ""
+        self.say("  " + _("Bot after turn {turn}: {dogs}, {busts}{finished}").format(
+            turn=bot.turn, dogs=ngettext("{n} dog scored", "{n} dogs scored", bot.dogs).format(n=bot.dogs),
+            busts=ngettext("{n} bust", "{n} busts", bot.busts).format(n=bot.busts), finished=finished), "magenta")
+
+    def summary(self) -> None:
+        super().summary()
+        _ = self._
+        if self.worker.is_alive():
+            self.say(_("Working out par (the bot's games on these dice)..."))
+        self.worker.join()
+        par = self.worker.par
+        assert par is not None
+        score = score_of(self.state)
+        self.say(_("Your result: {turns} turns, {busts} busts.").format(turns=score.turns, busts=score.busts), "bold")
+        if par.exact is not None:
+            self.say(_("Par {par} turns: the exact optimum of this solved variant.").format(par=f"{par.exact:.2f}"))
+        else:
+            self.say(_("Par {par} turns: the {bot} bot's mean of {games} games on these dice ({confidence} interval "
+                       "{low} to {high}).").format(par=f"{par.mean:.1f}", bot=par.bot, games=par.games,
+                                                  confidence="95%", low=f"{par.low:.1f}", high=f"{par.high:.1f}"))
+        self.say(_("Race on the same dice (dogs scored after each turn):"))
+        self.say("  " + _("turn") + "  " + _("you") + "  " + _("bot"))
+        mine = self.my_dogs_by_turn()
+        for turn in range(1, max(len(mine), len(par.race)) + 1):
+            you = mine[turn - 1] if turn <= len(mine) else mine[-1]
+            bot = par.race[turn - 1].dogs if turn <= len(par.race) else par.race[-1].dogs
+            self.say(f"  {turn:>4}  {you:>3}  {bot:>3}")
+        if self.challenge is not None:
+            won = medal(self.challenge, score, par.value)
+            self.say(_("Medal: {medal}.").format(medal=_(MEDAL_WORDS[won])) if won else
+                     _("No medal: the goal was not met."), "bold")
+
+    def my_dogs_by_turn(self) -> list[int]:
+        """Dogs scored at the end of each of the player's turns, replayed from the game's record."""
+        probe = Game(self.state.rules).new_initial_state()
+        dogs: list[int] = []
+        for move in self.state.history():
+            turn = probe.turn
+            probe.apply_trusted(move)
+            if probe.turn != turn and turn >= 1:
+                dogs.append(probe.players[0].scored_count())
+        dogs.append(probe.players[0].scored_count())
+        return dogs[: self.state.turn]
+
+
+def deal_from(args: Any) -> tuple[Deal, Challenge | None]:
+    if getattr(args, "challenge", None):
+        challenge = challenge_named(args.challenge)
+        return challenge.deal, challenge
+    return daily_deal(parse_day(getattr(args, "date", None))), None
+
+
+def start(args: Any) -> int:
+    """Entry point for ``spots play --daily [--date]`` and ``spots play --challenge NAME``."""
+    deal, challenge = deal_from(args)
+    console = Console(no_color=args.plain, highlight=False, emoji=False)
+    tr = i18n.translator(getattr(args, "lang", None) or i18n.from_environment())
+    plain = args.plain or not console.is_terminal or (console.encoding or "").lower() not in ("utf-8", "utf8")
+    autosave = None if args.autosave == "" else Path(args.autosave or f"spots-{deal.name}.json")
+    table = Table(Game(deal.rules).new_initial_state(), [HUMAN], 0, autosave)
+    table.rng = KeyedDice(deal.key)
+    worker = ParWorker(deal, getattr(args, "par_games", None) or PAR_GAMES)
+    worker.start()
+    return SoloGame(table, console, worker, challenge, fast=args.fast, plain=plain, tr=tr).play()

@@ -1,0 +1,254 @@
+"""Solo every day: the Daily page, a daily deal's or a challenge's table, and its race against the bot.
+
+A solo table is a normal table (the player alone) whose dice are the deal's keyed dice, so the player meets
+the dice everyone meets that day and the bot met in its race (``games/spots/par.py``). Par is worked out once
+per deal in a thread (cached on disk, ``SPOTS_PAR_CACHE``); until it is known the race panel says so and asks
+again. A guest's bests and streaks are the browser's (``static/solo.js``, localStorage); the board of the day is
+the server's: the signed-in players' games it played on the deal, scored from their stored moves (``solo_store``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from datetime import timedelta
+from typing import Any
+from urllib.parse import parse_qs
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+
+from .. import i18n
+from ..games.spots import TILES, Rules, State, replay
+from ..games.spots.daily import (
+    CHALLENGES,
+    MEDAL_WORDS,
+    Deal,
+    challenge_named,
+    daily_deal,
+    deal_named,
+    medal,
+    parse_day,
+    score_of,
+    utc_today,
+)
+from ..games.spots.errors import RulesError
+from ..games.spots.keyed import KeyedDice
+from ..games.spots.par import PAR_GAMES, Par, RaceTurn, cached_par, par_bot, par_of
+from ..games.spots.tricks import N_
+from .accounts import account_of
+from .context import request_lang
+from .forms import clean_name
+from .games import hosted
+from .guard import Refused, client_of, read_body
+from .solo_store import BoardRow
+from .writer import Unavailable
+
+router = APIRouter()
+log = logging.getLogger("spots.web.solo")
+SOLO_FORM = 1024  # bytes: a name and a date or a challenge
+PLAYER = N_("Solo player")
+PAST_DAYS = 30  # the daily deals a player may still play (today's and the month before)
+
+
+def par_games() -> int:
+    """Games in a par: ``SPOTS_PAR_GAMES`` (a test's small number) or the default."""
+    text = os.environ.get("SPOTS_PAR_GAMES", "")
+    return int(text) if text.isdigit() and int(text) >= 2 else PAR_GAMES
+
+
+class Pars:
+    """Each deal's par, worked out once in a thread; asked again while it is worked out, it says so."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, Par] = {}
+        self.working: dict[str, asyncio.Task[Par]] = {}
+        self.races: dict[str, list[RaceTurn]] = {}  # the bot's race, known before the rest of par
+
+    def peek(self, deal: Deal) -> Par | None:
+        """The par if known (here or in the cache), without working it out: what the Daily page shows."""
+        found = self.known.get(deal.name) or cached_par(deal, par_games())
+        if found is not None:
+            self.known[deal.name] = found
+        return found
+
+    def get(self, deal: Deal) -> Par | None:
+        """The par if known; else start working it out (once) and give None."""
+        if self.peek(deal) is not None:
+            return self.known[deal.name]
+        if deal.name not in self.working:
+            def raced(turns: list[RaceTurn], name: str = deal.name) -> None:
+                self.races[name] = turns  # from the worker thread: one assignment
+
+            task = asyncio.get_running_loop().create_task(asyncio.to_thread(par_of, deal, par_games(), None, True,
+                                                                            raced))
+            task.add_done_callback(lambda t: self._done(deal.name, t))
+            self.working[deal.name] = task
+        return None
+
+    def _done(self, name: str, task: asyncio.Task[Par]) -> None:
+        self.working.pop(name, None)
+        if task.cancelled():
+            return
+        if task.exception() is not None:  # a bug, never a player's doing: said in the log, asked again next time
+            log.error("par of %s could not be worked out: %r", name, task.exception())
+            return
+        self.known[name] = task.result()
+
+
+PARS = Pars()
+
+
+def par_json(par: Par | None) -> dict[str, Any] | None:
+    if par is None:
+        return None
+    return {"value": par.value, "mean": par.mean, "low": par.low, "high": par.high, "bot": par.bot,
+            "games": par.games, "exact": par.exact}
+
+
+def my_turns(state: State) -> list[dict[str, int]]:
+    """The player's dogs scored and busts at the end of each finished turn (and now), replayed from the game."""
+    probe = State(state.rules)
+    rows: list[dict[str, int]] = []
+
+    def row(turn: int) -> dict[str, int]:
+        return {"turn": turn, "dogs": probe.players[0].scored_count(), "busts": probe.busts[0]}
+
+    for move in state.history():
+        turn = probe.turn
+        probe.apply_trusted(move)
+        if turn >= 1 and probe.turn != turn:
+            rows.append(row(turn))
+    if probe.is_terminal():  # the last turn ended the game: the turn count stays
+        rows.append(row(probe.turn))
+    return rows
+
+
+def race_json(deal: Deal, state: State | None, tr: Any) -> dict[str, Any]:
+    """What the race panel shows: par, the bot's turns, the player's turns and, at the end, the score."""
+    par = PARS.get(deal)
+    out: dict[str, Any] = {"deal": deal.name, "par": par_json(par), "pending": par is None, "bot_name": par_bot(deal),
+                           "tricks": [tr(TILES[t].title) for t in deal.rules.tricks], "target": deal.rules.target}
+    race = par.race if par is not None else PARS.races.get(deal.name)
+    if race is not None:
+        out["bot"] = [{"turn": t.turn, "dogs": t.dogs, "busts": t.busts} for t in race]
+    challenge = CHALLENGES.get(deal.name)
+    if challenge is not None:
+        out["challenge"] = {"title": tr(challenge.title), "goal": tr(challenge.goal.text).format(n=challenge.goal.n)}
+    if state is not None:
+        out["you"] = my_turns(state)
+        if state.is_terminal():
+            score = score_of(state)
+            out["score"] = {"turns": score.turns, "busts": score.busts, "reached": score.reached}
+            if challenge is not None and par is not None:
+                won = medal(challenge, score, par.value)
+                out["medal"] = won
+                out["medal_word"] = tr(MEDAL_WORDS[won]) if won else None
+    return out
+
+
+async def new_solo_table(request: Request, deal: Deal, name: str | None) -> str:
+    """A table for one player on the deal's keyed dice (a signed-in player's seat is the account's, for the
+    board of the day); returns the seat's link token."""
+    tr = i18n.translator(request_lang(request)).gettext
+    me = account_of(request)
+    seats = [{"kind": "human", "bot": None, "name": me.name if me else clean_name(name, "") or tr(PLAYER)}]
+    kind = hosted()["spots"]
+    hub = request.app.state.hub
+    room = await hub.create(kind, deal.rules, seats, client=client_of(request), dice=KeyedDice(deal.key))
+    try:
+        await hub.writer.run(hub.store.add_solo_game, room.id, deal.name)
+        accounts = request.app.state.ctx.accounts
+        if me is not None and accounts is not None:
+            await accounts.bind(room, 0, me)
+    except Unavailable as exc:  # the game is played all the same; only the board will not know it
+        log.warning("solo table %s of %s not recorded for the board: %s", room.id, deal.name, exc.why)
+    PARS.get(deal)  # par and the race are worked out while the player plays
+    return str(room.row.seats[0].token)
+
+
+async def board_of(request: Request, deal: Deal) -> list[BoardRow] | None:
+    """The board of the day: each signed-in player's best on the deal (None where there are no accounts).
+
+    Games finished since the last look are scored first, from their stored moves: only what the server played.
+    """
+    if request.app.state.ctx.accounts is None:
+        return None
+    hub = request.app.state.hub
+    try:
+        for table_id in await hub.writer.run(hub.store.unscored_solo_games, deal.name):
+            row = await hub.writer.run(hub.store.load_table, table_id)
+            if row is None or not isinstance(row.rules, dict):
+                continue
+            score = score_of(replay(row.moves, Rules.from_dict(row.rules)))
+            await hub.writer.run(hub.store.set_solo_result, table_id, score.turns, score.busts)
+        return await hub.writer.run(hub.store.solo_board, deal.name)
+    except Unavailable:
+        return None
+
+
+async def read_form(request: Request) -> dict[str, str]:
+    raw = await read_body(request, SOLO_FORM)
+    return {k: v[0] for k, v in parse_qs(raw.decode("utf-8", "replace")).items()}
+
+
+@router.get("/daily", response_class=HTMLResponse)
+async def daily_page(request: Request) -> HTMLResponse:
+    """Today's deal with its par, the challenges, and the player's own board (filled in by solo.js)."""
+    tr = i18n.translator(request_lang(request)).gettext
+    today = utc_today()
+    deal = daily_deal(today)
+    par = par_json(PARS.peek(deal))
+    challenges = [{"name": c.name, "title": tr(c.title), "goal": tr(c.goal.text).format(n=c.goal.n),
+                   "par": par_json(PARS.peek(c.deal))} for c in CHALLENGES.values()]
+    return request.app.state.ctx.page(request, "daily.html", day=today.isoformat(), deal=deal.name, par=par,
+                                      tricks=[tr(TILES[t].title) for t in deal.rules.tricks], target=deal.rules.target,
+                                      challenges=challenges, board=await board_of(request, deal),
+                                      signed_in=account_of(request) is not None)
+
+
+@router.post("/daily")
+async def play_daily(request: Request) -> RedirectResponse:
+    """Play a daily deal: today's, or one of the last ``PAST_DAYS`` days' (``date``)."""
+    form = await read_form(request)
+    try:
+        day = parse_day(form.get("date"))
+    except RulesError as exc:
+        raise Refused(400, "bad-date", str(exc)) from None
+    today = utc_today()
+    if not today - timedelta(days=PAST_DAYS) <= day <= today:
+        raise Refused(400, "bad-date", f"the daily deals open are today's ({today}) and the {PAST_DAYS} days "
+                      f"before it, not {day}")
+    deal = daily_deal(day)
+    token = await new_solo_table(request, deal, form.get("name"))
+    return RedirectResponse(f"/play/{token}?solo={deal.name}", status_code=303)
+
+
+@router.post("/challenge")
+async def play_challenge(request: Request) -> RedirectResponse:
+    form = await read_form(request)
+    try:
+        challenge = challenge_named(form.get("challenge", ""))
+    except RulesError as exc:
+        raise Refused(400, "bad-challenge", str(exc)) from None
+    token = await new_solo_table(request, challenge.deal, form.get("name"))
+    return RedirectResponse(f"/play/{token}?solo={challenge.name}", status_code=303)
+
+
+@router.get("/api/solo/{name}")
+async def solo_api(request: Request, name: str, table: str = "") -> JSONResponse:
+    """The race panel's data for a deal; with ``table``, the player's own turns on that table too."""
+    tr = i18n.translator(request_lang(request)).gettext
+    try:
+        deal = deal_named(name)
+    except RulesError as exc:
+        return JSONResponse({"error": "unknown-deal", "message": str(exc)}, status_code=404)
+    state = None
+    if table:
+        room = await request.app.state.hub.table(table)
+        if room is None or room.state.rules != deal.rules:
+            return JSONResponse({"error": "unknown-table",
+                                 "message": f"table {table!r} is not a game of the solo deal {name}"}, status_code=404)
+        state = room.state
+    return JSONResponse(race_json(deal, state, tr))

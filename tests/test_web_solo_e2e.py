@@ -1,0 +1,114 @@
+"""In Chromium, the daily deal (issue 29): from the lobby to the Daily page, the first solo game's guide, a whole
+game clicked through the page, then the score against par and the bot's race board, and the board of the day.
+
+The game clicked is the race's own (the expectimax bot, seed 0, on the deal's keyed dice), worked out here: if the
+server's dice were not the deal's keyed dice, a move would not be offered and the test would stop there; and since
+the same choices meet the same dice, the race board must show the bot's turns equal to the player's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from servers import Server
+from spots.games.spots.daily import daily_deal, utc_today
+from spots.games.spots.par import play_deal
+from test_web_e2e import moves_of
+from test_web_table import DESKTOP
+
+pytestmark = pytest.mark.timeout(240)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    where = tmp_path_factory.mktemp("solo")
+    srv = Server(where / "s.db", env={"SPOTS_PAR_GAMES": "2", "SPOTS_PAR_CACHE": str(where / "par")}).start()
+    yield srv
+    srv.stop()
+
+
+def decisions(history: list[str]) -> list[str]:
+    return [m for m in history if not m.startswith(("roll ", "reveal "))]
+
+
+def test_the_daily_deal_played_to_its_end_shows_the_score_against_par_and_the_race(
+        server: Server, browser: Any) -> None:
+    deal = daily_deal(utc_today())
+    race = play_deal(deal, "expectimax", 0)
+    page = browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page()
+    page.goto(server.url + "/?lang=en")
+    page.click("#daily-link")
+    page.wait_for_url("**/daily")
+    assert page.inner_text("h1") == f"Daily deal of {utc_today().isoformat()}"
+    page.click("#play-daily")
+    page.wait_for_url(f"**/play/**?solo={deal.name}")
+    guide = []
+    for _ in range(3):  # the first solo game's guide, one tip at a time
+        page.wait_for_selector("#solo-guide p")
+        guide.append(page.inner_text("#solo-guide p"))
+        page.click("#solo-guide-ok")
+    assert guide[0].startswith("Solo: score 6 dogs") and "same dice" in guide[2]
+    assert page.locator("#solo-guide").count() == 0
+    for i, move in enumerate(decisions(race.history())):
+        button = f'#controls button.move[data-move="{move}"]:not([disabled])'
+        page.wait_for_selector(button)
+        before = moves_of(page)
+        page.click(button)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
+        if i == 20:  # mid-game: the bot's board is shown for the turns the player has finished, no further
+            page.wait_for_selector("#race-par[data-state=ready]")
+            page.wait_for_function("() => document.querySelector('#race-table tbody tr.now')")
+            now = int(page.inner_text("#race-table tbody tr.now td"))
+            shown = page.locator("#race-table tbody tr[data-turn]").count()
+            assert shown == now - 1
+    page.wait_for_selector("#race[data-over='1'] #race-result")
+    result = page.inner_text("#race-result")
+    assert result.startswith(f"Your result: {race.turn} turns, {race.busts[0]} busts.")
+    assert "par" in result and f"The bot finished in {race.turn} turns." in result
+    assert "the expectimax bot's mean of 2 games on these dice (95% interval" in page.inner_text("#race-par")
+    rows = page.locator("#race-table tbody tr[data-turn]")
+    assert rows.count() == race.turn
+    for t in range(race.turn):  # the same choices met the same dice: the race is level turn by turn
+        row = rows.nth(t)
+        assert row.locator("td.you").inner_text() == row.locator("td.bot").inner_text() != ""
+    assert rows.nth(race.turn - 1).locator("td.you").inner_text().startswith("6 dogs")
+    page.goto(server.url + "/daily?lang=en")  # the board of the day, kept in this browser
+    assert page.inner_text("#daily-best") == f"Your best today: {race.turn} turns, {race.busts[0]} busts."
+    assert page.inner_text("#daily-streak") == "Streak: 1 day in a row."
+    page.context.close()
+
+
+def test_a_bad_date_or_challenge_is_refused_saying_what_is_allowed(server: Server) -> None:
+    import httpx
+
+    bad = httpx.post(server.url + "/daily", data={"date": "2026-02-30"})
+    assert bad.status_code == 400 and "YYYY-MM-DD" in bad.json()["message"]
+    old = httpx.post(server.url + "/daily", data={"date": "2001-01-01"})
+    assert old.status_code == 400 and "the 30 days before it" in old.json()["message"]
+    nope = httpx.post(server.url + "/challenge", data={"challenge": "nope"})
+    assert nope.status_code == 400 and "agility-six" in nope.json()["message"]
+    unknown = httpx.get(server.url + "/api/solo/nope")
+    assert unknown.status_code == 404 and "a daily deal is daily-YYYY-MM-DD" in unknown.json()["message"]
+    for lang, title in (("es", "Partida del día"), ("vi", "Ván ngày"), ("zh-Hant", "每日一局")):
+        page = httpx.get(server.url + f"/daily?lang={lang}")
+        assert page.status_code == 200 and title in page.text, lang
+    made = httpx.post(server.url + "/challenge", data={"challenge": "first-pair"})
+    assert made.status_code == 303 and made.headers["location"].endswith("?solo=first-pair")
+
+
+
+def test_the_daily_page_and_a_solo_table_have_no_serious_accessibility_problem(
+        server: Server, browser: Any, axe: Any) -> None:
+    from test_web_a11y import problems
+
+    page = browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page()
+    page.goto(server.url + "/daily?lang=en")
+    assert problems(axe, page) == []
+    page.click("#play-daily")
+    page.wait_for_selector("#race-table")
+    page.wait_for_selector("#controls button.move")
+    assert problems(axe, page) == []  # the race panel beside the table, the guide's first tip over it
+    page.context.close()
