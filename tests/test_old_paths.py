@@ -107,3 +107,17 @@ def test_the_views_that_moved_into_the_game_folders_keep_their_old_names() -> No
     assert out.stdout.split() == ["True"]
     for old, new in pairs.items():
         assert f"{old} moved to {new}; import it from there" in out.stderr
+
+
+def test_the_old_solo_module_names_give_spots_own_modules_and_warn() -> None:
+    """``spots.web.solo`` (the Daily page) and ``spots.solo_cli`` (``spots play --daily``) moved into Spots' folder:
+    the shells name no game."""
+    code = ("import warnings; warnings.simplefilter('always')\n"
+            "import spots.web.solo as old_web, spots.solo_cli as old_cli\n"
+            "import spots.games.spots.solo_web as web, spots.games.spots.solo_play as play\n"
+            "print(old_web is web, old_cli is play, old_cli.play_solo is play.play_solo)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "True"]
+    assert "spots.web.solo moved to spots.games.spots.solo_web" in out.stderr
+    assert "spots.solo_cli moved to spots.games.spots.solo_play" in out.stderr

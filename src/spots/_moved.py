@@ -38,6 +38,8 @@ MOVED = {
     "spots.play.double_spot_view": "spots.games.double_spot.terminal_view",
     "spots.web.words": "spots.games.spots.web_view",
     "spots.web.double_spot_words": "spots.games.double_spot.web_view",
+    "spots.web.solo": "spots.games.spots.solo_web",  # the Daily page and challenges: Spots' own web pages
+    "spots.solo_cli": "spots.games.spots.solo_play",  # spots play --daily: Spots' GameSpec.play_modes
     "spots.games.spots.fields": "spots.core.fields",  # both games' states declare their fields with it
 }
 

@@ -21,8 +21,6 @@ from .core.games import AnySpec, GameSpec, get, registry, sniff
 from .core.options import Option
 from .core.play import Watch, play_out
 from .core.protocol import GameState
-from .games.spots.keyed import table_dice
-from .solo_cli import add_play_options, play_solo
 
 DEFAULT_GAME = "spots"
 OPTION_DEST = "option_"  # rules flags are stored as option_<name>, and only when given
@@ -128,7 +126,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if len(names) != players:
         raise RulesError(f"--bots names {len(names)} bots for {players} players")
     seated = [spec.make_bot(name, seed=args.seed * 10 + seat) for seat, name in enumerate(names)]
-    dice = table_dice(rules, random.Random(args.seed))  # keyed rules: a deal drawn from the seed
+    dice = spec.table_dice(rules, random.Random(args.seed))  # the game's own dice (Spots' keyed: a deal), seeded
     state = play_out(spec.new_state(rules), seated, dice, None if args.quiet else MoveLog())
     print(spec.render(state))
     print(result_line(state.returns(), names))
@@ -272,9 +270,11 @@ def parse_budget(spec: GameSpec, text: str | None) -> dict[str, dict[str, object
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    solo = play_solo(args, given_options(args))
-    if solo is not None:
-        return solo
+    for spec in registry().values():  # a game's own way of playing, when asked for (Spots' --daily)
+        for mode in spec.play_modes:
+            status = mode.start(args, given_options(args))
+            if status is not None:
+                return status
     spec = spec_of(args)
     rules = None if args.load else rules_from_args(spec, args, seats=len(args.seat) or None)  # bad options stop here
     try:
@@ -327,7 +327,9 @@ def add_play_parser(sub: Any) -> None:
     p.add_argument("--plain", action="store_true", help="no colour, plain digits for dice")
     p.add_argument("--lang", default=None,
                    help="language: en, es, vi or zh-Hant (default: from LANG; unknown languages fall back to English)")
-    add_play_options(p)
+    for spec in registry().values():  # each game's own ways of playing (``GameSpec.play_modes``)
+        for mode in spec.play_modes:
+            mode.add_options(p)
     p.set_defaults(run=cmd_play)
 
 

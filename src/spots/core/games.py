@@ -15,6 +15,7 @@ import argparse
 import gettext
 import importlib
 import os
+import random
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -44,8 +45,8 @@ if TYPE_CHECKING:
     StudyReport = Callable[[Study, list[dict[str, Any]], Path], list[str]]
 
 __all__ = ["BUILTIN", "Advise", "AnySpec", "Command", "DescribeMove", "GameSpec", "LobbyBot", "Outcome",
-           "Subcommands", "Summary", "Terminal", "Termination", "get", "load_position", "new_state", "register",
-           "registry", "sniff", "spec_of_format", "spec_of_rules", "unregister"]
+           "PlayMode", "Subcommands", "Summary", "Terminal", "Termination", "get", "load_position", "new_state",
+           "register", "registry", "sniff", "spec_of_format", "spec_of_rules", "unregister"]
 
 # The modules whose ``SPEC`` is registered on first use, in the order games are listed.
 BUILTIN = ("spots.games.spots.spec", "spots.games.double_spot.spec")
@@ -155,6 +156,18 @@ class Terminal(Protocol[RulesC]):
 
 
 @dataclass(frozen=True)
+class PlayMode:
+    """A way of playing that a game adds to ``spots play`` (Spots' ``--daily`` and ``--challenge``).
+
+    ``add_options``: adds its options to the ``play`` parser; ``start``: (the arguments, the rules options given on
+    the command line) -> the exit status when the mode was asked for, else None (the ordinary game is played).
+    """
+
+    add_options: Callable[[argparse.ArgumentParser], None]
+    start: Callable[[argparse.Namespace, dict[str, Any]], int | None]
+
+
+@dataclass(frozen=True)
 class GameSpec(Generic[RulesT, StateT]):
     """Everything a front end needs from one game, typed by the game's rules and state classes
     (``GameSpec[Rules, State]``), so mypy follows each face to the game's own code.
@@ -188,6 +201,11 @@ class GameSpec(Generic[RulesT, StateT]):
     terminal: Terminal[RulesT] | None = None
     web: WebView[StateT] | None = None
     commands: tuple[Command, ...] = ()  # the game's own subcommands of ``spots`` (a name no other command has)
+    # Ways of playing ``spots play`` offers beside the ordinary game (Spots' daily deal and challenges).
+    play_modes: tuple[PlayMode, ...] = ()
+    # The dice a table of these rules draws from, given the generator the shell would use: (rules, dice) -> dice
+    # (Spots' keyed rules: a deal of the table's own, its key drawn from ``dice``). None: ``dice`` as it is.
+    dice: Callable[[RulesT, random.Random], random.Random] | None = None
     # The game's own columns of a study row: (rules, final state, [(seat, move) of each decision]) -> columns
     # (``spots.study.play`` fills the rest from the summary; see ``spots.study.store.ROW_FIELDS``).
     study_row: Callable[[RulesT, StateT, list[tuple[int, str]]], Mapping[str, Any]] | None = None
@@ -262,6 +280,10 @@ class GameSpec(Generic[RulesT, StateT]):
     def take_back(self, state: StateT, seat: int | None, count: int = 1, tail: list[Step] | None = None) -> StateT:
         """The position without ``seat``'s last ``count`` moves (``UndoRefused`` when the rule forbids it)."""
         return take_back(partial(self.new_state, self.rules_of(state)), state, seat, self.turn, count, tail)
+
+    def table_dice(self, rules: RulesT, dice: random.Random) -> random.Random:
+        """The generator a table of ``rules`` draws its chance events from (the game's ``dice`` hook, if any)."""
+        return dice if self.dice is None else self.dice(rules, dice)
 
     def rules_of(self, state: StateT) -> RulesT:
         return state.rules  # type: ignore[attr-defined]

@@ -8,12 +8,13 @@ registry needs the web extra; the web app (``spots.web``) reads it and names no 
 from __future__ import annotations
 
 import gettext
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-__all__ = ["NP_", "N_", "RulesPage", "Seats", "Tutorial", "WebView"]
+__all__ = ["NP_", "N_", "LobbyLink", "RulesPage", "Seats", "TableMode", "Tutorial", "WebView"]
 
 StateT = TypeVar("StateT")
 Translations = gettext.NullTranslations
@@ -57,6 +58,26 @@ def NP_(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+@dataclass(frozen=True)
+class LobbyLink:
+    """A button in the lobby to a page of the game's own (``href``; ``words``: a message id; ``id``: the element's)."""
+
+    href: str
+    words: str
+    id: str = ""
+
+
+@dataclass(frozen=True)
+class TableMode:
+    """What a table page adds when its address has the query parameter ``param`` (Spots' ``?solo=<deal>``): a
+    template of words in the game's folder (``WebView.assets``/templates), styles and scripts (its static)."""
+
+    param: str
+    words: str = ""
+    styles: tuple[str, ...] = ()
+    scripts: tuple[str, ...] = ()
+
+
 def _no_racers(state: object) -> list[int]:
     return []
 
@@ -90,6 +111,16 @@ class WebView(Generic[StateT]):
     # The words its page scripts show (message ids; plural pairs apart), sent in the page's catalog
     words: tuple[str, ...] = ()
     plurals: tuple[tuple[str, str], ...] = field(default=())
+    # The game's own pages (Spots' Daily page and challenges): a function giving their FastAPI ``APIRouter``,
+    # called once when the app is made (so the game imports the web extra only then).
+    routes: Callable[[], Any] | None = None
+    # The dice of a deal the game names (a table made for it is stored with its name: ``store.solo_deal``), so a
+    # table read back rolls on from the deal's own streams. None: the game has no named deals.
+    deal_dice: Callable[[str], random.Random] | None = None
+    # Buttons the lobby shows beside its Learn to play (Spots' Daily deal), and what a table page adds when its
+    # address asks for a mode (``?solo=...``: the race panel's words, styles and scripts)
+    links: tuple[LobbyLink, ...] = ()
+    modes: tuple[TableMode, ...] = ()
 
     def asset_url(self, game: str, name: str) -> str:
         return f"/games/{game}/{name}" if self.assets is not None else f"/static/{name}"

@@ -20,7 +20,6 @@ from .. import i18n
 from ..core.bots import Bot
 from ..core.errors import IllegalMoveError
 from ..core.games import GameSpec, spec_of_rules
-from ..games.spots.keyed import table_dice
 from ..i18n import N_
 
 HUMAN = "me"
@@ -44,8 +43,9 @@ class SeatedTable:
         self.bots = [None if name == HUMAN else self.make_bot(name, seed=self.seed * 10 + i)
                      for i, name in enumerate(self.seats)]
         # Continuing a saved game draws fresh dice from a seed that depends on how far it got.
-        # Under keyed rules (Spots' duplicate dice) the table's deal is drawn from the same seed.
-        self.rng = table_dice(self.state.rules, random.Random(f"{self.seed}:{len(self.state.history())}"))
+        # A game with dice of its own (Spots' keyed rules: a deal) draws them from the same seed.
+        seeded = random.Random(f"{self.seed}:{len(self.state.history())}")
+        self.rng = spec_of_rules(self.state.rules).table_dice(self.state.rules, seeded)
 
     def save(self, path: Path) -> None:
         raise NotImplementedError  # each game writes its own record format

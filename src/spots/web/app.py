@@ -18,11 +18,11 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import account_pages, api, coach, pages, sockets, solo, standing, tutorial
+from . import account_pages, api, coach, pages, sockets, standing, tutorial
 from .accounts import Accounts, SessionReader
 from .config import Limits
 from .context import HERE, Context
-from .games import ASSET_TYPES, asset_path
+from .games import ASSET_TYPES, asset_path, hosted
 from .guard import Gate, Refused
 from .hub import Hub
 from .notices import Notices
@@ -113,7 +113,9 @@ def create_app(
     app.include_router(sockets.routes(ctx))
     app.include_router(standing.page_routes(ctx))  # the leaderboards
     app.include_router(tutorial.router)  # Learn to play and the rules page
-    app.include_router(solo.router)  # the Daily page, solo deals and challenges
+    for kind in hosted().values():  # each game's own pages (``WebView.routes``: Spots' Daily page and challenges)
+        if kind.web.routes is not None:
+            app.include_router(kind.web.routes())
     app.include_router(account_pages.routes(ctx, accounts, origin))  # sign up and in, My games, profiles
 
     @app.exception_handler(Refused)

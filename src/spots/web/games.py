@@ -81,6 +81,9 @@ class GameKind:
                 "styles": [url(s) for s in web.styles], "scripts": [url(s) for s in web.scripts],
                 "sides": web.per_seat_view,  # the replay offers "Other side" when each seat sees its own
                 "rules": f"/rules/{self.name}" if web.rules is not None else None,  # the table's Rules link
+                "modes": [{"param": m.param, "words": f"games/{self.name}/{m.words}" if m.words else "",
+                           "styles": [url(s) for s in m.styles], "scripts": [url(s) for s in m.scripts]}
+                          for m in web.modes],  # what the page adds when its address asks (``?solo=``)
                 "tutorial": None if web.tutorial is None else {"words": f"games/{self.name}/{web.tutorial.words}",
                                                                "script": url(web.tutorial.script),
                                                                "title": gettext(web.tutorial.button)}}

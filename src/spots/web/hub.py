@@ -22,8 +22,6 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
-from ..games.spots.daily import deal_named
-from ..games.spots.keyed import KeyedDice, table_dice
 from .clocks import Pace
 from .cluster import Follower
 from .config import Limits
@@ -113,21 +111,22 @@ class Hub:
         kind = hosted()[row.game]
         state, lines = replay_with_log(kind, kind.rules_from_dict(row.rules), row.moves, [s.name for s in row.seats])
         room = Room(self, row, state, lines)
-        room.dice = self.dice_of(row.id, state.rules, room.dice)
+        room.dice = self.dice_of(kind, row.id, state.rules, room.dice)
         return room
 
-    def dice_of(self, table_id: str, rules: Any, dice: random.Random) -> random.Random:
-        """A table's dice when read back: a solo deal's own keyed dice (web/solo.py), any other keyed table a new
-        secret deal (its streams are not kept), the rest as before."""
-        if getattr(rules, "keyed_dice", "off") == "on":
-            try:
-                name = self.store.solo_deal(table_id)
-            except self.store.errors as exc:  # the database cannot say now: the table still plays, keyed anew
-                log.warning("the solo deal of table %s could not be read: %s", table_id, exc)
-                name = None
-            if name is not None:
-                return KeyedDice(deal_named(name).key)
-        return table_dice(rules, dice)
+    def dice_of(self, kind: GameKind, table_id: str, rules: Any, dice: random.Random) -> random.Random:
+        """A table's dice when read back: the game's own dice (``GameSpec.dice``: Spots' keyed rules, a new secret
+        deal, as its streams are not kept), or, for a table made for a named deal (``store.solo_deal``), that
+        deal's dice (``WebView.deal_dice``); the rest as before."""
+        own = kind.spec.table_dice(rules, dice)
+        if own is dice or kind.web.deal_dice is None:  # the game has no dice of its own, or no named deals
+            return own
+        try:
+            name = self.store.solo_deal(table_id)
+        except self.store.errors as exc:  # the database cannot say now: the table still plays, on dice of its own
+            log.warning("the solo deal of table %s could not be read: %s", table_id, exc)
+            name = None
+        return own if name is None else kind.web.deal_dice(name)
 
     def _add(self, room: Room) -> None:
         self.rooms[room.id] = room
@@ -213,7 +212,7 @@ class Hub:
         ``pace``: the table's clock (None: no clock).
         """
         owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
-        dice = table_dice(rules, dice)  # keyed (duplicate) dice: a deal of the table's own, its key kept secret
+        dice = kind.spec.table_dice(rules, dice)  # the game's own (Spots' keyed dice: a deal, its key kept secret)
         state = kind.new_state(rules)
         names = [s["name"] for s in seats]
         moves: list[tuple[str, int]] = []

@@ -11,6 +11,7 @@ from .accounts import account_of
 from .clocks import pace_menu, pace_names
 from .context import Context, tr_of
 from .forms import lobby_form
+from .games import hosted
 from .tutorial import teaching
 from .writer import Unavailable
 
@@ -49,10 +50,12 @@ def routes(ctx: Context) -> APIRouter:
         tr = tr_of(request)
         games = lobby_form(tr)  # every hosted game's form, from its options schema
         lessons = [{"game": name, "button": tr(lesson.button)} for name, (_, lesson) in teaching().items()]
+        links = [{"href": link.href, "words": tr(link.words), "id": link.id}  # each game's own pages (Daily deal)
+                 for kind in hosted().values() for link in kind.web.links]
         return ctx.page(request, "lobby.html", games=games, bots={g["name"]: g["bots"] for g in games},
                         bot_labels={g["name"]: g["bot_labels"] for g in games},
                         about={g["name"]: {k: g[k] for k in ("title", "goal", "draws")} for g in games},
-                        lessons=lessons, paces=pace_menu(tr), pace_names=pace_names(tr))
+                        lessons=lessons, links=links, paces=pace_menu(tr), pace_names=pace_names(tr))
 
     @router.get("/host/{host_token}", response_class=HTMLResponse)
     async def host_page(request: Request, host_token: str) -> HTMLResponse:

@@ -12,8 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ...core.webview import NP_, RulesPage, Tutorial, WebView
+from ...core.webview import NP_, LobbyLink, RulesPage, TableMode, Tutorial, WebView
+from .daily import deal_named
 from .dice import faces_text as _dice
+from .keyed import KeyedDice
 from .state import State
 from .tricks import N_, TILES
 from .words import describe_phase
@@ -238,6 +240,18 @@ def rules_tiles(tr: gettext.NullTranslations) -> dict[str, Any]:
                        "treats": 0, "active": False} for t in TILES.values()]}
 
 
+def solo_routes() -> Any:
+    """The Daily page, solo deals and challenges (``solo_web.py``: the web extra, imported when the app is made)."""
+    from .solo_web import router
+
+    return router
+
+
+def deal_dice(name: str) -> KeyedDice:
+    """The keyed dice of a named deal (a daily deal or a challenge): a solo table read back rolls on from them."""
+    return KeyedDice(deal_named(name).key)
+
+
 # Spots in the web app (its GameSpec.web); its browser files are in the game's folder
 SPOTS_FOLDER = Path(__file__).resolve().parent
 WEB_VIEW: WebView[State] = WebView(
@@ -253,4 +267,9 @@ WEB_VIEW: WebView[State] = WebView(
     rules=RulesPage("rules.html", rules_tiles),
     words=JS_WORDS,
     plurals=JS_PLURALS,
+    routes=solo_routes,
+    deal_dice=deal_dice,
+    links=(LobbyLink("/daily", N_("Daily deal"), "daily-link"),),
+    # a solo table (``/play/<token>?solo=<deal>``): the race against the bot beside the board
+    modes=(TableMode("solo", words="solo_words.html", styles=("solo.css",), scripts=("solo.js",)),),
 )

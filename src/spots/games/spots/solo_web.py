@@ -1,10 +1,12 @@
 """Solo every day: the Daily page, a daily deal's or a challenge's table, and its race against the bot.
 
-A solo table is a normal table (the player alone) whose dice are the deal's keyed dice, so the player meets
-the dice everyone meets that day and the bot met in its race (``games/spots/par.py``). Par is worked out once
+Spots' own pages in the web app (its ``WebView.routes``; the app names no game). A solo table is a normal table
+(the player alone) whose dice are the deal's keyed dice, so the player meets the dice everyone meets that day and
+the bot met in its race (``par.py``). Par is worked out once
 per deal in a thread (cached on disk, ``SPOTS_PAR_CACHE``); until it is known the race panel says so and asks
-again. A guest's bests and streaks are the browser's (``static/solo.js``, localStorage); the board of the day is
-the server's: the signed-in players' games it played on the deal, scored from their stored moves (``solo_store``).
+again. A guest's bests and streaks are the browser's (``web/static/solo.js``, localStorage); the board of the day is
+the server's: the signed-in players' games it played on the deal, scored from their stored moves
+(``spots.web.solo_store``).
 """
 
 from __future__ import annotations
@@ -19,9 +21,16 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
-from .. import i18n
-from ..games.spots import TILES, Rules, State, replay
-from ..games.spots.daily import (
+from ... import i18n
+from ...web.accounts import account_of
+from ...web.context import request_lang
+from ...web.forms import clean_name
+from ...web.games import hosted
+from ...web.guard import Refused, client_of, read_body
+from ...web.solo_store import BoardRow
+from ...web.writer import Unavailable
+from . import TILES, Rules, State, replay
+from .daily import (
     CHALLENGES,
     MEDAL_WORDS,
     Deal,
@@ -33,20 +42,13 @@ from ..games.spots.daily import (
     score_of,
     utc_today,
 )
-from ..games.spots.errors import RulesError
-from ..games.spots.keyed import KeyedDice
-from ..games.spots.par import PAR_GAMES, Par, RaceTurn, cached_par, par_bot, par_of
-from ..games.spots.tricks import N_
-from .accounts import account_of
-from .context import request_lang
-from .forms import clean_name
-from .games import hosted
-from .guard import Refused, client_of, read_body
-from .solo_store import BoardRow
-from .writer import Unavailable
+from .errors import RulesError
+from .keyed import KeyedDice
+from .par import PAR_GAMES, Par, RaceTurn, cached_par, par_bot, par_of
+from .tricks import N_
 
 router = APIRouter()
-log = logging.getLogger("spots.web.solo")
+log = logging.getLogger("spots.web.solo")  # the name the logs have always had
 SOLO_FORM = 1024  # bytes: a name and a date or a challenge
 PLAYER = N_("Solo player")
 PAST_DAYS = 30  # the daily deals a player may still play (today's and the month before)
@@ -202,7 +204,7 @@ async def daily_page(request: Request) -> HTMLResponse:
     par = par_json(PARS.peek(deal))
     challenges = [{"name": c.name, "title": tr(c.title), "goal": tr(c.goal.text).format(n=c.goal.n),
                    "par": par_json(PARS.peek(c.deal))} for c in CHALLENGES.values()]
-    return request.app.state.ctx.page(request, "daily.html", day=today.isoformat(), deal=deal.name, par=par,
+    return request.app.state.ctx.page(request, "games/spots/daily.html", day=today.isoformat(), deal=deal.name, par=par,
                                       tricks=[tr(TILES[t].title) for t in deal.rules.tricks], target=deal.rules.target,
                                       challenges=challenges, board=await board_of(request, deal),
                                       signed_in=account_of(request) is not None)
@@ -252,3 +254,4 @@ async def solo_api(request: Request, name: str, table: str = "") -> JSONResponse
                                  "message": f"table {table!r} is not a game of the solo deal {name}"}, status_code=404)
         state = room.state
     return JSONResponse(race_json(deal, state, tr))
+

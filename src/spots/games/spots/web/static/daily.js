@@ -1,5 +1,5 @@
 // The Daily page: the player's own board of the day (best score, streak, medals), kept in this browser by the
-// solo table (static/solo.js). Nothing is sent anywhere.
+// solo table (solo.js). Nothing is sent anywhere.
 "use strict";
 
 (() => {

@@ -1,6 +1,7 @@
 """``spots play --daily`` and ``--challenge``: a solo deal of Spots raced against the bot.
 
-(``spots par``, the par of a deal, is Spots' own subcommand: ``spots.games.spots.commands``.)
+Spots' ``GameSpec.play_modes`` (the command line names no game); ``spots par``, the par of a deal, is Spots' own
+subcommand (``commands.py``).
 """
 
 from __future__ import annotations
@@ -8,8 +9,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .games.spots.daily import CHALLENGES, challenge_named, parse_day
-from .games.spots.par import PAR_GAMES
+from ...core.games import PlayMode
+from .daily import CHALLENGES, challenge_named, parse_day
+from .par import PAR_GAMES
 
 
 def add_play_options(p: argparse.ArgumentParser) -> None:
@@ -42,7 +44,10 @@ def play_solo(args: argparse.Namespace, options: dict[str, Any]) -> int | None:
     else:
         parse_day(args.date)
     try:
-        from .games.spots.solo_terminal import start
+        from .solo_terminal import start
     except ImportError as exc:
         raise ValueError(f"spots play needs the 'play' extra: pip install 'spots[play]' ({exc})") from None
     return start(args)
+
+
+SOLO = PlayMode(add_play_options, play_solo)  # in Spots' GameSpec.play_modes
