@@ -175,3 +175,18 @@ def test_api_games_serves_the_registry(tmp_path: Path) -> None:
     assert (players["min"], players["max"], players["default"], players["label"]) == (1, 4, 2, "Players")
     columns = next(o for o in spanish[1]["options"] if o["name"] == "columns")
     assert columns["label"] == "Columnas" and columns["help"] == "columns of the frame"
+
+
+def test_a_table_draws_the_dice_its_game_gives_it() -> None:
+    """``GameSpec.dice``: Spots' keyed rules give a table a deal of its own, drawn from the shell's generator; a game
+    without the hook (Double Spot) draws from that generator itself, and so do Spots' unkeyed rules."""
+    from spots.games.spots.keyed import KeyedDice
+
+    spots_spec, ds = get("spots"), get("double-spot")
+    plain = random.Random(5)
+    assert ds.dice is None and ds.table_dice(ds.make_rules(), plain) is plain
+    assert spots_spec.table_dice(spots_spec.make_rules(), plain) is plain
+    keyed = spots_spec.table_dice(spots_spec.make_rules(keyed_dice="on"), random.Random(5))
+    assert isinstance(keyed, KeyedDice)
+    assert keyed.deal == spots_spec.table_dice(spots_spec.make_rules(keyed_dice="on"), random.Random(5)).deal
+    assert keyed.deal != spots_spec.table_dice(spots_spec.make_rules(keyed_dice="on"), random.Random(6)).deal

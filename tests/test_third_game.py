@@ -261,3 +261,38 @@ def test_a_browser_plays_it_with_its_own_renderer(tmp_path: Path, browser: Any) 
         assert errors == []
     finally:
         server.stop()
+
+
+def test_a_game_adds_its_own_pages_a_lobby_button_and_a_table_mode(tmp_path: Path) -> None:
+    """``WebView.routes``, ``links`` and ``modes`` (Spots' Daily page, its lobby button and its solo tables): the app
+    serves a game's own pages and buttons, and a table page asked for a mode loads that mode's files, no other."""
+    from fastapi import APIRouter
+    from fastapi.responses import HTMLResponse
+
+    from spots.core.webview import LobbyLink, TableMode
+
+    router = APIRouter()
+
+    @router.get("/take/puzzle", response_class=HTMLResponse)
+    async def puzzle() -> str:
+        return "<p>Take the last of 7 stones</p>"
+
+    web = SPEC.web_view()
+    assert web is not None
+    view = dataclasses.replace(web, routes=lambda: router, links=(LobbyLink("/take/puzzle", "Puzzle", "puzzle"),),
+                               modes=(TableMode("puzzle", styles=("puzzle.css",), scripts=("puzzle.js",)),))
+    games.register(dataclasses.replace(SPEC, web=view))
+    try:
+        with client(tmp_path / "s.db") as c:
+            assert c.get("/take/puzzle").text == "<p>Take the last of 7 stones</p>"
+            assert '<a class="button" href="/take/puzzle" id="puzzle">Puzzle</a>' in c.get("/").text
+            seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}]
+            table = c.post("/api/tables", json={"game": "take", "seats": seats, "options": {"pile": 4}}).json()
+            link = f"/play/{token(table['seats'][0]['link'])}"
+            plain, asked = c.get(link).text, c.get(link + "?puzzle=1").text
+            for page, has in ((plain, False), (asked, True)):
+                assert ('<link rel="stylesheet" href="/games/take/puzzle.css">' in page) is has
+                assert ('<script src="/games/take/puzzle.js"></script>' in page) is has
+                assert "solo.js" not in page and "SPOTS_SOLO" not in page  # Spots' solo mode is Spots' alone
+    finally:
+        games.unregister(SPEC.name)

@@ -26,7 +26,6 @@ from .core.files import atomic_write
 from .core.games import get, spec_of_rules
 from .core.play import Watch, play_out, seating
 from .core.protocol import GameState
-from .games.spots.keyed import KeyedDice, table_dice
 
 
 @dataclass
@@ -60,19 +59,18 @@ def play_one(rules: Any, names: list[str], seed: int, game: int, budget: dict[st
              duplicate: bool = False) -> GameResult:
     """Game ``game`` of a match under ``rules`` (``kind``: the game's registry name; found from the rules if empty).
 
-    ``duplicate``: keyed dice (Spots' ``keyed_dice``), one deal per round of seatings (``deal_of``), so the
-    bots meet the same dice in every seat of the round.
+    ``duplicate``: the game's shared deals (``GameSpec.deal``: Spots' keyed dice), one deal per round of seatings
+    (``deal_of``), so the bots meet the same dice in every seat of the round.
     """
     spec = get(kind) if kind else spec_of_rules(rules)
     seats = seating(names, spec.seats(rules), game)
     players = [spec.make_bot(name, seed=hash_seed(seed, game, s), **budget.get(name, {}))
                for s, name in enumerate(seats)]
     clock = Clock(len(seats))
-    if duplicate:
-        rules = spec.rules(**{**rules.to_dict(), "keyed_dice": "on"})
-        dice: random.Random = KeyedDice(f"{seed}:{deal_of(game, spec.seats(rules))}")
-    else:  # keyed rules without --duplicate: a deal per game, drawn from the same seed
-        dice = table_dice(rules, random.Random(f"{seed}:{game}"))
+    if duplicate and spec.deal is not None:
+        rules, dice = spec.deal(rules, f"{seed}:{deal_of(game, spec.seats(rules))}")
+    else:  # the game's own dice without --duplicate (Spots' keyed rules: a deal per game), from the same seed
+        dice = spec.table_dice(rules, random.Random(f"{seed}:{game}"))
     state = play_out(spec.new_state(rules), players, dice, clock, spec.turn)
     end = spec.outcome(state)
     return GameResult(game, seats, state.returns(), end.winner, end.turns, end.busts, clock.turns_taken,
@@ -105,11 +103,12 @@ def run_match(
 ) -> list[GameResult]:
     """Play ``games`` games of the game ``rules`` belong to; results come back in game order whatever ``jobs`` is.
 
-    ``duplicate``: on keyed dice, a deal per round of seatings (``play_one``); only Spots has them.
+    ``duplicate``: a shared deal per round of seatings (``play_one``), for a game that has them (``GameSpec.deal``).
     """
     spec = spec_of_rules(rules)
-    if duplicate and "keyed_dice" not in {option.name for option in spec.options}:
-        raise ValueError(f"--duplicate needs keyed dice, a rules option {spec.title} does not have; Spots has it")
+    if duplicate and spec.deal is None:
+        raise ValueError(f"--duplicate needs keyed dice, a rules option {spec.title} does not have (a game that "
+                         "deals the same dice twice has GameSpec.deal)")
     players = spec.seats(rules)
     if not names or len(names) > players:
         raise ValueError(f"a match needs 1 to {players} bot names, got {names!r}")

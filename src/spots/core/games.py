@@ -206,6 +206,10 @@ class GameSpec(Generic[RulesT, StateT]):
     # The dice a table of these rules draws from, given the generator the shell would use: (rules, dice) -> dice
     # (Spots' keyed rules: a deal of the table's own, its key drawn from ``dice``). None: ``dice`` as it is.
     dice: Callable[[RulesT, random.Random], random.Random] | None = None
+    # Duplicate play (``spots arena --duplicate``, as duplicate bridge deals the same cards at every table): the rules
+    # and dice of the deal a key names, (rules, key) -> (rules, dice), so tables of one key meet the same dice.
+    # None: the game cannot deal the same dice twice.
+    deal: Callable[[RulesT, str], tuple[RulesT, random.Random]] | None = None
     # The game's own columns of a study row: (rules, final state, [(seat, move) of each decision]) -> columns
     # (``spots.study.play`` fills the rest from the summary; see ``spots.study.store.ROW_FIELDS``).
     study_row: Callable[[RulesT, StateT, list[tuple[int, str]]], Mapping[str, Any]] | None = None

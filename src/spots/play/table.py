@@ -67,7 +67,7 @@ class TableScreen:
     """A game at the terminal: the table, where it is shown, in which language, and at what pace."""
 
     def __init__(self, table: SeatedTable, console: Console, fast: bool = False, plain: bool = False,
-                 ask: Callable[[str], str] = input, tr: gettext.NullTranslations | None = None) -> None:
+                 ask: Callable[[str], str] | None = None, tr: gettext.NullTranslations | None = None) -> None:
         self.tr = tr or gettext.NullTranslations()
         self._ = self.tr.gettext
         self.ngettext = self.tr.ngettext
@@ -75,7 +75,7 @@ class TableScreen:
         self.console = console
         self.fast = fast
         self.plain = plain
-        self.ask = ask
+        self.ask = input if ask is None else ask  # looked up now, not when the module was first imported
 
     def seat_word(self, seat: str) -> str:
         """Who sits in a seat, in the player's language: 'you' or which bot ('greedy bot')."""

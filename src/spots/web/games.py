@@ -166,22 +166,24 @@ def _rounded(chance: float | None) -> float | None:
 
 
 _hosted: dict[str, GameKind] = {}
-_seen: list[tuple[str, ...]] = [()]  # the registry's names when ``_hosted`` was filled
+_seen: list[tuple[AnySpec, ...]] = [()]  # the registry's specs when ``_hosted`` was filled
 _filling = threading.Lock()
 
 
 def hosted() -> dict[str, GameKind]:
     """The games the server hosts: every registered game whose spec names a web view, in registry order.
 
-    Filled again whenever the registry has changed, so a game registered after start-up is hosted too.
+    Filled again whenever the registry has changed (a game added, removed or registered anew), so a game
+    registered after start-up is hosted too.
     """
     games = registry()
     with _filling:  # tables are rebuilt on threads: one must never see the registry half filled
-        if tuple(games) != _seen[0]:
+        specs = tuple(games.values())
+        if len(specs) != len(_seen[0]) or any(a is not b for a, b in zip(specs, _seen[0], strict=False)):
             fresh = {name: GameKind(spec) for name, spec in games.items() if spec.web_view() is not None}
             _hosted.clear()
             _hosted.update(fresh)
-            _seen[0] = tuple(games)
+            _seen[0] = specs
         return dict(_hosted)
 
 

@@ -96,3 +96,8 @@ def table_dice(rules: Any, dice: random.Random) -> random.Random:
     if getattr(rules, "keyed_dice", "off") == "on" and not isinstance(dice, KeyedDice):
         return KeyedDice(f"{dice.getrandbits(64):016x}")
     return dice
+
+
+def duplicate_deal(rules: Any, key: str) -> tuple[Any, KeyedDice]:
+    """The rules made keyed and the deal ``key`` names (Spots' ``GameSpec.deal``: ``spots arena --duplicate``)."""
+    return type(rules)(**{**rules.to_dict(), "keyed_dice": "on"}), KeyedDice(key)

@@ -16,7 +16,7 @@ from ...core.options import CUSTOM, Lobby, Option, defaults_of
 from .advice import advise as spots_advise
 from .bots import BOTS
 from .commands import COMMANDS
-from .keyed import table_dice
+from .keyed import duplicate_deal, table_dice
 from .record import FORMAT
 from .rules import KEYED_DICE, Rules
 from .solo_play import SOLO
@@ -165,6 +165,7 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     commands=COMMANDS,
     play_modes=(SOLO,),  # spots play --daily and --challenge
     dice=table_dice,
+    deal=duplicate_deal,
     lobby_bots=LOBBY_BOTS,
     seats_option="players",
     undo_rule=N_("You may take back your own moves of this turn made since the last roll or reveal, one at a time: "
