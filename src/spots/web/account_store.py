@@ -153,6 +153,7 @@ class AccountStore:
             ("DELETE FROM sessions WHERE account = ?", (account_id,)),
             ("DELETE FROM passkeys WHERE account = ?", (account_id,)),
             ("DELETE FROM challenges WHERE account = ?", (account_id,)),
+            ("DELETE FROM invitations WHERE account = ? OR inviter = ?", (account_id, account_id)),  # invite_store
             ("DELETE FROM rating_changes WHERE player = ?", (f"user:{account_id}",)),  # ratings.py
             ("DELETE FROM ratings WHERE player = ?", (f"user:{account_id}",)),
             ("DELETE FROM accounts WHERE id = ?", (account_id,)),

@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import account_pages, api, coach, pages, sockets, solo, standing, tutorial
+from . import account_pages, api, coach, invitations, pages, sockets, solo, standing, tutorial
 from .accounts import Accounts, SessionReader
 from .config import Limits
 from .context import HERE, Context
@@ -115,6 +115,7 @@ def create_app(
     app.include_router(tutorial.router)  # Learn to play and the rules page
     app.include_router(solo.router)  # the Daily page, solo deals and challenges
     app.include_router(account_pages.routes(ctx, accounts, origin))  # sign up and in, My games, profiles
+    app.include_router(invitations.routes(ctx))  # accepting and declining invitations by name (My games)
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> Response:
