@@ -86,6 +86,15 @@ def test_a_turn_that_begins_is_pushed_to_the_seats_subscription_and_only_its_bro
                                 Encoding.X962, PublicFormat.UncompressedPoint)), "auth": b64(auth)}}
             refused = c.post("/api/push", json={"seat": secrets[1], "subscription": subscription})
             assert refused.status_code == 400  # a browser's subscription is an https address
+            for elsewhere in ("https://127.0.0.1/push/1", "https://intranet.example/push",  # and the server posts
+                              "https://fcm.googleapis.com.evil.example/x", "https://fcm.googleapis.com:8443/x"):  # only
+                other = {**subscription, "endpoint": elsewhere}  # to the browsers' push services
+                refused = c.post("/api/push", json={"seat": secrets[1], "subscription": other})
+                assert refused.status_code == 400 and "push service" in refused.json()["message"], elsewhere
+            kept = c.post("/api/push", json={"seat": secrets[1], "subscription": {
+                **subscription, "endpoint": "https://fcm.googleapis.com/fcm/send/abc"}})
+            assert kept.status_code == 200
+            c.app.state.hub.store.drop_push(table["id"], 1, "https://fcm.googleapis.com/fcm/send/abc")
             c.app.state.hub.store.add_push(table["id"], 1, subscription["endpoint"], json.dumps(subscription))
             seat = c.get(f"/api/tables/{table['id']}").json()["view"]["to_move"]
             while True:  # each seat to move plays its turn (stopping when it may) on a fresh socket

@@ -29,6 +29,17 @@ if TYPE_CHECKING:
 log = logging.getLogger("spots.web")
 DIGEST_EVERY = 24 * 3600.0
 TOLD_KEPT = 50000  # (table, seat) pairs remembered as told
+# The browsers' push services (Chrome and Edge's, Firefox's, Windows', Safari's). A subscription is kept only when
+# its endpoint is one of theirs, so a seat link cannot make the server post to any address it names.
+PUSH_SERVICES = ("fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com")
+
+
+def is_push_service(endpoint: str) -> bool:
+    """Whether ``endpoint`` is an https address at one of the browsers' push services (``PUSH_SERVICES``)."""
+    parts = urlsplit(endpoint)
+    host = (parts.hostname or "").lower()
+    return parts.scheme == "https" and parts.port in (None, 443) and any(
+        host == service or host.endswith("." + service) for service in PUSH_SERVICES)
 
 
 @dataclass(frozen=True)
