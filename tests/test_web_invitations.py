@@ -8,14 +8,23 @@ their own session cookie (the helpers of test_web_accounts.py).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from test_web_accounts import app_on, as_, db, sign_up, users_cli  # noqa: F401 - db is the stores' fixture
+from test_web_accounts import app_on, as_, sign_up, users_cli
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "spots.db")
+    return str(request.getfixturevalue("pg_url"))
 
 
 def make_table(c: TestClient, who: str | None, invite: Any = "Bo", **seat: Any) -> Any:
@@ -133,3 +142,28 @@ def test_deleting_an_account_deletes_its_invitations(db: str) -> None:
         code, said = users_cli(db, "delete", "Bo", "--yes")
         assert code == 0, said
         assert store.invitation(table["id"], 1) is None and store.invitations_of(bo_id) == []
+
+
+def test_an_invitation_made_on_one_process_is_accepted_on_the_other(postgres: Any, tmp_path: Path) -> None:
+    from servers import Server
+
+    url = postgres.database()
+    servers = [Server(url, "--private", log=tmp_path / f"s{i}.log").launch() for i in range(2)]
+    try:
+        one, two = (s.ready() for s in servers)
+        with httpx.Client(base_url=one.url) as ada, httpx.Client(base_url=two.url) as bo:
+            for person, name in ((ada, "Ada"), (bo, "Bo")):
+                assert person.post("/signup", data={"name": name, "password": "correct horse"}).status_code == 303
+            made = ada.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human", "invite": "Bo"}],
+                                                 "tricks": "beginner", "target": 1})
+            assert made.status_code == 201, made.text
+            table = made.json()
+            link = table["seats"][1]["link"].rsplit("/", 1)[1]
+            assert invitations_on(bo.get("/me").text) == [(table["id"], "1")]  # read from the store per page
+            r = bo.post(f"/invitations/{table['id']}/1/accept", follow_redirects=False)
+            assert r.status_code == 303 and r.headers["location"] == f"/play/{link}"
+            assert bo.get(f"/play/{link}").status_code == 200
+            assert httpx.get(f"{one.url}/play/{link}").status_code == 403  # Bo's seat on the first process too
+    finally:
+        for s in servers:
+            s.stop()
