@@ -150,3 +150,26 @@ def test_the_account_pages_read_well_to_a_screen_reader(site: tuple[Server, str]
         assert problems(axe, page) == [], path
     assert page.goto(base + "/me") and page.locator("li.my-turn").count() == 1
     context.close()
+
+
+def test_an_invitation_by_name_is_accepted_from_my_games(site: tuple[Server, str], browser: Any) -> None:
+    _, base = site
+    ada, bo = browser.new_context(), browser.new_context()
+    ada_page, bo_page = ada.new_page(), bo.new_page()
+    sign_up(ada_page, base, "Ines", "a long enough password")
+    sign_up(bo_page, base, "Otto", "another long password")
+    made = ada_page.evaluate("""async () => (await fetch('/api/tables', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({seats: [{kind: 'human'}, {kind: 'human', invite: 'otto'}], target: 3})})).json()""")
+    assert made["seats"][1]["invited"] == "Otto", made
+    bo_page.reload()
+    invitation = bo_page.locator(f"#my-invitations li[data-table='{made['id']}']")
+    assert "Ines invites you to seat 2." in invitation.inner_text()
+    assert "/play/" not in bo_page.content()  # the seat's link comes only with accepting
+    invitation.locator("button.accept-invitation").click()
+    bo_page.wait_for_url("**/play/**")
+    bo_page.wait_for_selector("#log li")
+    assert "you are Otto" in bo_page.inner_text("#who") and bo_page.locator("#take-seat").count() == 0
+    assert bo_page.url.endswith(made["seats"][1]["link"].rsplit("/", 1)[1])
+    ada.close()
+    bo.close()
