@@ -142,7 +142,7 @@ class AccountStore:
         return 0 if row is None else int(row[0])
 
     def delete_account(self, account_id: str) -> int:
-        """Delete an account with its personal data (sessions, passkeys, e-mail); its seats stay, anonymous.
+        """Delete an account with its personal data (sessions, passkeys, e-mail, invitations); its seats stay.
 
         The games it played keep their moves and results under the name ``DELETED``. Returns how many seats.
         """
