@@ -46,6 +46,8 @@ def test_an_invited_player_accepts_and_the_seat_is_theirs(db: str) -> None:
         assert made.status_code == 201, made.text
         table = made.json()
         assert table["seats"][1]["invited"] == "Bo"
+        assert "data-invite-label" in as_(c, ada).get("/").text  # the lobby offers it signed in only
+        assert "data-invite-label" not in as_(c, None).get("/").text
         link = table["seats"][1]["link"].rsplit("/", 1)[1]
         page = as_(c, bo).get("/me").text
         assert invitations_on(page) == [(table["id"], "1")]
