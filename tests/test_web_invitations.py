@@ -105,10 +105,11 @@ def test_an_invitation_is_gone_once_someone_took_the_seat_with_its_link(db: str)
 
 @pytest.mark.parametrize("invite, seat, said", [
     ("nobody", {}, "Nobody here has the name nobody"),
-    ("", {}, "'invite' must be the name of a player with an account"),
-    (7, {}, "'invite' must be the name of a player with an account"),
-    ("Ada", {}, "you cannot invite yourself"),
-    ("Bo", {"open": True}, "neither yours nor open to the lobby"),
+    ("", {}, "Seat 2: write the name of the account to invite"),
+    (7, {}, "Seat 2: write the name of the account to invite"),
+    ("Ada", {}, "Seat 2: you cannot invite yourself"),
+    ("Bo", {"open": True}, "Seat 2: only a human seat that is neither yours nor open to the lobby"),
+    ("Bo", {"kind": "bot"}, "Seat 2: only a human seat"),
 ])
 def test_a_bad_invitation_is_refused_and_makes_no_table(db: str, invite: Any, seat: dict[str, Any], said: str
                                                         ) -> None:
@@ -169,3 +170,14 @@ def test_an_invitation_made_on_one_process_is_accepted_on_the_other(postgres: An
     finally:
         for s in servers:
             s.stop()
+
+
+def test_one_player_is_invited_to_one_seat_only(tmp_path: Path) -> None:
+    with app_on(str(tmp_path / "spots.db")) as c:
+        ada = sign_up(c, "Ada")
+        sign_up(c, "Bo")
+        r = as_(c, ada).post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human", "invite": "Bo"},
+                                                            {"kind": "human", "invite": "BO"}], "target": 1})
+        assert r.status_code == 400 and "Bo is invited to two seats" in r.json()["message"], r.text
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+        assert store.invitations_of(store.account_named("bo").id) == []

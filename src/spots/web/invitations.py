@@ -43,16 +43,18 @@ async def read_invites(ctx: Context, body: Any, seats: list[dict[str, Any]], me:
     for i, name in asked.items():
         seat = seats[i]
         if not isinstance(name, str) or not name.strip():
-            raise ValueError(_("Seat {n}: 'invite' must be the name of a player with an account.").format(n=i))
+            raise ValueError(_("Seat {n}: write the name of the account to invite (the name they sign in with)."
+                               ).format(n=i + 1))
         if seat["kind"] != "human" or seat["claimed"] or seat["open"]:
             raise ValueError(_("Seat {n}: only a human seat that is neither yours nor open to the lobby can be kept"
-                               " for an invited player.").format(n=i))
+                               " for an invited player.").format(n=i + 1))
         account = await ctx.hub.writer.run(ctx.hub.store.account_named, name_key(name.strip()))
         if account is None or account.disabled:
             raise ValueError(_("Nobody here has the name {name}: invite a player by the name of their account, or"
                                " send the seat's link.").format(name=name.strip()))
         if account.id == me.id:
-            raise ValueError(_("Seat {n}: you cannot invite yourself; your own seat is already yours.").format(n=i))
+            raise ValueError(_("Seat {n}: you cannot invite yourself; your own seat is already yours."
+                               ).format(n=i + 1))
         if any(a.id == account.id for a in invited.values()):
             raise ValueError(_("{name} is invited to two seats; invite each player once.").format(name=account.name))
         invited[i] = account
