@@ -24,7 +24,7 @@ pytestmark = pytest.mark.timeout(120)
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 LINK = re.compile(r"\]\(([^)\s]+)\)")
-RULES_PAGE = ROOT / "src" / "spots" / "web" / "templates" / "rules.html"
+RULES_PAGE = ROOT / "src" / "spots" / "games" / "spots" / "web" / "templates" / "rules.html"
 MESSAGE = re.compile(r'_\("((?:[^"\\]|\\.)*)"\)')
 
 

@@ -10,6 +10,7 @@ browser plays it with its own tiny renderer, with no line changed outside its fo
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
@@ -58,6 +59,31 @@ def test_the_command_line_offers_it_and_its_flags(take: GameSpec, tmp_path: Path
     assert "pile must be from 1 to 99, not 0" in capsys.readouterr().err
 
 
+def add_pile(sub: games.Subcommands) -> None:
+    """A command of Take's own: ``spots pile`` says how many stones a game starts with."""
+    p = sub.add_parser("pile", help="the stones a game of Take starts with")
+    p.set_defaults(run=lambda args: print(f"{SPEC.option('pile').default} stones") or 0)
+
+
+def test_a_game_adds_its_own_subcommands_and_a_clash_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``GameSpec.commands``: the command line adds each game's; a name another command has is a clear error."""
+    from spots.games.spots.commands import add_tiles
+
+    for commands, said in (((add_pile,), None), ((add_tiles,), "Take's command clashes with another command")):
+        games.register(dataclasses.replace(SPEC, commands=commands))
+        try:
+            if said is None:
+                assert cli.main(["pile"]) == 0 and capsys.readouterr().out == "7 stones\n"
+                assert cli.main(["tiles"]) == 0 and "howl" in capsys.readouterr().out  # Spots' still there
+            else:
+                assert cli.main(["pile"]) == 2 and said in capsys.readouterr().err
+        finally:
+            games.unregister(SPEC.name)
+    with pytest.raises(SystemExit):  # unregistered, the game's command is gone with it
+        cli.main(["pile"])
+    assert "invalid choice: 'pile'" in capsys.readouterr().err
+
+
 def test_the_web_app_lists_it_and_its_lobby_form(take: GameSpec, tmp_path: Path) -> None:
     with client(tmp_path / "s.db") as c:
         listed = {g["name"]: g for g in c.get("/api/games").json()}
@@ -95,6 +121,34 @@ def test_its_table_pages_come_from_its_web_view(take: GameSpec, tmp_path: Path) 
         for hidden in ("__init__.py", "static", "..%2F__init__.py", "nothing.js"):  # only its static files
             assert c.get(f"/games/take/{hidden}").status_code == 404
         assert c.get("/games/spots/take.js").status_code == 404
+
+
+def test_a_game_without_a_rules_page_has_no_rules_link_and_breaks_no_rules_page(take: GameSpec,
+                                                                               tmp_path: Path) -> None:
+    """Take's web view has no rules page: its table has no Rules link, /rules/take says so, the others still work."""
+    with client(tmp_path / "s.db") as c:
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "random"}]
+        table = c.post("/api/tables", json={"game": "take", "seats": seats, "options": {"pile": 4}}).json()
+        page = c.get(f"/play/{token(table['seats'][0]['link'])}").text
+        assert ">Rules</a>" not in page and 'href="/rules' not in page
+        r = c.get("/rules/take")
+        assert r.status_code == 404
+        assert "Take has no rules page; there are rules for: Spots, Double Spot." in r.text
+        first = c.get("/rules", follow_redirects=False)
+        assert first.status_code == 307 and first.headers["location"] == "/rules/spots"
+        for game, words in (("spots", "How to play Spots"), ("double-spot", "How to play Double Spot")):
+            r = c.get(f"/rules/{game}")
+            assert r.status_code == 200 and words in r.text, game
+            assert 'href="/rules/take"' not in r.text  # the games' links: only those with a rules page
+            assert 'href="/rules/spots"' in r.text and 'href="/rules/double-spot"' in r.text
+
+
+def test_the_rules_of_an_unknown_game_are_a_clear_404(take: GameSpec, tmp_path: Path) -> None:
+    with client(tmp_path / "s.db") as c:
+        for game in ("chess", "Spots", "take%20it"):
+            r = c.get(f"/rules/{game}")
+            assert r.status_code == 404 and "There is no game" in r.text and "Not found" in r.text, game
+        assert c.get("/rules/spots/extra").status_code == 404
 
 
 def test_the_lobby_lists_its_tables_while_playing_and_once_over(take: GameSpec, tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""axe-core (through ``axe-playwright-python``) on the lobby, a Double Spot table, its tutorial and the replay page.
+"""axe-core (through ``axe-playwright-python``) on the lobby, a Double Spot table, its tutorial, the replay page and
+the games' rules pages.
 
 No serious or critical violation is allowed; a failure lists each rule, its help text and
 the elements it found. The Spots table and the tutorial are checked with their own tests.
@@ -95,5 +96,16 @@ def test_the_double_spot_tutorial(server: Server, browser: Any, axe: Any) -> Non
     assert problems(axe, page) == []
     page.click("#callout-ok")  # the next tip: the first drop, over the frame
     page.wait_for_selector("#callout[data-key=drop]:not([hidden])")
+    assert problems(axe, page) == []
+    context.close()
+
+
+@pytest.mark.parametrize("game", ["spots", "double-spot"])
+def test_the_rules_pages(server: Server, browser: Any, axe: Any, game: str) -> None:
+    """Each game's rules page, with the links to the other games' ones, on a phone."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{server.url}/rules/{game}")
+    page.wait_for_selector(".rules-games a[aria-current=page]")
     assert problems(axe, page) == []
     context.close()

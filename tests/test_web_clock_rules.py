@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from spots.web.clocks import DAY, PROFILES, Clock, Pace, finishing_order, parse_pace, skip_move
+from spots.web.clocks import DAY, PROFILES, Clock, Pace, parse_pace, skip_move
 
 
 def test_a_real_time_clock_runs_only_for_the_player_to_move_and_adds_its_increment_per_move() -> None:
@@ -52,11 +52,6 @@ def test_a_clock_is_stored_and_read_back_unchanged() -> None:
     clock.start(2, 12.5)
     clock.expire(700.0, choosers=[0, 1])
     assert Clock.from_json(clock.to_json()) == clock
-
-
-def test_whoever_ran_out_finishes_last_the_first_to_run_out_last_of_all() -> None:
-    assert finishing_order([3, 1, 2, 0], ran_out=[]) == [0, 2, 1, 3]
-    assert finishing_order([3, 1, 2, 0], ran_out=[2, 0]) == [1, 3, 0, 2]
 
 
 @pytest.mark.parametrize("legal, move", [(["continue", "stop"], "stop"), (["reroll", "place 1 ursula", "bury 1"],

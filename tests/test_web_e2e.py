@@ -358,7 +358,7 @@ def test_every_page_runs_its_scripts_under_the_content_security_policy(server: S
     context = browser.new_context()
     context.add_init_script(WATCH_THE_POLICY)
     page = context.new_page()
-    pages = [("/", "#create"), ("/rules", "#rules-tiles figure"),
+    pages = [("/", "#create"), ("/rules", "#rules-tiles figure"), ("/rules/double-spot", ".rules-games"),
              (spots_table["host"], ".play-link"), (spots_table["seats"][0]["link"], "#log li"),
              (spots_table["watch"], "#log li"), (double_spot["seats"][0]["link"], ".ds-column"),
              (f"/t/{spots_table['id']}/replay", "#total")]

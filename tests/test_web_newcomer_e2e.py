@@ -46,7 +46,7 @@ def test_on_a_phone_the_language_links_hint_and_rules_are_44_px(server: Server, 
     assert not wait_for_my_turn_or_end(page)
     page.wait_for_selector("#hint-button:not([hidden])")
     found = {"languages": boxes(page, ".languages a"), "hint": boxes(page, "#hint-button"),
-             "rules": boxes(page, ".status-actions a[href='/rules']")}
+             "rules": boxes(page, ".status-actions a[href='/rules/spots']")}
     assert len(found["languages"]) == 4 and found["hint"] and found["rules"], found
     small = [(k, b) for k, bs in found.items() for b in bs if b["h"] < TARGET or b["w"] < TARGET]
     assert not small, small
@@ -134,7 +134,7 @@ def test_a_refused_hint_leaves_a_usable_panel(tmp_path: Path, browser: Any, view
         assert page.locator("#toast").is_hidden()  # said once, in the panel
         page.click("#close-hints")
         assert page.locator("#hints").is_hidden()
-        assert not covered(page, "#hint-button") and not covered(page, ".status-actions a[href='/rules']")
+        assert not covered(page, "#hint-button") and not covered(page, ".status-actions a[href='/rules/double-spot']")
         drop(page)  # the table plays on
         page.context.close()
     finally:

@@ -290,3 +290,16 @@ def test_a_player_who_leaves_a_rated_game_counts_as_last(tmp_path: Path) -> None
             assert rating["history"][0]["place"] == 1 and rating["mu"] > 25
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT status FROM tables WHERE id = ?", (t["id"],)).fetchone() == ("abandoned",)
+
+
+def test_who_ran_out_of_time_finishes_below_everyone_who_played_on() -> None:
+    """Issue 26's rule for rated games: running out of time counts as finishing last, the first to run out last
+    of all, below even a winner's place; a retired table's player to move is below them all."""
+    from spots.web.ratings import last_for_absence, places
+
+    ranks = places([3, 1, 2, 0], winner=0)  # seat 0 won
+    assert ranks == [1, 3, 2, 4]
+    assert last_for_absence(ranks, None, []) == ranks
+    assert last_for_absence(ranks, None, [0]) == [5, 3, 2, 4]  # the winner ran out: below all four places
+    assert last_for_absence(ranks, None, [2, 0]) == [5, 3, 6, 4]  # seat 2 ran out first: last of all
+    assert last_for_absence(ranks, 1, [2]) == [1, 6, 5, 4]  # retired with seat 1 to move: below the one out of time

@@ -22,7 +22,7 @@ from .core.options import Option
 from .core.play import Watch, play_out
 from .core.protocol import GameState
 from .games.spots.keyed import table_dice
-from .solo_cli import add_par_parser, add_play_options, play_solo
+from .solo_cli import add_play_options, play_solo
 
 DEFAULT_GAME = "spots"
 OPTION_DEST = "option_"  # rules flags are stored as option_<name>, and only when given
@@ -304,60 +304,6 @@ def cmd_users(args: argparse.Namespace) -> int:
     return users([o for o in args.options if o != "--"])
 
 
-def cmd_tiles(args: argparse.Namespace) -> int:
-    from .games.spots import TILES
-
-    for tile in TILES.values():
-        print(f"{tile.name:<10} {tile.colour:<7} {tile.text}")
-    return 0
-
-
-def cmd_solve(args: argparse.Namespace) -> int:
-    """Solve small solitaire variants exactly; with --check, play the policy on the engine to confirm the values."""
-    import resource
-    import time
-
-    from .games.spots.optimal import describe, play_policy, solution_for
-    from .games.spots.solve import VARIANTS
-
-    if args.list:
-        for name in VARIANTS:
-            print(f"{name:<14} {describe(name)}")
-        return 0
-    names = list(VARIANTS) if args.variant == ["all"] else args.variant or ["solo-1"]
-    unknown = [n for n in names if n not in VARIANTS]
-    if unknown:
-        raise ValueError(f"unknown variant(s) {', '.join(unknown)}; the solved variants are: {', '.join(VARIANTS)} "
-                         "(or all)")
-    if not 1 <= args.turns <= 40:
-        raise ValueError(f"--turns must be from 1 to 40, not {args.turns}")
-    for name in names:
-        started = time.perf_counter()
-        solution = solution_for(name, args.turns)
-        graph = solution.graph
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"{name}: {describe(name)}")
-        print(f"  positions {len(graph):,}, edges {graph.edges():,}, turn starts {graph.turn_starts():,}; "
-              f"built in {graph.seconds:.1f} s, solved in {time.perf_counter() - started:.1f} s "
-              f"({solution.sweeps} sweeps); peak memory {peak:.0f} MB")
-        print(f"  fewest expected turns: {solution.expected_turns():.4f}")
-        chances = ", ".join(f"{n}: {solution.chance_within(n):.4f}" for n in range(1, args.turns + 1))
-        print(f"  best chance within N turns: {chances}")
-        if args.check:
-            for offset, objective in enumerate(("turns", "within")):  # other dice for each: independent checks
-                seed = args.seed + offset
-                check = play_policy(name, args.check, seed, objective, args.turns)
-                if objective == "turns":
-                    low, high = check.turns_interval
-                    print(f"  played {check.games} games (seed {seed}), fewest-turns policy: mean "
-                          f"{check.mean_turns:.3f} turns [{low:.3f}, {high:.3f}] (95%)")
-                else:
-                    low, high = check.within_interval
-                    print(f"  played {check.games} games (seed {seed}), within-{args.turns} policy: "
-                          f"{check.within_rate:.3f} [{low:.3f}, {high:.3f}] (95%)")
-    return 0
-
-
 def cmd_train(args: argparse.Namespace) -> int:
     from .rl.train_cli import main as train_main  # the trainer's options and logic live in spots.rl
 
@@ -383,6 +329,19 @@ def add_play_parser(sub: Any) -> None:
                    help="language: en, es, vi or zh-Hant (default: from LANG; unknown languages fall back to English)")
     add_play_options(p)
     p.set_defaults(run=cmd_play)
+
+
+def add_game_commands(sub: Any) -> None:
+    """Every registered game's own subcommands (``GameSpec.commands``: Spots' ``tiles`` and ``solve``, ...)."""
+    for spec in registry().values():
+        for add in spec.commands:
+            known = set(sub.choices)
+            try:
+                add(sub)
+            except argparse.ArgumentError as exc:  # a name taken by a shell's command or another game's
+                raise ValueError(f"{spec.title}'s command clashes with another command of spots: {exc}") from None
+            if set(sub.choices) == known:
+                raise ValueError(f"{spec.title}'s command {add.__name__} added no subcommand")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -448,18 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_users)
     sub.add_parser("study", help="balance studies on Ray: many games, Parquet rows, a report with plots "
                    "(spots study --list)", add_help=False)
-    p = sub.add_parser("solve", help="solve small solitaire variants exactly: par turns and best chance within N")
-    p.add_argument("--variant", action="append", default=[],
-                   help="a solved variant's name (repeat, or 'all'; default solo-1); --list names them")
-    p.add_argument("--turns", type=int, default=6, help="N of the best chance within N turns (default 6)")
-    p.add_argument("--check", type=int, default=0, metavar="GAMES",
-                   help="play the optimal policy on the engine this many games per objective, with intervals")
-    p.add_argument("--seed", type=int, default=0, help="seed of the dice of --check (the within check: seed + 1)")
-    p.add_argument("--list", action="store_true", help="list the solved variants and their rules")
-    p.set_defaults(run=cmd_solve)
-    add_par_parser(sub)
-    p = sub.add_parser("tiles", help="list the 22 trick tiles of Spots")
-    p.set_defaults(run=cmd_tiles)
+    add_game_commands(sub)
     p = sub.add_parser("train", help="train a masked-PPO agent (the train extra; docs/rl.md)", add_help=False)
     p.add_argument("options", nargs=argparse.REMAINDER, help="--steps, --seed, --out, ...; --help for all")
     p.set_defaults(run=cmd_train)
@@ -474,7 +422,12 @@ def main(argv: list[str] | None = None) -> int:
         return study_main(argv[1:])
     if argv[:1] in (["serve"], ["train"], ["users"]):  # the web server, the trainer and users parse their own
         argv = [argv[0], "--", *argv[1:]]
-    args = build_parser().parse_args(argv)
+    try:
+        parser = build_parser()
+    except ValueError as exc:  # a game's command that clashes with another
+        print(f"spots: error: {exc}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     try:
         return int(args.run(args))
     except (IllegalMoveError, RulesError, StateFormatError, ValueError) as exc:

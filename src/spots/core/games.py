@@ -43,9 +43,9 @@ if TYPE_CHECKING:
     # A study report kind of the game's own: (study, its rows, the report's folder) -> Markdown lines
     StudyReport = Callable[[Study, list[dict[str, Any]], Path], list[str]]
 
-__all__ = ["BUILTIN", "Advise", "AnySpec", "DescribeMove", "GameSpec", "LobbyBot", "Outcome", "Summary", "Terminal",
-           "Termination", "get", "load_position", "new_state", "register", "registry", "sniff", "spec_of_format",
-           "spec_of_rules", "unregister"]
+__all__ = ["BUILTIN", "Advise", "AnySpec", "Command", "DescribeMove", "GameSpec", "LobbyBot", "Outcome",
+           "Subcommands", "Summary", "Terminal", "Termination", "get", "load_position", "new_state", "register",
+           "registry", "sniff", "spec_of_format", "spec_of_rules", "unregister"]
 
 # The modules whose ``SPEC`` is registered on first use, in the order games are listed.
 BUILTIN = ("spots.games.spots.spec", "spots.games.double_spot.spec")
@@ -137,6 +137,17 @@ class Advise(Protocol[StateC]):
     def __call__(self, state: StateC, seed: int = 0, bot: str | None = None) -> list[Advice]: ...
 
 
+class Subcommands(Protocol):
+    """The ``spots`` command line's subcommands (``argparse``'s ``add_subparsers()``), which game commands add to."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
+
+
+# A game's own subcommand of ``spots`` (``spots tiles``): a function that adds its parser, whose ``run`` default is
+# the command (``args -> exit status``); the command line adds every registered game's.
+Command = Callable[[Subcommands], None]
+
+
 class Terminal(Protocol[RulesC]):
     """A game's own terminal front end: ``(the command line's arguments, rules or None) -> exit status``."""
 
@@ -176,6 +187,7 @@ class GameSpec(Generic[RulesT, StateT]):
     # app's view of the game (a ``spots.core.webview.WebView``, declared in the game's folder; None: not hosted).
     terminal: Terminal[RulesT] | None = None
     web: WebView[StateT] | None = None
+    commands: tuple[Command, ...] = ()  # the game's own subcommands of ``spots`` (a name no other command has)
     # The game's own columns of a study row: (rules, final state, [(seat, move) of each decision]) -> columns
     # (``spots.study.play`` fills the rest from the summary; see ``spots.study.store.ROW_FIELDS``).
     study_row: Callable[[RulesT, StateT, list[tuple[int, str]]], Mapping[str, Any]] | None = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-__all__ = ["NP_", "N_", "Seats", "Tutorial", "WebView"]
+__all__ = ["NP_", "N_", "RulesPage", "Seats", "Tutorial", "WebView"]
 
 StateT = TypeVar("StateT")
 Translations = gettext.NullTranslations
@@ -32,6 +32,19 @@ class Tutorial:
     button: str  # the lobby button's words (a message id)
     words: str  # a template in the game's folder (``WebView.assets``/templates)
     script: str  # a script in the game's folder (``WebView.assets``/static)
+
+
+def _no_context(tr: Translations) -> Mapping[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class RulesPage:
+    """A game's rules page (``/rules/<game>``): a template in the game's folder (``WebView.assets``/templates,
+    which extends the app's ``base.html``) and the data it draws, made in the reader's language."""
+
+    template: str
+    context: Callable[[Translations], Mapping[str, Any]] = _no_context  # (translator) -> the template's variables
 
 
 def N_(text: str) -> str:
@@ -70,6 +83,7 @@ class WebView(Generic[StateT]):
     styles: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
     tutorial: Tutorial | None = None  # the lobby offers a guided first game of each game that has one
+    rules: RulesPage | None = None  # the game's rules page; None: its table page has no Rules link
     # The game's folder of browser files: ``static/`` (its styles and scripts, served at /games/<name>/) and
     # ``templates/`` (its tutorial's words). None: its styles and scripts are names under the app's /static/.
     assets: Path | None = None

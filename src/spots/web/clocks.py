@@ -267,16 +267,6 @@ class Clock:
                            else None} for i, name in enumerate(names)]}
 
 
-def finishing_order(scores: list[int], ran_out: list[int]) -> list[int]:
-    """Seats from first to last for a rating: by score, but whoever ran out of time finishes last.
-
-    The hook for rated games: the final lobby row carries ``ran_out`` (the seats in the order their time
-    ran out); the first to run out finishes last of all.
-    """
-    kept = sorted((s for s in range(len(scores)) if s not in ran_out), key=lambda s: -scores[s])
-    return kept + list(reversed([s for s in ran_out if s < len(scores)]))
-
-
 def skip_move(legal: list[str]) -> str:
     """The move a skipped seat plays: the rules have no pass, so the shortest way through a turn.
 

@@ -80,6 +80,7 @@ class GameKind:
                 "tagline": gettext(web.tagline) if web.tagline else "",
                 "styles": [url(s) for s in web.styles], "scripts": [url(s) for s in web.scripts],
                 "sides": web.per_seat_view,  # the replay offers "Other side" when each seat sees its own
+                "rules": f"/rules/{self.name}" if web.rules is not None else None,  # the table's Rules link
                 "tutorial": None if web.tutorial is None else {"words": f"games/{self.name}/{web.tutorial.words}",
                                                                "script": url(web.tutorial.script),
                                                                "title": gettext(web.tutorial.button)}}

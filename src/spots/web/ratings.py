@@ -50,6 +50,20 @@ def places(scores: Sequence[int], winner: int | None) -> list[int]:
     return [1 + sum(key(other) < key(seat) for other in range(len(scores))) for seat in range(len(scores))]
 
 
+def last_for_absence(ranks: Sequence[int], leaver: int | None, ran_out: Sequence[int]) -> list[int]:
+    """The places once absence counts: who ran out of time finishes below everyone who did not (the first to run
+    out last of all), and the one whose turn it was when a table was retired below them all."""
+    out = list(ranks)
+    below = len(out)
+    for seat in reversed(ran_out):  # the latest to run out first, just below those who played on
+        if 0 <= seat < len(out) and seat != leaver:
+            below += 1
+            out[seat] = below
+    if leaver is not None:
+        out[leaver] = below + 1
+    return out
+
+
 def shown(mu: float, sigma: float) -> str:
     """A rating as people read it: the mean and twice the uncertainty."""
     return f"{mu:.1f} ± {2 * sigma:.1f}"
@@ -107,9 +121,8 @@ class Ratings:
             log.info("table %s is rated but does not count (a guest or a player in two seats)", room.id)
             return []
         summary = room.kind.summary(room.state)
-        ranks = places(summary.scores, summary.winner)
-        if leaver is not None:  # the one who stopped playing is last, below everyone
-            ranks = [len(ranks) + 1 if seat == leaver else r for seat, r in enumerate(ranks)]
+        ran_out = list(room.timekeeper.clock.ran_out) if room.timekeeper is not None else []
+        ranks = last_for_absence(places(summary.scores, summary.winner), leaver, ran_out)
         changes = await asyncio.to_thread(self.changes, room, keys, ranks)
         try:
             if not await self.hub.writer.run(self.hub.store.record_ratings, room.id, changes, set(self.bots(room))):

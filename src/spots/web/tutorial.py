@@ -1,4 +1,6 @@
-"""Learn to play: a guided first game of any game that describes one (``WebView.tutorial``), and the rules page.
+"""Learn to play: a guided first game of any game that describes one (``WebView.tutorial``), and the games' rules
+pages (``WebView.rules``: each game's template and data, from its folder; ``/rules`` opens the first game's, and
+each rules page links the others).
 
 Why seeded: every newcomer meets the same gentle deal and the same first rolls, so
 the callouts (static/tutorial.js and the game's own script) land on the moments they
@@ -14,11 +16,11 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from .. import i18n
-from ..games.spots.tricks import N_, TILES
-from .context import request_lang
+from ..core.webview import N_
+from .context import request_lang, tr_of
 from .forms import clean_name
 from .games import GameKind, Tutorial, hosted
 from .guard import Refused, client_of, read_body
@@ -48,11 +50,11 @@ async def new_tutorial(hub: Any, kind: GameKind, lesson: Tutorial, lang: str, na
 
 @router.post("/learn")
 async def learn(request: Request) -> RedirectResponse:
-    """The lobby's Learn buttons: a fresh tutorial table of the chosen game (Spots by default), then the seat."""
+    """The lobby's Learn buttons: a fresh tutorial table of the chosen game (the first by default), then the seat."""
     raw = await read_body(request, NAME_FORM)  # a plain urlencoded form (no multipart parser needed for two fields)
     form = parse_qs(raw.decode("utf-8", "replace"))
-    game = form.get("game", ["spots"])[0]
     games = teaching()
+    game = form.get("game", [next(iter(games), "")])[0]  # none named: the first game that has one (Spots)
     if game not in games:
         raise Refused(400, "bad-game", f"there is no tutorial for the game {game!r}; there is one for: "
                       + ", ".join(games))
@@ -61,13 +63,38 @@ async def learn(request: Request) -> RedirectResponse:
     return RedirectResponse(f"/play/{token}?learn=1", status_code=303)
 
 
-@router.get("/rules", response_class=HTMLResponse)
-async def rules_page(request: Request) -> HTMLResponse:
-    """The rules summary and every tile, drawn as on the table, with its text."""
-    tr = i18n.translator(request_lang(request)).gettext
-    tiles: list[dict[str, Any]] = [
-        {"name": t.name, "title": tr(t.title), "colour": t.colour, "text": tr(t.text), "face_up": True, "treats": 0,
-         "active": False}
-        for t in TILES.values()
-    ]
-    return request.app.state.ctx.page(request, "rules.html", tiles=tiles)
+def with_rules() -> dict[str, GameKind]:
+    """The hosted games that have a rules page, in the registry's order."""
+    return {name: kind for name, kind in hosted().items() if kind.web.rules is not None}
+
+
+@router.get("/rules")
+async def first_rules(request: Request) -> Response:
+    """The lobby's Rules link: the first game's rules (each rules page links the other games' ones)."""
+    games = with_rules()
+    if not games:
+        _ = tr_of(request)
+        return request.app.state.ctx.message(request, 404, _("Not found"), _("Not found"))  # no game has one
+    query = f"?{request.url.query}" if request.url.query else ""  # keeps ?lang=
+    return RedirectResponse(f"/rules/{next(iter(games))}{query}", status_code=307)
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+async def rules_page(request: Request, game: str) -> HTMLResponse:
+    """A game's rules page: its template from its folder, with the data its web view makes in the page's language."""
+    ctx, _ = request.app.state.ctx, tr_of(request)
+    games = with_rules()
+    kind = games.get(game)
+    if kind is None or kind.web.rules is None:
+        if game in hosted():
+            text = _("{game} has no rules page; there are rules for: {games}.").format(
+                game=hosted()[game].title, games=", ".join(k.title for k in games.values()))
+        else:
+            text = _("There is no game {game}.").format(game=repr(game))
+        return ctx.message(request, 404, _("Not found"), text)
+    rules = kind.web.rules
+    pages = [{"name": name, "title": k.title, "url": f"/rules/{name}", "current": name == game}
+             for name, k in games.items()]
+    tr = i18n.translator(request_lang(request))
+    return ctx.page(request, f"games/{game}/{rules.template}", rules_pages=pages, look=kind.look(tr.gettext),
+                    **rules.context(tr))

@@ -27,7 +27,7 @@ from .advice import Advice, advise
 from .bots import BOTS, make
 from .record import open_record, save_record
 from .terminal_view import board
-from .words import N_, describe_move
+from .words import CLAIM_RULES, N_, describe_move, rules_summary
 
 PLAYERS = 2
 AUTOSAVE = "double-spot-autosave.json"
@@ -38,17 +38,6 @@ HELP = N_("Type a drop in the notation (e.g. 'drop 3 blue': column 3 from your l
           "number from the list. Commands: hint (the best drops with win estimates), rules (a short summary), "
           "save FILE, help, quit (the game is saved and can be continued). There is no undo: every drop is "
           "followed by a new roll of the die.")
-RULES_PLAY = N_("On your turn the die is rolled for you; drop one disc into a column that is not full, showing the "
-                "rolled colour toward you (a split face lets you choose which of its two colours). Your opponent "
-                "sits on the other side of the frame: your blue is their green, your pink their yellow, and left "
-                "and right are swapped.")
-RULES_MATCH = N_("When the board shows the pattern of a face-up card (turned any way, never mirrored), the player "
-                 "who dropped takes it and a new card is revealed.")
-CLAIM_RULES = {
-    "mover": N_("A new card whose pattern is already on the board goes to the player whose turn it is."),
-    "first": N_("A new card whose pattern is already on the board goes to whoever claims it first: "
-                "you say who did."),
-}
 
 
 def check_seats(seats: list[str]) -> list[str]:
@@ -220,22 +209,8 @@ class DoubleSpotGame(TableScreen):
                               self.names(), self.state.seat, self.tr))
 
     def rules(self) -> None:
-        _, ngettext = self._, self.ngettext
-        rules = self.state.rules
-        self.say(_("Double Spot on a board of {columns} columns and {rows} rows.").format(
-            columns=rules.columns, rows=rules.rows))
-        self.say(_(RULES_PLAY))
-        self.say(_(RULES_MATCH))
-        self.say(ngettext(
-            "The first player to take {n} card wins; if the board fills first, more cards wins and equal counts draw.",
-            "The first player to take {n} cards wins; if the board fills first, more cards wins and equal counts "
-            "draw.", rules.target).format(n=rules.target))
-        self.say(_(CLAIM_RULES[rules.claim]))
-        if rules.lifts:
-            self.say(ngettext(
-                "House rule: when the frame fills, it is lifted, the discs fall out, and play goes on ({n} time).",
-                "House rule: when the frame fills, it is lifted, the discs fall out, and play goes on (up to {n} "
-                "times).", rules.lifts).format(n=rules.lifts))
+        for paragraph in rules_summary(self.state.rules, self.tr):
+            self.say(paragraph)
 
     def summary(self) -> None:
         _ = self._

@@ -13,9 +13,10 @@ import gettext
 from pathlib import Path
 from typing import Any
 
-from ...core.webview import NP_, Tutorial, WebView
+from ...core.webview import NP_, RulesPage, Tutorial, WebView
+from .rules import Rules
 from .state import State, face_colours
-from .words import N_, colour_word, describe_phase, game_over
+from .words import N_, colour_word, describe_phase, game_over, rules_summary
 
 ENGLISH = gettext.NullTranslations()
 
@@ -104,6 +105,11 @@ def summary(state: State, names: list[str], tr: gettext.NullTranslations | None 
             "players": rows}
 
 
+def rules_page(tr: gettext.NullTranslations) -> dict[str, Any]:
+    """The rules page's paragraphs: the terminal's short summary, under the default rules."""
+    return {"paragraphs": rules_summary(Rules(), tr)}
+
+
 # Double Spot in the web app (given by its GameSpec.web)
 WEB_VIEW: WebView[State] = WebView(
     view=view,
@@ -119,6 +125,7 @@ WEB_VIEW: WebView[State] = WebView(
     # a short first game against the greedy bot: three cards win
     tutorial=Tutorial(rules={"target": 3}, seed=3, bot="greedy", button=N_("Learn Double Spot"),
                       words="tutorial_double_spot.html", script="tutorial_double_spot.js"),
+    rules=RulesPage("rules.html", rules_page),
     words=JS_WORDS,
     plurals=(NP_("{n} card left in the deck", "{n} cards left in the deck"),),
 )

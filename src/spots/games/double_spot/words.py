@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gettext
 
+from .rules import Rules
 from .state import State
 
 ENGLISH = gettext.NullTranslations()
@@ -25,6 +26,39 @@ COLOUR_WORDS = {
     "blue": N_("blue"), "green": N_("green"), "pink": N_("pink"), "yellow": N_("yellow"),
     "blue-green": N_("blue/green"), "pink-yellow": N_("pink/yellow"),
 }
+
+
+# The rules in short (the terminal's ``rules`` command and the web app's rules page say them).
+RULES_PLAY = N_("On your turn the die is rolled for you; drop one disc into a column that is not full, showing the "
+                "rolled colour toward you (a split face lets you choose which of its two colours). Your opponent "
+                "sits on the other side of the frame: your blue is their green, your pink their yellow, and left "
+                "and right are swapped.")
+RULES_MATCH = N_("When the board shows the pattern of a face-up card (turned any way, never mirrored), the player "
+                 "who dropped takes it and a new card is revealed.")
+CLAIM_RULES = {
+    "mover": N_("A new card whose pattern is already on the board goes to the player whose turn it is."),
+    "first": N_("A new card whose pattern is already on the board goes to whoever claims it first: "
+                "you say who did."),
+}
+
+
+def rules_summary(rules: Rules, tr: gettext.NullTranslations | None = None) -> list[str]:
+    """The rules under ``rules`` in a few paragraphs, in ``tr``'s language."""
+    _, ngettext = (tr or ENGLISH).gettext, (tr or ENGLISH).ngettext
+    said = [_("Double Spot on a board of {columns} columns and {rows} rows.").format(columns=rules.columns,
+                                                                                      rows=rules.rows),
+            _(RULES_PLAY), _(RULES_MATCH),
+            ngettext("The first player to take {n} card wins; if the board fills first, more cards wins and equal "
+                     "counts draw.",
+                     "The first player to take {n} cards wins; if the board fills first, more cards wins and equal "
+                     "counts draw.", rules.target).format(n=rules.target),
+            _(CLAIM_RULES[rules.claim])]
+    if rules.lifts:
+        said.append(ngettext(
+            "House rule: when the frame fills, it is lifted, the discs fall out, and play goes on ({n} time).",
+            "House rule: when the frame fills, it is lifted, the discs fall out, and play goes on (up to {n} "
+            "times).", rules.lifts).format(n=rules.lifts))
+    return said
 
 
 def colour_word(colour: str, tr: gettext.NullTranslations | None = None) -> str:

@@ -15,6 +15,7 @@ from ...core.games import GameSpec, LobbyBot, Outcome, Summary, Termination
 from ...core.options import CUSTOM, Lobby, Option, defaults_of
 from .advice import advise as spots_advise
 from .bots import BOTS
+from .commands import COMMANDS
 from .record import FORMAT
 from .rules import KEYED_DICE, Rules
 from .state import State
@@ -159,6 +160,7 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     study_reports={"tiles": tiles_report},
     terminal=terminal,
     web=WEB_VIEW,
+    commands=COMMANDS,
     lobby_bots=LOBBY_BOTS,
     seats_option="players",
     undo_rule=N_("You may take back your own moves of this turn made since the last roll or reveal, one at a time: "

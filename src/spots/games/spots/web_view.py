@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ...core.webview import NP_, Tutorial, WebView
+from ...core.webview import NP_, RulesPage, Tutorial, WebView
 from .dice import faces_text as _dice
 from .state import State
 from .tricks import N_, TILES
@@ -231,6 +231,13 @@ def web_view(state: State, seats: list[dict[str, Any]], moves: int, tr: gettext.
     return data
 
 
+def rules_tiles(tr: gettext.NullTranslations) -> dict[str, Any]:
+    """The rules page's data: every tile, drawn as on the table, with its text (the paragraphs are the template's)."""
+    _ = tr.gettext
+    return {"tiles": [{"name": t.name, "title": _(t.title), "colour": t.colour, "text": _(t.text), "face_up": True,
+                       "treats": 0, "active": False} for t in TILES.values()]}
+
+
 # Spots in the web app (its GameSpec.web); its browser files are in the game's folder
 SPOTS_FOLDER = Path(__file__).resolve().parent
 WEB_VIEW: WebView[State] = WebView(
@@ -243,6 +250,7 @@ WEB_VIEW: WebView[State] = WebView(
     # a gentle deal: the learner starts, with Missy (3, 4) and Ursula (1, 5) and a 3 in the yard; two dogs win
     tutorial=Tutorial(rules={"players": 2, "tricks": "beginner", "target": 2}, seed=7, bot="greedy",
                       button=N_("Learn to play"), words="tutorial_spots.html", script="tutorial_spots.js"),
+    rules=RulesPage("rules.html", rules_tiles),
     words=JS_WORDS,
     plurals=JS_PLURALS,
 )
