@@ -150,3 +150,32 @@ def test_the_account_pages_read_well_to_a_screen_reader(site: tuple[Server, str]
         assert problems(axe, page) == [], path
     assert page.goto(base + "/me") and page.locator("li.my-turn").count() == 1
     context.close()
+
+
+def test_an_invitation_by_name_is_accepted_from_my_games(site: tuple[Server, str], browser: Any) -> None:
+    _, base = site
+    ada, bo = browser.new_context(), browser.new_context()
+    ada_page, bo_page = ada.new_page(), bo.new_page()
+    sign_up(ada_page, base, "Ines", "a long enough password")
+    sign_up(bo_page, base, "Otto", "another long password")
+    ada_page.goto(base + "/")  # the lobby's form: seat 2 kept for Otto's account
+    ada_page.select_option("#opt-spots-players", "2")
+    ada_page.select_option("select[name=seat-1]", "human")
+    ada_page.fill("input[name=name-1]", "otto")  # any capitals
+    ada_page.check("input[name=invite-1]")
+    ada_page.select_option("#opt-spots-target", "3")
+    ada_page.click("#create")
+    ada_page.wait_for_url("**/host/**")
+    links = ada_page.locator("input.link").evaluate_all("(els) => els.map((e) => e.value)")
+    assert "Ines" in ada_page.inner_text(".seat-link[data-seat='0']")
+    bo_page.reload()
+    invitation = bo_page.locator("#my-invitations li")
+    assert "Ines invites you to seat 2." in invitation.inner_text()
+    assert "/play/" not in bo_page.content()  # the seat's link comes only with accepting
+    invitation.locator("button.accept-invitation").click()
+    bo_page.wait_for_url("**/play/**")
+    bo_page.wait_for_selector("#log li")
+    assert "you are Otto" in bo_page.inner_text("#who") and bo_page.locator("#take-seat").count() == 0
+    assert bo_page.url.endswith(links[1].rsplit("/", 1)[1])
+    ada.close()
+    bo.close()

@@ -96,7 +96,9 @@ def box(page: Any, selector: str) -> dict[str, float]:
 
 
 def test_a_whole_game_on_the_drawn_table(server: Server, browser: Any, axe: Any) -> None:
-    t = server.create(ME_AND_A_BOT, game="double-spot", target=3)
+    # seeded, so the same clicks meet the same dice and bot: a game in which cards are taken (an unseeded one
+    # may end, rarely, with a full frame and no card taken, which is a true ending but not this test's game)
+    t = server.create(ME_AND_A_BOT, game="double-spot", target=3, seed=11)
     context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="no-preference")
     context.add_init_script(WATCH_THE_FLIGHTS)
     page = context.new_page()
@@ -144,7 +146,7 @@ def test_a_whole_game_on_the_drawn_table(server: Server, browser: Any, axe: Any)
         for card, card_id in zip(drawn.all(), cards, strict=True):
             assert drawn_colours(card) == printed(view["patterns"][card_id]), card_id
             assert card.get_attribute("role") == "img" and card.get_attribute("aria-label").count(",") == 2
-    assert sum(len(c) for c in won) >= 1, "somebody took a card"
+    assert sum(len(c) for c in won) >= 1, ("somebody took a card", won)
     # every card taken flew from a holder (or, dealt and taken at once, from the deck) to the player who took it
     flights = page.evaluate("window.__flights")
     assert sorted((f["card"], f["to"]) for f in flights) == sorted((c, s) for s, cards in enumerate(won) for c in cards)

@@ -22,6 +22,7 @@ from .accounts import Accounts, SignInRefused, account_of, check_email, name_key
 from .context import Context, tr_of
 from .games import hosted
 from .guard import Refused, client_of, parse_json, read_body
+from .invitations import mine as my_invitations
 from .passkeys import PasskeyError, Passkeys, relying_party
 
 FORM_BODY = 2048  # bytes: a sign-in form holds a name, a password and where to go next
@@ -167,7 +168,8 @@ class AccountPages:
                           "players": ", ".join(room.names), "moves": len(room.log)})
         games.sort(key=lambda g: (not g["waiting"], -g["updated"]))
         passkeys = await self.hub.writer.run(self.hub.store.passkeys_of, me.id)
-        return self.ctx.page(request, "me.html", status, games=games, passkeys=len(passkeys),
+        invitations = await my_invitations(self.ctx, me, _)
+        return self.ctx.page(request, "me.html", status, games=games, invitations=invitations, passkeys=len(passkeys),
                              email=me.email or "" if email is None else email, notify=me.notify,
                              saved=request.query_params.get("saved") == "1" and not error, error=error)
 

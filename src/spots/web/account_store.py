@@ -142,7 +142,7 @@ class AccountStore:
         return 0 if row is None else int(row[0])
 
     def delete_account(self, account_id: str) -> int:
-        """Delete an account with its personal data (sessions, passkeys, e-mail); its seats stay, anonymous.
+        """Delete an account with its personal data (sessions, passkeys, e-mail, invitations); its seats stay.
 
         The games it played keep their moves and results under the name ``DELETED``. Returns how many seats.
         """
@@ -153,6 +153,7 @@ class AccountStore:
             ("DELETE FROM sessions WHERE account = ?", (account_id,)),
             ("DELETE FROM passkeys WHERE account = ?", (account_id,)),
             ("DELETE FROM challenges WHERE account = ?", (account_id,)),
+            ("DELETE FROM invitations WHERE account = ? OR inviter = ?", (account_id, account_id)),  # invite_store
             ("DELETE FROM rating_changes WHERE player = ?", (f"user:{account_id}",)),  # ratings.py
             ("DELETE FROM ratings WHERE player = ?", (f"user:{account_id}",)),
             ("DELETE FROM accounts WHERE id = ?", (account_id,)),

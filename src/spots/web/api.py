@@ -17,6 +17,7 @@ from .context import Context, request_lang, tr_of
 from .forms import clean_name, parse_new_table
 from .games import games_json
 from .guard import Refused, client_of, parse_json, read_body, whole_number
+from .invitations import keep_invites, read_invites
 from .notices import PUSH_SERVICES, is_push_service
 from .ratings import check_rated
 from .standing import routes as standing_routes
@@ -91,17 +92,21 @@ class Api:
             kind, rules, seats = parse_new_table(body)
             rated = check_rated(body, seats, None if me is None else me.id)
             pace = parse_pace(body.get("clock"))
+            invited = await read_invites(self.ctx, body, seats, me, tr_of(request))  # seats kept by name
         except ValueError as exc:
             return _error(400, "bad-table", str(exc))
         for seat in seats:  # a signed-in creator's own seat is the account's from the start
             if me is not None and seat.get("claimed"):
                 seat.update(account=me.id, name=me.name)
         room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace, rated=rated)
+        if invited and me is not None:
+            await keep_invites(self.ctx, room.id, invited, me)
         return JSONResponse({
             "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"), "rated": rated,
             "watch": self.ctx.link(f"/t/{room.id}"),
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "open": s.open, "mine": s.claimed,
-                       "link": self.ctx.link(f"/play/{s.token}") if s.token else None} for s in room.row.seats],
+                       "link": self.ctx.link(f"/play/{s.token}") if s.token else None,
+                       "invited": invited[s.seat].name if s.seat in invited else None} for s in room.row.seats],
         }, status_code=201)
 
     async def table_view(self, table_id: str) -> Response:

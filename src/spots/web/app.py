@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import account_pages, api, coach, pages, sockets, standing, tutorial
+from . import account_pages, api, coach, invitations, pages, sockets, standing, tutorial
 from .accounts import Accounts, SessionReader
 from .config import Limits
 from .context import HERE, Context
@@ -117,6 +117,7 @@ def create_app(
         if kind.web.routes is not None:
             app.include_router(kind.web.routes())
     app.include_router(account_pages.routes(ctx, accounts, origin))  # sign up and in, My games, profiles
+    app.include_router(invitations.routes(ctx))  # accepting and declining invitations by name (My games)
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> Response:

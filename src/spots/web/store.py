@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from .account_store import AccountStore, Duplicate
+from .invite_store import InviteStore
 from .solo_store import SoloStore
 from .talkstore import Run, TalkStore, talk_schema
 
@@ -105,6 +106,14 @@ CREATE TABLE IF NOT EXISTS challenges (
     account TEXT,
     expires REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS invitations (  -- version 9 (invite_store.py): a seat kept for a named account
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    account TEXT NOT NULL,               -- the invited account
+    inviter TEXT NOT NULL,               -- the creator's account
+    created REAL NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
 CREATE TABLE IF NOT EXISTS solo_games (  -- version 8 (solo_store.py): a solo table's deal and its result
     table_id TEXT PRIMARY KEY,
     deal TEXT NOT NULL,                  -- daily-YYYY-MM-DD or a challenge's name
@@ -132,7 +141,8 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (  -- Web Push: a browser that ask
     created REAL NOT NULL,
     PRIMARY KEY (table_id, seat, endpoint)
 );
-CREATE INDEX IF NOT EXISTS solo_games_by_deal ON solo_games (deal);"""
+CREATE INDEX IF NOT EXISTS solo_games_by_deal ON solo_games (deal);
+CREATE INDEX IF NOT EXISTS invitations_by_account ON invitations (account);"""
 ANALYSES = """
 CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, migrations/0006_analysis.sql
     record TEXT NOT NULL,
@@ -151,8 +161,9 @@ CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, mig
 # accounts tables in SCHEMA, seats.account), 5 the clocks and push subscriptions (migrations/0005_clocks.sql),
 # 6 the coach's ANALYSES (migrations/0006_analysis.sql), 7 table talk, rematches and ratings
 # (migrations/0007_talk.sql: talkstore.py, tables.rated), 8 the solo games (migrations/0008_solo.sql,
-# solo_games in SCHEMA). A database of a newer version is refused.
-SCHEMA_VERSION = 8
+# solo_games in SCHEMA), 9 the invitations by name (migrations/0009_invitations.sql, invitations in SCHEMA).
+# A database of a newer version is refused.
+SCHEMA_VERSION = 9
 
 
 class StoreError(Exception):
@@ -212,7 +223,7 @@ def explain(path: str, exc: BaseException) -> str:
     return f"database {path}: {why}"
 
 
-class TableStore(TalkStore, AccountStore, SoloStore, ABC):
+class TableStore(TalkStore, AccountStore, InviteStore, SoloStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their

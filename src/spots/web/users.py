@@ -5,7 +5,7 @@ shell's history would keep it): ``reset`` prints a one-time code for the player 
 enter at ``/reset`` (valid ``RESET_HOURS``), or with ``--password-stdin`` reads the
 new password from standard input (a prompt on a terminal). Disabling, resetting and
 deleting end every session of the account at once, on every server process.
-``delete`` removes the account's personal data (sessions, passkeys, e-mail, the
+``delete`` removes the account's personal data (sessions, passkeys, e-mail, invitations, the
 account itself); its seats stay in their games, anonymous, so no finished game
 loses a player. It runs beside a serving SQLite server too (SQLite lets two
 connections write in turn); live tables show a deleted player's new name once

@@ -25,7 +25,7 @@
     const box = $("seats");
     const old = [...box.querySelectorAll(".seat-row")].map((row) => ({
       kind: row.querySelector("select").value, name: row.querySelector("input").value,
-      open: row.querySelector("input.open").checked,
+      open: row.querySelector("input.open").checked, invite: Boolean(row.querySelector("input.invite")?.checked),
     }));
     const fallback = bots.includes("greedy") ? "bot:greedy" : `bot:${bots[0]}`;
     let html = "";
@@ -39,7 +39,9 @@
         <input name="name-${i}" maxlength="24" placeholder="${esc(T("name (optional)"))}" value="${esc(prev.name)}"
           aria-label="${esc(T("seat {n} name", { n: i + 1 }))}">
         <label class="open-seat" title="${esc(box.dataset.openTitle)}"><input type="checkbox" class="open"
-          name="open-${i}"${prev.open ? " checked" : ""}> ${esc(box.dataset.openLabel)}</label></div>`;
+          name="open-${i}"${prev.open ? " checked" : ""}> ${esc(box.dataset.openLabel)}</label>${box.dataset.inviteLabel
+          ? `<label class="invite-seat" title="${esc(box.dataset.inviteTitle)}"><input type="checkbox" class="invite"
+          name="invite-${i}"${prev.invite ? " checked" : ""}> ${esc(box.dataset.inviteLabel)}</label>` : ""}</div>`;
     }
     box.innerHTML = html;
   }
@@ -80,10 +82,12 @@
       const kind = row.querySelector("select").value;
       const name = row.querySelector("input").value.trim();
       const open = row.querySelector("input.open").checked;
-      return kind === "human" ? { kind: "human", name, open } : { kind: "bot", bot: kind.slice(4), name };
+      const invite = Boolean(row.querySelector("input.invite")?.checked);  // signed in: keep it for that account
+      if (kind !== "human") return { kind: "bot", bot: kind.slice(4), name };
+      return invite ? { kind: "human", name, open, invite: name } : { kind: "human", name, open };
     });
-    // your own seat: the first human seat you did not open to anyone (none: you only host)
-    const mine = seats.findIndex((s) => s.kind === "human" && !s.open);
+    // your own seat: the first human seat you neither opened to anyone nor invited someone to (none: you only host)
+    const mine = seats.findIndex((s) => s.kind === "human" && !s.open && s.invite === undefined);
     const body = { game: game(), seats, options: options(), creator_seat: mine < 0 ? null : mine, clock: $("clock").value,
       rated: $("rated").checked };
     $("create").disabled = true;
