@@ -166,6 +166,11 @@ def test_a_rated_game_against_a_bot_changes_the_rating_on_the_profile_and_leader
     news = page.inner_text("#rating-list li[data-player='rated_ann']")
     before, after = news.split(": ", 1)[1].split(" → ")
     assert before == "25.0 ± 16.7" and after != before
+    table_page = page.url
+    page.reload()  # a page (re)connecting after the table was rated is sent its ratings too
+    page.wait_for_selector("#rating-list li[data-player='rated_ann']")
+    assert page.inner_text("#rating-list li[data-player='rated_ann']") == news
+    assert page.url == table_page
     page.goto(server.url + "/players/rated_ann")
     assert after in page.inner_text("#ratings") and page.locator("#ratings svg.rating-chart polyline").count() == 1
     page.goto(server.url + "/leaderboard/spots")

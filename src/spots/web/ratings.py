@@ -33,7 +33,7 @@ from .writer import Unavailable
 
 if TYPE_CHECKING:
     from .hub import Hub
-    from .rooms import Room
+    from .rooms import Conn, Room
     from .store import SeatRow
 
 log = logging.getLogger("spots.web")
@@ -158,10 +158,8 @@ class Ratings:
             return found or Rating(key, MODEL.mu, MODEL.sigma)
         return stored.get(key) or Rating(key, MODEL.mu, MODEL.sigma)
 
-    def tell(self, room: Room, changes: Sequence[Change]) -> None:
-        """The table's viewers see each rating before and after."""
-        if not changes:
-            return
+    def message(self, room: Room, changes: Sequence[Change]) -> str:
+        """The ``ratings`` message: each player's rating before and after the table."""
         seats = {f"bot:{s.bot}" if s.kind == "bot" else f"user:{self.account(s)}": s for s in room.row.seats}
         rows = [{"seat": seats[c.player].seat if c.player in seats else None,
                  "player": seats[c.player].name if c.player in seats and c.player.startswith("user:")
@@ -169,10 +167,25 @@ class Ratings:
                  "bot": c.player.startswith("bot:"), "place": c.place,
                  "before": shown(c.mu_before, c.sigma_before), "after": shown(c.mu, c.sigma),
                  "delta": round(c.mu - c.mu_before, 2)} for c in changes]
-        text = json.dumps({"type": "ratings", "changes": rows})
+        return json.dumps({"type": "ratings", "changes": rows})
+
+    def tell(self, room: Room, changes: Sequence[Change]) -> None:
+        """The table's viewers see each rating before and after."""
+        if not changes:
+            return
+        text = self.message(room, changes)
         for conn in list(room.conns):
             if self.hub.talk.listens(conn):  # the connections that asked for table talk (talk.py)
                 conn.send(text)
+
+    async def joined(self, room: Room, conn: Conn) -> None:
+        """A viewer who asks for the talk of a finished rated table also sees its rating changes: a page that
+        (re)connects after the table was rated would otherwise never hear them."""
+        if not room.row.rated or not room.state.is_terminal():
+            return
+        changes = await self.hub.writer.run(self.hub.store.rating_changes, "table_id = ?", (room.id,))
+        if changes:
+            conn.send(self.message(room, changes))
 
     async def heard(self, table_id: str, room: Room | None) -> None:
         """Another process rated a table: caches here are stale; viewers here are told."""

@@ -153,6 +153,7 @@ class Talk:
                 return _error("server-error", _("the table talk could not be read; try again"), retry_after=exc.retry)
             self.send_history(room, conn)
             await self.hub.rematch.joined(room, conn)
+            await self.hub.ratings.joined(room, conn)
             if kind == "talk":
                 return None
         if kind == "rematch":

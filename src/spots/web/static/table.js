@@ -175,6 +175,7 @@
     on: (kind, f) => listeners[kind].push(f),
     send, sendMove, toast,
     view: () => view, me: () => me,
+    connected: () => !!ws && ws.readyState === WebSocket.OPEN,  // a script loaded after the socket opened asks this
   };
   connect();
 })();

@@ -95,10 +95,12 @@
   }
 
   window.SpotsTable.on("message", onMessage);
-  window.SpotsTable.on("open", () => {  // ask for the talk (and the rematch, ratings) on every (re)connect
+  function askForTheTalk() {  // the talk so far, the rematch and the ratings; then each new line
     const secret = localStorage.getItem(hostKey);
     window.SpotsTable.send(secret ? { type: "host", token: secret } : { type: "talk" });
-  });
+  }
+  window.SpotsTable.on("open", askForTheTalk);  // on every (re)connect
+  if (window.SpotsTable.connected()) askForTheTalk();  // the socket opened while this script was still loading
   window.SpotsTable.on("state", (view) => {  // players are offered a rematch at the end; spectators see one made
     if (view.over && window.SpotsTable.me() !== null) $("rematch").hidden = false;
   });
