@@ -86,6 +86,7 @@ def create_app(
         yield
         await told.stop()
         await hub.stop()
+        hub.talk.close()
         await reports.close()
         pool.close()
         writer.close()

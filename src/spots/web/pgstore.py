@@ -112,7 +112,7 @@ class PgStore(TableStore):
     def __init__(self, url: str) -> None:
         self.url, self.name = url, redact(url)
         self.origin = secrets.token_hex(4)  # this process's mark on its own notifications
-        self.lock = threading.Lock()
+        self.lock, self.chat_lock = threading.Lock(), threading.Lock()
         self.lease_lock = threading.Lock()
         self.held: set[str] = set()
         self._stop = threading.Event()
@@ -123,6 +123,7 @@ class PgStore(TableStore):
             if version != SCHEMA_VERSION:
                 raise StoreError(f"database {self.name}: schema version {version}, expected {SCHEMA_VERSION}")
             self.locks_db = self._connect()
+            self.chat_db = self._connect()  # table talk's own (talkstore.py: _chat_write)
         except psycopg.Error as exc:
             raise StoreError(explain(url, exc)) from None
 
@@ -151,6 +152,8 @@ class PgStore(TableStore):
             self._listener.join(3)
         with self.lock:
             self.db.close()
+        with self.chat_lock:
+            self.chat_db.close()
         with self.lease_lock:
             self.locks_db.close()
             self.held.clear()
@@ -307,6 +310,23 @@ class PgStore(TableStore):
                 if note is not None:
                     self._notify(conn, *note)
                 return done
+
+    def _chat_live(self) -> psycopg.Connection[Any]:
+        if self.chat_db.closed or self.chat_db.broken:
+            self.chat_db = self._connect()
+        return self.chat_db
+
+    def _chat_write(self, sql: str, args: Sequence[Any], notes: Sequence[tuple[str, str, str]]) -> None:
+        with self.chat_lock:
+            conn = self._chat_live()
+            with conn.transaction():
+                conn.execute(sql.replace("?", "%s"), tuple(args))
+                for note in notes:
+                    self._notify(conn, *note)
+
+    def _chat_query(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        with self.chat_lock:
+            return self._chat_live().execute(sql.replace("?", "%s"), tuple(args)).fetchall()
 
     def _write(self, statements: Sequence[tuple[str, Sequence[Any]]], seats_of: Sequence[str] = ()) -> list[int]:
         with self.lock:

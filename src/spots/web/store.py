@@ -414,20 +414,25 @@ class Store(TableStore):
         self._lockfile: TextIO | None = self._take_lock() if lock else None
         try:
             self._check_file()
-            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=0.25)
-            self.lock = threading.Lock()
+            self.db = self._connect(durable)
+            self.lock, self.chat_lock = threading.Lock(), threading.Lock()
             self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-            self.db.execute("PRAGMA foreign_keys=ON")
             (verdict,) = self.db.execute("PRAGMA quick_check(1)").fetchone()
             if verdict != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
             self.db.executescript(SCHEMA)
             self._upgrade()
             self.db.executescript(talk_schema())
+            self.chat_db = self._connect(durable)  # table talk's own (talkstore.py: _chat_write)
         except (sqlite3.Error, OSError) as exc:
             self._release_lock()
             raise StoreError(explain(self.path, exc)) from None
+
+    def _connect(self, durable: bool) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=0.25)
+        db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
 
     def _check_file(self) -> None:
         """Refuse what SQLite would quietly accept: an empty file, or a file we may not write."""
@@ -485,6 +490,8 @@ class Store(TableStore):
     def close(self) -> None:
         with self.lock:
             self.db.close()
+        with self.chat_lock:
+            self.chat_db.close()
         self._release_lock()
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
@@ -610,6 +617,16 @@ class Store(TableStore):
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             return work(lambda sql, args: self.db.execute(sql, tuple(args)).fetchall())
+
+    def _chat_write(self, sql: str, args: Sequence[Any], notes: Sequence[tuple[str, str, str]]) -> None:
+        """One statement, committed as it runs: SQLite holds its write lock only inside that call, never
+        while this thread waits for Python's, so a move's transaction is seldom kept waiting."""
+        with self.chat_lock:
+            self.chat_db.execute(sql, tuple(args))
+
+    def _chat_query(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        with self.chat_lock:
+            return self.chat_db.execute(sql, tuple(args)).fetchall()
 
     def _write(self, statements: Sequence[tuple[str, Sequence[Any]]], seats_of: Sequence[str] = ()) -> list[int]:
         try:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import i18n
 from ..i18n import N_
+from .chatlog import ChatLog
 from .guard import Buckets, Refused, check_text
 from .writer import Unavailable
 
@@ -73,6 +74,10 @@ class Talk:
         self.peers: dict[Conn, Peer] = {}
         limits = hub.limits
         self.buckets = Buckets(limits.chat_per_minute / 60, CHAT_BURST)
+        self.log = ChatLog(hub.store)  # the lines' own writer (chatlog.py): moves never wait behind talk
+
+    def close(self) -> None:
+        self.log.close()
 
     # -------------------------------------------------------------- viewers
 
@@ -80,9 +85,7 @@ class Talk:
         """A table's chat and mutes, read from the store the first time."""
         talk = self.tables.get(table_id)
         if talk is None:
-            store = self.hub.store
-            lines = await self.hub.writer.run(store.chat_of, table_id)
-            mutes = await self.hub.writer.run(store.mutes_of, table_id)
+            lines, mutes = await self.log.read(table_id)
             talk = self.tables.setdefault(table_id, TableTalk(lines, mutes))
             while len(self.tables) > KEPT:
                 oldest = next(iter(self.tables))
@@ -208,7 +211,7 @@ class Talk:
                 "seat": conn.seat, "author": peer.author, "name": peer.name,
                 "phrase": phrase, "text": text}
         try:
-            stored = await self.hub.writer.run(self.hub.store.add_chat, room.id, line)
+            stored = await self.log.add(room.id, line)
         except Unavailable as exc:
             return _error("server-error", _("the message could not be saved; try again"), retry_after=exc.retry)
         talk.lines.append(stored)
@@ -267,7 +270,7 @@ class Talk:
             if new or held is None:
                 self.tell(room, line)
         elif kind == "k":
-            talk.mutes = await self.hub.writer.run(self.hub.store.mutes_of, table_id)
+            talk.mutes = await self.log.mutes(table_id)
             self.tell_mutes(room)
 
     def resync(self) -> None:

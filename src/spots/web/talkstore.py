@@ -5,6 +5,11 @@ here and each store only says how it runs a transaction (``_transact``: SQLite's
 ``BEGIN IMMEDIATE``, PostgreSQL's transaction with a ``NOTIFY`` for the other
 processes). The tables come from ``migrations/0007_talk.sql``; the SQLite store
 makes them from the same file (``talk_schema``).
+
+Chat lines go through a database connection of their own (``_chat_write``,
+``_chat_query``) on a writer thread of their own (``chatlog.py``): measured at
+150 tables, a move otherwise waited behind the chat lines queued before it on the
+one writer thread.
 """
 
 from __future__ import annotations
@@ -77,29 +82,46 @@ class TalkStore:
 
     # -------------------------------------------------------------- chat
 
+    CHAT_BATCH = 50  # lines stored by one statement at most (10 values each: far under SQLite's 999)
+
+    def _chat_write(self, sql: str, args: Sequence[Any], notes: Sequence[tuple[str, str, str]]) -> None:
+        """Run one statement of table talk as a transaction of its own, on the store's chat connection (so
+        that talk never waits for moves nor moves for talk), and announce ``notes`` when it commits."""
+        raise NotImplementedError
+
+    def _chat_query(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one read of table talk, on the chat connection."""
+        raise NotImplementedError
+
     def add_chat(self, table_id: str, line: dict[str, Any]) -> dict[str, Any]:
         """Store one chat line (its id and time are given here) and announce it; the line as stored."""
-        stored = {**line, "id": secrets.token_hex(6), "at": time.time()}
+        return self.add_chats([(table_id, line)])[0]
 
-        def work(run: Run) -> None:
-            run("INSERT INTO chat (table_id, id, at, moves, channel, seat, author, name, phrase, text)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (table_id, stored["id"], stored["at"], stored["moves"], stored["channel"], stored["seat"],
-                 stored["author"], stored["name"], stored["phrase"], stored["text"]))
-
-        self._transact(work, ("c", table_id, json.dumps(stored)))
-        return stored
+    def add_chats(self, lines: Sequence[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+        """Store chat lines of any tables at once (each given its id and time here) and announce each; the
+        lines as stored. One statement per ``CHAT_BATCH`` lines: all of them or none."""
+        now = time.time()
+        stored = [(table_id, {**line, "id": secrets.token_hex(6), "at": now}) for table_id, line in lines]
+        for start in range(0, len(stored), self.CHAT_BATCH):
+            batch = stored[start:start + self.CHAT_BATCH]
+            values = ",".join(["(?,?,?,?,?,?,?,?,?,?)"] * len(batch))
+            args = [value for table_id, s in batch for value in (
+                table_id, s["id"], s["at"], s["moves"], s["channel"], s["seat"], s["author"], s["name"], s["phrase"],
+                s["text"])]
+            self._chat_write("INSERT INTO chat (table_id, id, at, moves, channel, seat, author, name, phrase, text)"
+                             f" VALUES {values}", args, [("c", table_id, json.dumps(s)) for table_id, s in batch])
+        return [s for _, s in stored]
 
     def chat_of(self, table_id: str) -> list[dict[str, Any]]:
         """Every chat line of a table, oldest first."""
-        rows = self._query(
+        rows = self._chat_query(
             "SELECT id, at, moves, channel, seat, author, name, phrase, text FROM chat WHERE table_id = ?"
             " ORDER BY at, id", (table_id,))
         keys = ("id", "at", "moves", "channel", "seat", "author", "name", "phrase", "text")
         return [dict(zip(keys, r, strict=True)) for r in rows]
 
     def mutes_of(self, table_id: str) -> set[str]:
-        return {r[0] for r in self._query(
+        return {r[0] for r in self._chat_query(
             "SELECT author FROM chat_mutes WHERE table_id = ?", (table_id,))}
 
     def set_mute(self, table_id: str, author: str, muted: bool) -> None:

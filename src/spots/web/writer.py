@@ -54,14 +54,16 @@ def describe(exc: BaseException) -> str:
 class Writer:
     """Runs store calls on one thread; retries busy errors for up to ``patience`` seconds.
 
-    ``errors``: the database driver's exceptions (the store's ``errors``; SQLite's by default).
+    ``errors``: the database driver's exceptions (the store's ``errors``; SQLite's by default). ``name``:
+    the thread's (table talk has a writer of its own, ``chatlog.py``).
     """
 
-    def __init__(self, patience: float = 2.0, errors: tuple[type[BaseException], ...] = (sqlite3.Error,)) -> None:
+    def __init__(self, patience: float = 2.0, errors: tuple[type[BaseException], ...] = (sqlite3.Error,),
+                 name: str = "spots-db") -> None:
         self.patience = patience
         self.errors = errors
         self.failing_until = 0.0  # after a call gave up, the next ones try once (no queue of waiting calls)
-        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="spots-db")
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
 
     def _retrying(self, call: Callable[..., T], args: tuple[Any, ...]) -> T:
         now = time.monotonic()
