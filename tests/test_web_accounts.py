@@ -363,6 +363,21 @@ def test_the_hosts_users_command_lists_disables_resets_and_deletes(db: str, caps
     assert bo
 
 
+def test_a_deleted_accounts_seat_is_named_in_the_readers_language(tmp_path: Path) -> None:
+    db = str(tmp_path / "spots.db")
+    with app_on(db) as c:
+        ada = sign_up(c, "Ada")
+        table = as_(c, ada).post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+                                                      "tricks": "beginner", "target": 1}).json()
+    assert users_cli(db, "delete", "Ada", "--yes")[0] == 0
+    with app_on(db) as c:
+        for lang, words in (("en", "deleted player"), ("es", "jugador eliminado"), ("vi", "người chơi đã xóa"),
+                            ("zh-Hant", "已刪除嘅玩家")):
+            step = c.get(f"/api/tables/{table['id']}/replay", headers={"Accept-Language": lang}).json()
+            assert words in step["view"]["status"], (lang, step["view"]["status"])  # whose turn it is
+            assert any(words in line for line in step["log"]), lang  # and the log's lines
+
+
 def test_users_on_a_missing_database_file_is_one_line_and_creates_nothing(tmp_path: Path,
                                                                           capsys: pytest.CaptureFixture[str]) -> None:
     from spots.cli import main as spots  # the command as the README names it: spots users ...

@@ -181,3 +181,82 @@ def test_one_player_is_invited_to_one_seat_only(tmp_path: Path) -> None:
         assert r.status_code == 400 and "Bo is invited to two seats" in r.json()["message"], r.text
         store = c.app.state.hub.store  # type: ignore[attr-defined]
         assert store.invitations_of(store.account_named("bo").id) == []
+
+
+def test_a_guest_cannot_take_an_invited_seat_of_a_rated_table(db: str) -> None:
+    """A guest's game would count for nobody: the seat kept for Bo waits for a signed-in player."""
+    with app_on(db) as c:
+        ada, bo, cy = sign_up(c, "Ada"), sign_up(c, "Bo"), sign_up(c, "Cy")
+        made = as_(c, ada).post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human", "invite": "Bo"}],
+                                                     "tricks": "beginner", "target": 1, "rated": True})
+        table = made.json()
+        assert made.status_code == 201 and table["rated"] is True, made.text
+        link = table["seats"][1]["link"].rsplit("/", 1)[1]
+        r = as_(c, None).get(f"/play/{link}")
+        assert r.status_code == 403 and "This seat of a rated table is kept for Bo: sign in to take it" in r.text
+        with as_(c, None).websocket_connect(f"/ws/{table['id']}?token={link}") as ws:
+            msg = ws.receive_json()
+            assert msg["code"] == "sign-in-to-play" and "kept for Bo" in msg["message"], msg
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+        assert not store.load_table(table["id"]).seats[1].claimed  # the guest's visits took nothing
+        assert invitations_on(as_(c, bo).get("/me").text) == [(table["id"], "1")]  # still Bo's to accept
+        # a signed-in player may take it with its link (the table still counts), as at any table
+        assert as_(c, cy).get(f"/play/{link}").status_code == 200
+        assert as_(c, cy).post(f"/play/{link}/take", follow_redirects=False).status_code == 303
+        # and at a table that is not rated, a guest takes an invited seat's link as before
+        plain = make_table(c, ada).json()
+        other = plain["seats"][1]["link"].rsplit("/", 1)[1]
+        assert as_(c, None).get(f"/play/{other}").status_code == 200
+
+
+def test_the_host_page_shows_each_invitations_answer(db: str) -> None:
+    with app_on(db) as c:
+        ada, bo = sign_up(c, "Ada"), sign_up(c, "Bo")
+
+        def status(table: dict[str, Any]) -> list[tuple[str, str]]:
+            page = as_(c, ada).get(table["host"]).text  # the host link (the creator's)
+            return re.findall(r'class="invitation-status" data-status="(\w+)">([^<]*)<', page)
+
+        first, second = make_table(c, ada).json(), make_table(c, ada).json()
+        assert status(first) == [("invited", "Kept for Bo: invited, no answer yet.")]
+        assert as_(c, bo).post(f"/invitations/{first['id']}/1/decline", follow_redirects=False).status_code == 303
+        assert status(first) == [("declined", "Bo declined your invitation: this link now seats whoever you send it"
+                                              " to.")]
+        assert as_(c, bo).post(f"/invitations/{second['id']}/1/accept", follow_redirects=False).status_code == 303
+        assert status(second) == [("accepted", "Bo accepted your invitation.")]
+        c.headers["Accept-Language"] = "es"  # in the reader's language
+        assert status(second) == [("accepted", "Bo aceptó tu invitación.")]
+        del c.headers["Accept-Language"]
+
+
+def test_a_table_whose_invitation_cannot_be_stored_is_not_made(db: str) -> None:
+    """The table and its invitations are one transaction: when the invitation cannot be written, neither is."""
+    with app_on(db) as c:
+        ada = sign_up(c, "Ada")
+        sign_up(c, "Bo")
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+        tables_before = store._query("SELECT COUNT(*) FROM tables")[0][0]
+        refuse_invitations(db)
+        r = make_table(c, ada)
+        assert r.status_code == 503 and "could not be created" in r.json()["message"], r.text
+        assert store._query("SELECT COUNT(*) FROM tables")[0][0] == tables_before
+        assert store._query("SELECT COUNT(*) FROM seats WHERE account IS NULL")[0][0] == 0
+        assert as_(c, None).get("/api/tables").json()["tables"] == []
+
+
+def refuse_invitations(db: str) -> None:
+    """Make every new invitation fail to be written (a trigger raising, as a full disk or a lost lock would)."""
+    if db.startswith("postgresql"):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            conn.execute("CREATE FUNCTION no_invitation() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION"
+                         " 'cannot write an invitation'; END $$ LANGUAGE plpgsql")
+            conn.execute("CREATE TRIGGER no_invitation BEFORE INSERT ON invitations FOR EACH ROW EXECUTE FUNCTION"
+                         " no_invitation()")
+        return
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TRIGGER no_invitation BEFORE INSERT ON invitations BEGIN"
+                     " SELECT RAISE(ABORT, 'cannot write an invitation'); END")

@@ -24,7 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-DELETED = "deleted player"  # the name a deleted account's seats keep
+from ..i18n import N_
+
+DELETED = N_("deleted player")  # the name a deleted account's seats keep (shown translated: Room.names_in)
 ACCOUNT_COLUMNS = ("id, name, name_key, password, email, notify, created, disabled, failures, failed_at, reset,"
                    " reset_until")
 SETTABLE = {"password", "email", "notify", "disabled", "reset", "reset_until", "failures", "failed_at"}

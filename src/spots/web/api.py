@@ -98,9 +98,9 @@ class Api:
         for seat in seats:  # a signed-in creator's own seat is the account's from the start
             if me is not None and seat.get("claimed"):
                 seat.update(account=me.id, name=me.name)
-        room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace, rated=rated)
         if invited and me is not None:
-            await keep_invites(self.ctx, room.id, invited, me)
+            keep_invites(seats, invited, me)  # stored with the table, in its transaction
+        room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace, rated=rated)
         return JSONResponse({
             "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"), "rated": rated,
             "watch": self.ctx.link(f"/t/{room.id}"),
@@ -208,7 +208,7 @@ class Api:
         if data is None:
             state = room.state if count == total else await asyncio.to_thread(
                 self.ctx.replays.state_at, room.id, room.kind, room.state.rules, moves, count)
-            view = room.kind.view(state, room.seat_info(), count, i18n.translator(lang), side, False)
+            view = room.kind.view(state, room.seat_info(lang), count, i18n.translator(lang), side, False)
             data = {"at": count, "total": total, "view": view, "move": moves[count - 1] if count else None,
                     "log": room.log_in(lang)[:count]}
             self.ctx.replays.keep(key, data)

@@ -299,16 +299,21 @@ class Hub:
 
     # -------------------------------------------------------------- seats
 
-    async def claim(self, token: str) -> tuple[Room, int] | None:
-        """The table and seat of an invite link, marking the seat taken (raises Unavailable)."""
+    async def seat_of(self, token: str) -> tuple[Room, int] | None:
+        """The table and seat of an invite link, nothing changed (raises Unavailable)."""
         found = self.by_token.get(token)
         if found is None and self.store.shared:  # a table another server process made a moment ago?
             table_id = await self.writer.run(self.store.table_of_link, token)
             if table_id is not None and await self.table(table_id) is not None:
                 found = self.by_token.get(token)
+        return None if found is None else (self.rooms[found[0]], found[1])
+
+    async def claim(self, token: str) -> tuple[Room, int] | None:
+        """The table and seat of an invite link, marking the seat taken (raises Unavailable)."""
+        found = await self.seat_of(token)
         if found is None:
             return None
-        room = self.rooms[found[0]]
+        room = found[0]
         seat = room.row.seats[found[1]]
         if not seat.claimed:
             await self.writer.run(self.store.claim_seat, room.id, seat.seat, False)

@@ -1,17 +1,21 @@
 """Invitations by name: a signed-in creator keeps a human seat of a new table for another account.
 
 How it fits: ``POST /api/tables`` takes ``"invite": "NAME"`` on a human seat (read by
-``read_invites``, after ``forms.parse_new_table``); the invitation is stored (``invite_store.py``)
-and shown in the invitee's My games, where Accept binds the seat to their account (and opens
-it) and Decline removes the invitation, leaving the seat an ordinary invite-link seat. Only the
-invitee may do either; the seat's link is only ever sent to them, after accepting. A guest
-creator cannot invite by name (guests share the link, as before).
+``read_invites``, after ``forms.parse_new_table``); the invitation is stored with the table, in
+its transaction (``invite_store.py``), and shown in the invitee's My games, where Accept binds
+the seat to their account (and opens it) and Decline leaves the seat an ordinary invite-link
+seat; the answer is kept, and the table's host page shows it beside the seat. Only the invitee
+may do either; the seat's link is only ever sent to them, after accepting. A guest creator
+cannot invite by name (guests share the link, as before). The creator may still send the seat's
+link to someone else, who then takes the seat (the invitation is too late), except a guest at a
+rated table (``guest_refusal``): a guest's game counts for nobody, so the seat waits for a
+signed-in player.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
@@ -21,6 +25,9 @@ from .accounts import account_of, name_key
 from .context import Context, tr_of
 from .games import hosted
 from .writer import Unavailable
+
+if TYPE_CHECKING:
+    from .rooms import Room
 
 Tr = Callable[[str], str]
 
@@ -61,9 +68,23 @@ async def read_invites(ctx: Context, body: Any, seats: list[dict[str, Any]], me:
     return invited
 
 
-async def keep_invites(ctx: Context, table_id: str, invited: dict[int, AccountRow], me: AccountRow) -> None:
-    """Store the invitations of a new table."""
-    await ctx.hub.writer.run(ctx.hub.store.add_invitations, table_id, {i: a.id for i, a in invited.items()}, me.id)
+def keep_invites(seats: list[dict[str, Any]], invited: dict[int, AccountRow], me: AccountRow) -> None:
+    """Mark the invited seats of a new table, so that the store writes the invitations with the table."""
+    for i, account in invited.items():
+        seats[i].update(invited=account.id, inviter=me.id)
+
+
+async def guest_refusal(ctx: Context, me: AccountRow | None, room: Room, seat: int, _: Tr) -> str | None:
+    """Why a guest may not take this seat (before its link marks it taken): it is kept for an invited player
+    at a rated table, where a guest's game would count for nobody; or None."""
+    row = room.row.seats[seat]
+    if me is not None or not room.row.rated or row.claimed or row.account is not None:
+        return None
+    found = await ctx.hub.writer.run(ctx.hub.store.invitation, room.id, seat)
+    if found is None or found.status != "invited":
+        return None
+    return _("This seat of a rated table is kept for {name}: sign in to take it (a guest's game would count for"
+             " nobody).").format(name=found.invitee_name or row.name)
 
 
 async def mine(ctx: Context, me: AccountRow, _: Tr) -> list[dict[str, Any]]:
@@ -87,7 +108,7 @@ class InvitationPages:
         if me is None:
             return see_other("/signin")
         found = await self.hub.writer.run(self.hub.store.invitation, table_id, seat)
-        if found is None:
+        if found is None or found.status != "invited":
             return self.ctx.message(request, 404, _("Not found"), _(
                 "There is no such invitation: it was accepted, declined, or the table is gone."))
         if found.account != me.id:
@@ -115,7 +136,7 @@ class InvitationPages:
             if not await accounts.bind(room, seat, me):
                 return self.ctx.message(request, 409, _("Too late"), _(
                     "Someone took this seat with its link before you accepted."))
-            await self.hub.writer.run(self.hub.store.drop_invitation, table_id, seat, me.id)
+            await self.hub.writer.run(self.hub.store.answer_invitation, table_id, seat, me.id, "accepted")
         except Unavailable as exc:
             return self.ctx.message(request, 503, _("Try again"), exc.why, exc.retry)
         return see_other(f"/play/{row.token}")
@@ -124,7 +145,7 @@ class InvitationPages:
         me = await self._theirs(request, table_id, seat)
         if not isinstance(me, AccountRow):
             return me
-        await self.hub.writer.run(self.hub.store.drop_invitation, table_id, seat, me.id)
+        await self.hub.writer.run(self.hub.store.answer_invitation, table_id, seat, me.id, "declined")
         return see_other("/me")
 
 

@@ -12,6 +12,7 @@ from .clocks import pace_menu, pace_names
 from .context import Context, tr_of
 from .forms import lobby_form
 from .games import hosted
+from .invitations import guest_refusal
 from .tutorial import teaching
 from .writer import Unavailable
 
@@ -63,9 +64,13 @@ def routes(ctx: Context) -> APIRouter:
         if table_id is None:
             return not_found(request, tr_of(request)("No table has this host link."))
         room = hub.rooms[table_id]
+        try:  # the invitations by name and their answers (invite_store.py)
+            invited = await hub.writer.run(hub.store.invitations_at, table_id)
+        except Unavailable:
+            invited = {}  # the page without them rather than none
         seats = [
             {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed, "open": s.open,
-             "link": ctx.link(f"/play/{s.token}") if s.token else None}
+             "link": ctx.link(f"/play/{s.token}") if s.token else None, "invitation": invited.get(s.seat)}
             for s in room.row.seats
         ]
         return ctx.page(request, "host.html", table=room.id, seats=seats, watch=ctx.link(f"/t/{room.id}"),
@@ -74,7 +79,13 @@ def routes(ctx: Context) -> APIRouter:
     @router.get("/play/{token}", response_class=HTMLResponse)
     async def play_page(request: Request, token: str) -> HTMLResponse:
         _ = tr_of(request)
+        me = account_of(request)
         try:
+            found = await hub.seat_of(token)
+            kept = None if found is None else await guest_refusal(ctx, me, *found, _)
+            if kept is not None:  # an invited seat of a rated table: not for a guest
+                return ctx.page(request, "account.html", 403, mode="signin", error=kept, name="",
+                                next=f"/play/{token}")
             found = await hub.claim(token)
         except Unavailable as exc:
             return ctx.message(request, 503, _("Try again shortly"), _(
@@ -82,7 +93,6 @@ def routes(ctx: Context) -> APIRouter:
         if found is None:
             return not_found(request, _("This seat link is not valid (the seat may have been taken from the lobby)."))
         room, seat = found
-        me = account_of(request)
         refusal = ctx.accounts.seat_refusal(me, room, seat, _) if ctx.accounts else None
         if refusal is not None:  # a seat bound to an account is only that account's
             return ctx.page(request, "account.html", 403, mode="signin", error=refusal, name=room.names[seat],

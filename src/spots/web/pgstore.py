@@ -34,6 +34,7 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from .account_store import Duplicate
+from .invite_store import INSERT_INVITATION, invitation_rows
 from .store import (
     SCHEMA_VERSION,
     Conflict,
@@ -185,6 +186,9 @@ class PgStore(TableStore):
                      for s in row.seats])
                 if moves:
                     cur.execute(*self._moves_insert(row.id, 0, moves, now))
+                invitations = invitation_rows(row.id, seats, now)
+                if invitations:
+                    cur.executemany(INSERT_INVITATION.replace("?", "%s"), invitations)
                 self._notify(conn, "n", row.id)
         row.moves = [m for m, _ in moves]
         return row

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import i18n
 from ..core.errors import IllegalMoveError
+from .account_store import DELETED
 from .clocks import Clock, skip_move
 from .games import GameKind, hosted
 from .guard import Bucket
@@ -155,12 +156,17 @@ class Room(Takebacks):
     def names(self) -> list[str]:
         return [s.name for s in self.row.seats]
 
-    def seat_info(self) -> list[dict[str, Any]]:
+    def names_in(self, lang: str) -> list[str]:
+        """The seats' names as shown in one language: a deleted account's seat says so in that language."""
+        tr = i18n.translator(lang)
+        return [tr.gettext(DELETED) if s.name == DELETED and s.account is None else s.name for s in self.row.seats]
+
+    def seat_info(self, lang: str = i18n.DEFAULT) -> list[dict[str, Any]]:
         online = {c.seat for c in self.conns}
         return [
-            {"name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed or s.kind == "bot",
+            {"name": name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed or s.kind == "bot",
              "online": s.kind == "bot" or s.seat in online}
-            for s in self.row.seats
+            for s, name in zip(self.row.seats, self.names_in(lang), strict=True)
         ]
 
     def current_view(self, lang: str = "en", seat: int | None = None) -> dict[str, Any]:
@@ -171,7 +177,8 @@ class Room(Takebacks):
         """The view as JSON text, made once per position, language and side."""
         key = (i18n.resolve(lang), seat if self.kind.per_seat_view else None)
         if key not in self._views:
-            view = self.kind.view(self.state, self.seat_info(), len(self.log), i18n.translator(key[0]), key[1], True)
+            view = self.kind.view(self.state, self.seat_info(key[0]), len(self.log), i18n.translator(key[0]), key[1],
+                                  True)
             view["table"] = self.id
             view["undo"] = self.undo_offer()  # who may take back a move now (the page's Undo button)
             self._views[key] = json.dumps(view)
@@ -195,12 +202,12 @@ class Room(Takebacks):
         if lang == i18n.DEFAULT:
             return self.log
         if lang not in self.logs:
-            self.logs[lang] = replay_with_log(self.kind, self.state.rules, self.state.history(), self.names,
+            self.logs[lang] = replay_with_log(self.kind, self.state.rules, self.state.history(), self.names_in(lang),
                                               i18n.translator(lang))[1]
         return self.logs[lang]
 
     def _narrate(self, before: Any, move: str, after: Any) -> dict[str, str]:
-        return {lang: self.kind.narrate(before, move, after, self.names, i18n.translator(lang))
+        return {lang: self.kind.narrate(before, move, after, self.names_in(lang), i18n.translator(lang))
                 for lang in [i18n.DEFAULT, *self.logs]}
 
     def status(self) -> str:

@@ -22,6 +22,7 @@ from .. import i18n
 from .accounts import account_of
 from .context import Context, request_lang
 from .guard import client_of, kept_for_newcomers, network_of
+from .invitations import guest_refusal
 from .rooms import STATE, Conn, MoveError, Room, Unsaid
 from .talk import TYPES as TALK_TYPES
 from .writer import Unavailable
@@ -107,6 +108,11 @@ class SocketServer:
         seat: int | None = None
         if token:
             try:
+                found = await self.hub.seat_of(token)
+                kept = None if found is None else await guest_refusal(self.ctx, account_of(ws), *found, _)
+                if kept is not None:  # an invited seat of a rated table: not for a guest
+                    await self.refuse(ws, _error("sign-in-to-play", kept), 4403)
+                    return
                 found = await self.hub.claim(token)
             except Unavailable as exc:
                 await self.refuse(ws, _error("server-busy", _(

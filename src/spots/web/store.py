@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from .account_store import AccountStore, Duplicate
-from .invite_store import InviteStore
+from .invite_store import INSERT_INVITATION, InviteStore, invitation_rows
 from .solo_store import SoloStore
 from .talkstore import Run, TalkStore, talk_schema
 
@@ -130,6 +130,7 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("tables", "rated", "INTEGER NOT NULL DEFAULT 0"),  # its result changes ratings (migration 7)
     ("seats", "account", "TEXT"),  # version 3: the account that took the seat (NULL: a guest or a bot)
     ("tables", "clock", "TEXT"),  # version 5: a clocked table's clock (web/clocks.py: JSON), NULL without one
+    ("invitations", "status", "TEXT NOT NULL DEFAULT 'invited'"),  # version 10: 'invited', 'accepted', 'declined'
 }
 INDEXES = """CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);
 CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);
@@ -161,9 +162,9 @@ CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, mig
 # accounts tables in SCHEMA, seats.account), 5 the clocks and push subscriptions (migrations/0005_clocks.sql),
 # 6 the coach's ANALYSES (migrations/0006_analysis.sql), 7 table talk, rematches and ratings
 # (migrations/0007_talk.sql: talkstore.py, tables.rated), 8 the solo games (migrations/0008_solo.sql,
-# solo_games in SCHEMA), 9 the invitations by name (migrations/0009_invitations.sql, invitations in SCHEMA).
-# A database of a newer version is refused.
-SCHEMA_VERSION = 9
+# solo_games in SCHEMA), 9 the invitations by name (migrations/0009_invitations.sql, invitations in SCHEMA), 10
+# their answers (migrations/0010_invitation_status.sql, invitations.status). A database of a newer version is refused.
+SCHEMA_VERSION = 10
 
 
 class StoreError(Exception):
@@ -238,7 +239,9 @@ class TableStore(TalkStore, AccountStore, InviteStore, SoloStore, ABC):
     @abstractmethod
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
-                     rated: bool = False) -> TableRow: ...
+                     rated: bool = False) -> TableRow:
+        """A new table with its seats, opening moves and invitations (seats with ``invited``), in one
+        transaction."""
 
     @abstractmethod
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
@@ -497,9 +500,10 @@ class Store(TableStore):
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
                      rated: bool = False) -> TableRow:
-        """Insert a table, its seats, its clock and its opening chance moves in one transaction.
+        """Insert a table, its seats, its clock, its opening chance moves and its invitations in one transaction.
 
-        A seat with ``claimed`` set (the creator's own) is taken from the start.
+        A seat with ``claimed`` set (the creator's own) is taken from the start; one with ``invited`` (and
+        ``inviter``) is kept for that account (invite_store.py).
         """
         now = time.time()
         row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
@@ -523,6 +527,7 @@ class Store(TableStore):
                  for s in row.seats],
             )
             self._insert_moves(row.id, 0, moves, now)
+            self.db.executemany(INSERT_INVITATION, invitation_rows(row.id, seats, now))
         row.moves = [m for m, _ in moves]
         return row
 
