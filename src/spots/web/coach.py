@@ -5,11 +5,11 @@ Why this shape:
 - The analysis (``spots.analysis``) is seconds of pure Python, so it runs in a worker process of its own (at
   the workers' lower priority, ``workers.start_worker``), never in the server and never in the pool the bots
   use: a table waiting for a bot's move must not wait for somebody's report.
-- One report per record and budget (``analyses`` in the store, keyed by a digest of the game, rules and
-  moves, and by the evaluator's budget in words), computed once even when several server processes share a
-  PostgreSQL database: the first to insert the row computes it; the others read its progress from the row and
-  the report when it is there. A row whose process stopped saying how far it got for ``STALE`` seconds (or,
-  alone on a SQLite file, any row no task of this process computes) is taken over.
+- One report per record and budget (``analyses`` in the store: ``analysis_store.py``; keyed by a digest of the
+  game, rules and moves, and by the evaluator's budget in words), computed once even when several server
+  processes share a PostgreSQL database: the first to insert the row computes it; the others read its progress
+  from the row and the report when it is there. A row whose process stopped saying how far it got for
+  ``STALE`` seconds (or, alone on a SQLite file, any row no task of this process computes) is taken over.
 - A game with a person at it is analysed while it is played (a step's numbers depend only on its position and
   its move), so when it ends only its last moves are left and the report is ready while the players look at
   the end screen; a replay of an older game, or of a bots' game, starts it on the first request.
@@ -39,6 +39,7 @@ from fastapi.responses import JSONResponse, Response
 from .. import i18n
 from ..analysis import Analyser, Report, evaluator_of
 from ..analysis.words import band
+from .analysis_store import STALE
 from .context import request_lang
 from .guard import Refused
 from .store import TableStore
@@ -53,7 +54,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("spots.web")
 REPORT_VERSION = 1  # part of the budget key: a change to the stored document computes the reports again
-STALE = 120.0  # seconds without news from the process computing a report before another may take it over
 AT_ONCE = 8  # reports this process computes or queues at once; more are refused with "try again"
 HEARD_EVERY = 1.0  # seconds between progress notes in the shared store
 KEPT = 64  # finished reports kept in memory (more are read back from the store)
@@ -129,42 +129,6 @@ def report_document(report: Report) -> dict[str, Any]:
                         "mistakes": mistakes})
     return {"game": report.game, "evaluator": report.evaluator, "steps": len(report.steps),
             "chart": [[round(v, 4) for v in values] for values in report.chart], "players": players}
-
-
-# ------------------------------------------------------------------ in the store (on the writer thread)
-
-
-def _claim(store: TableStore, key: tuple[str, str], table_id: str, total: int) -> bool:
-    """Take the report's row to compute it: a new row, or one left stale. True when this process has it."""
-    now = time.time()
-    with store.lock:
-        if store._read("INSERT INTO analyses (record, budget, table_id, status, done, total, claimed)"
-                       " VALUES (?, ?, ?, 'computing', 0, ?, ?) ON CONFLICT (record, budget) DO NOTHING"
-                       " RETURNING record", (*key, table_id, total, now)):
-            return True
-        stale = now - STALE if store.shared else now + 1  # alone on the file: nobody else computes it
-        return bool(store._read("UPDATE analyses SET status = 'computing', done = 0, claimed = ? WHERE record = ?"
-                                " AND budget = ? AND status <> 'ready' AND claimed < ? RETURNING record",
-                                (now, *key, stale)))
-
-
-def _row(store: TableStore, key: tuple[str, str]) -> tuple[str, int, int, str | None, float] | None:
-    with store.lock:
-        found = store._read("SELECT status, done, total, report, claimed FROM analyses WHERE record = ? AND"
-                            " budget = ?", key)
-    return (str(found[0][0]), int(found[0][1]), int(found[0][2]), found[0][3], float(found[0][4])) if found else None
-
-
-def _heard(store: TableStore, key: tuple[str, str], done: int) -> None:
-    with store.lock:
-        store._read("UPDATE analyses SET done = ?, claimed = ? WHERE record = ? AND budget = ? AND"
-                    " status = 'computing' RETURNING record", (done, time.time(), *key))
-
-
-def _settle(store: TableStore, key: tuple[str, str], status: str, text: str) -> None:
-    with store.lock:
-        store._read("UPDATE analyses SET status = ?, report = ?, done = total, claimed = ? WHERE record = ? AND"
-                    " budget = ? RETURNING record", (status, text, time.time(), *key))
 
 
 # ------------------------------------------------------------------ in the server
@@ -277,16 +241,16 @@ class Coach:
         if key in self.running:
             done, total = self.progress.get(key[0], (0, total))
             return {"status": "computing", "done": done, "total": total}
-        row = await self.writer.run(_row, self.store, key)
+        row = await self.writer.run(self.store.analysis, key)
         if row is not None and row[0] == "ready" and row[3]:
             return {"status": "ready", "report": self._keep(key, json.loads(row[3]))}
         if row is None or not self.store.shared or row[4] < time.time() - STALE:
             if len(self.running) >= AT_ONCE:
                 raise Refused(503, "coach-busy", "the server is analysing other games; try again in a moment", 5)
-            if await self.writer.run(_claim, self.store, key, room.id, total):
+            if await self.writer.run(self.store.claim_analysis, key, room.id, total):
                 self.running[key] = asyncio.get_running_loop().create_task(self._compute(room, key))
                 return {"status": "computing", "done": 0, "total": total}
-            row = await self.writer.run(_row, self.store, key)
+            row = await self.writer.run(self.store.analysis, key)
         if row is not None and row[0] == "failed":
             return {"status": "failed", "message": row[3] or ""}
         return {"status": "computing", "done": row[1] if row else 0, "total": row[2] if row else total}
@@ -310,10 +274,10 @@ class Coach:
                 await asyncio.wait({future}, timeout=HEARD_EVERY)
                 done = self.progress.get(job, (0, 0))[0]
                 if self.store.shared and done != said and not future.done():
-                    await self.writer.run(_heard, self.store, key, done)
+                    await self.writer.run(self.store.analysis_progress, key, done)
                     said = done
             doc = future.result()
-            await self.writer.run(_settle, self.store, key, "ready", json.dumps(doc))
+            await self.writer.run(self.store.settle_analysis, key, "ready", json.dumps(doc))
             self._keep(key, doc)
         except asyncio.CancelledError:
             raise
@@ -322,7 +286,7 @@ class Coach:
             log.error("table %s: its report failed (%s)", room.id, why)
             self.failed[key] = why
             try:
-                await self.writer.run(_settle, self.store, key, "failed", why)
+                await self.writer.run(self.store.settle_analysis, key, "failed", why)
             except Exception as store_exc:
                 log.warning("table %s: the failure could not be stored (%s)", room.id, store_exc)
         finally:

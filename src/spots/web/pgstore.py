@@ -279,18 +279,6 @@ class PgStore(TableStore):
                     self._notify(conn, "a", table_id)
                 return done
 
-    def add_push(self, table_id: str, seat: int, endpoint: str, subscription: str) -> None:
-        with self.lock:
-            self._live().execute(
-                "INSERT INTO push_subscriptions VALUES (%s,%s,%s,%s,%s) ON CONFLICT (table_id, seat, endpoint)"
-                " DO UPDATE SET subscription = EXCLUDED.subscription", (table_id, seat, endpoint, subscription,
-                                                                        time.time()))
-
-    def drop_push(self, table_id: str, seat: int, endpoint: str) -> None:
-        with self.lock:
-            self._live().execute("DELETE FROM push_subscriptions WHERE table_id = %s AND seat = %s"
-                                 " AND endpoint = %s", (table_id, seat, endpoint))
-
     # -------------------------------------------------------------- reads
 
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:

@@ -12,6 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+SOLO_SCHEMA = """
+CREATE TABLE IF NOT EXISTS solo_games (  -- version 8 (migrations/0008_solo.sql): a solo table's deal and its result
+    table_id TEXT PRIMARY KEY,
+    deal TEXT NOT NULL,                  -- daily-YYYY-MM-DD or a challenge's name
+    turns INTEGER,                       -- once the game is over and scored
+    busts INTEGER
+);
+CREATE INDEX IF NOT EXISTS solo_games_by_deal ON solo_games (deal);
+"""  # as the SQLite store makes it (PostgreSQL: the migration)
+
 
 @dataclass(frozen=True)
 class BoardRow:

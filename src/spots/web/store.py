@@ -37,8 +37,10 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from .account_store import AccountStore, Duplicate
-from .invite_store import INSERT_INVITATION, InviteStore, invitation_rows
-from .solo_store import SoloStore
+from .analysis_store import ANALYSES, AnalysisStore
+from .invite_store import INSERT_INVITATION, INVITATIONS_SCHEMA, InviteStore, invitation_rows
+from .push_store import PUSH_SCHEMA, PushStore
+from .solo_store import SOLO_SCHEMA, SoloStore
 from .talkstore import Run, TalkStore, talk_schema
 
 T = TypeVar("T")
@@ -106,20 +108,6 @@ CREATE TABLE IF NOT EXISTS challenges (
     account TEXT,
     expires REAL NOT NULL
 );
-CREATE TABLE IF NOT EXISTS invitations (  -- version 9 (invite_store.py): a seat kept for a named account
-    table_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    account TEXT NOT NULL,               -- the invited account
-    inviter TEXT NOT NULL,               -- the creator's account
-    created REAL NOT NULL,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS solo_games (  -- version 8 (solo_store.py): a solo table's deal and its result
-    table_id TEXT PRIMARY KEY,
-    deal TEXT NOT NULL,                  -- daily-YYYY-MM-DD or a challenge's name
-    turns INTEGER,                       -- once the game is over and scored
-    busts INTEGER
-);
 """
 COLUMNS = {  # columns added after the first release: (table, column, definition)
     ("tables", "game", "TEXT NOT NULL DEFAULT 'spots'"),  # before Double Spot every table was Spots
@@ -133,37 +121,15 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("invitations", "status", "TEXT NOT NULL DEFAULT 'invited'"),  # version 10: 'invited', 'accepted', 'declined'
 }
 INDEXES = """CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);
-CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);
-CREATE TABLE IF NOT EXISTS push_subscriptions (  -- Web Push: a browser that asked to hear about a seat's turns
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    endpoint TEXT NOT NULL,
-    subscription TEXT NOT NULL,      -- the browser's PushSubscription as JSON
-    created REAL NOT NULL,
-    PRIMARY KEY (table_id, seat, endpoint)
-);
-CREATE INDEX IF NOT EXISTS solo_games_by_deal ON solo_games (deal);
-CREATE INDEX IF NOT EXISTS invitations_by_account ON invitations (account);"""
-ANALYSES = """
-CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, migrations/0006_analysis.sql
-    record TEXT NOT NULL,
-    budget TEXT NOT NULL,
-    table_id TEXT NOT NULL,
-    status TEXT NOT NULL,
-    done INTEGER NOT NULL DEFAULT 0,
-    total INTEGER NOT NULL DEFAULT 0,
-    report TEXT,
-    claimed REAL NOT NULL,
-    PRIMARY KEY (record, budget)
-);
-"""
+CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);"""
 # The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
 # release, 2 added the first COLUMNS and INDEXES, 3 the accounts (migrations/0003_accounts.sql, the
-# accounts tables in SCHEMA, seats.account), 5 the clocks and push subscriptions (migrations/0005_clocks.sql),
-# 6 the coach's ANALYSES (migrations/0006_analysis.sql), 7 table talk, rematches and ratings
-# (migrations/0007_talk.sql: talkstore.py, tables.rated), 8 the solo games (migrations/0008_solo.sql,
-# solo_games in SCHEMA), 9 the invitations by name (migrations/0009_invitations.sql, invitations in SCHEMA), 10
-# their answers (migrations/0010_invitation_status.sql, invitations.status). A database of a newer version is refused.
+# accounts tables in SCHEMA, seats.account), 5 the clocks and push subscriptions (migrations/0005_clocks.sql,
+# push_store.py), 6 the coach's ANALYSES (migrations/0006_analysis.sql, analysis_store.py), 7 table talk,
+# rematches and ratings (migrations/0007_talk.sql: talkstore.py, tables.rated), 8 the solo games
+# (migrations/0008_solo.sql, solo_store.py), 9 the invitations by name (migrations/0009_invitations.sql,
+# invite_store.py), 10 their answers (migrations/0010_invitation_status.sql, invitations.status). A database of
+# a newer version is refused.
 SCHEMA_VERSION = 10
 
 
@@ -224,7 +190,7 @@ def explain(path: str, exc: BaseException) -> str:
     return f"database {path}: {why}"
 
 
-class TableStore(TalkStore, AccountStore, InviteStore, SoloStore, ABC):
+class TableStore(TalkStore, AccountStore, InviteStore, SoloStore, PushStore, AnalysisStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their
@@ -255,19 +221,6 @@ class TableStore(TalkStore, AccountStore, InviteStore, SoloStore, ABC):
 
         Why compare-and-set: every server process times every clock, and only the first to act on an
         expiry (or a choice) may; the others find the clock changed and read it back (``clock_of``)."""
-
-    @abstractmethod
-    def add_push(self, table_id: str, seat: int, endpoint: str, subscription: str) -> None:
-        """Keep a browser's push subscription for a seat (the same endpoint again replaces it)."""
-
-    @abstractmethod
-    def drop_push(self, table_id: str, seat: int, endpoint: str) -> None: ...
-
-    def pushes(self, table_id: str, seat: int) -> list[str]:
-        """The push subscriptions (JSON) of a seat."""
-        with self.lock:
-            return [s for (s,) in self._read("SELECT subscription FROM push_subscriptions WHERE table_id = ?"
-                                             " AND seat = ? ORDER BY created", (table_id, seat))]
 
     def clock_of(self, table_id: str) -> str | None:
         """A table's clock as stored (after another process changed it)."""
@@ -423,7 +376,7 @@ class Store(TableStore):
             (verdict,) = self.db.execute("PRAGMA quick_check(1)").fetchone()
             if verdict != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
-            self.db.executescript(SCHEMA)
+            self.db.executescript(SCHEMA + SOLO_SCHEMA + INVITATIONS_SCHEMA)
             self._upgrade()
             self.db.executescript(talk_schema())
             self.chat_db = self._connect(durable)  # table talk's own (talkstore.py: _chat_write)
@@ -482,6 +435,7 @@ class Store(TableStore):
             if column not in present:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
         self.db.executescript(INDEXES)
+        self.db.executescript(PUSH_SCHEMA)
         self.db.executescript(ANALYSES)
         self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -603,16 +557,6 @@ class Store(TableStore):
         with self.lock, self.db:
             return self.db.execute("UPDATE tables SET clock = ? WHERE id = ? AND clock = ?",
                                    (new, table_id, old)).rowcount == 1
-
-    def add_push(self, table_id: str, seat: int, endpoint: str, subscription: str) -> None:
-        with self.lock, self.db:
-            self.db.execute("INSERT OR REPLACE INTO push_subscriptions VALUES (?,?,?,?,?)",
-                            (table_id, seat, endpoint, subscription, time.time()))
-
-    def drop_push(self, table_id: str, seat: int, endpoint: str) -> None:
-        with self.lock, self.db:
-            self.db.execute("DELETE FROM push_subscriptions WHERE table_id = ? AND seat = ? AND endpoint = ?",
-                            (table_id, seat, endpoint))
 
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         return self.db.execute(sql, tuple(args)).fetchall()
