@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from fastapi.testclient import TestClient
@@ -72,6 +72,25 @@ def sign_up(c: TestClient, name: str) -> None:
     assert r.status_code == 303, r.text
 
 
+class Seated(NamedTuple):
+    table: Msg
+    tokens: list[str]  # the human seats' secrets, in seat order
+    ann: Any  # seat 0's socket
+    bob: Any  # seat 1's socket
+
+
+@contextmanager
+def two_players(c: TestClient, seats: list[Msg] | None = None) -> Iterator[Seated]:
+    """A new table and its two players' sockets, both listening to table talk."""
+    t = new_table(c, seats)
+    tok = [token(s["link"]) for s in t["seats"] if s["link"]]
+    with c.websocket_connect(f"/ws/{t['id']}?token={tok[0]}") as ann, \
+            c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}") as bob:
+        listen(ann)
+        listen(bob)
+        yield Seated(t, tok, ann, bob)
+
+
 def play_to_the_end(socks: dict[int, Any], seed: int = 1) -> Msg:
     """Play random legal moves from the seats' sockets until the game ends; the last view."""
     pick = random.Random(seed)
@@ -125,12 +144,7 @@ def test_players_talk_spectators_talk_apart_and_everything_is_stored(tmp_path: P
 def test_a_flood_and_an_oversized_message_are_refused_and_not_stored(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     with client(db, chat_length=50, chat_per_minute=6.0) as c:
-        t = new_table(c)
-        tok = [token(s["link"]) for s in t["seats"]]
-        with c.websocket_connect(f"/ws/{t['id']}?token={tok[0]}") as ann, \
-                c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}") as bob:
-            listen(ann)
-            listen(bob)
+        with two_players(c) as (t, _, ann, bob):
             ann.send_json({"type": "chat", "text": "x" * 51})
             error = until(ann, of_type("error"))
             assert error["code"] == "chat-too-long" and "50 characters" in error["message"] and "51" in error["message"]
@@ -154,12 +168,7 @@ def test_a_flood_and_an_oversized_message_are_refused_and_not_stored(tmp_path: P
 def test_the_creator_mutes_with_the_host_secret_and_nobody_else_can(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     with client(db) as c:
-        t = new_table(c)
-        tok = [token(s["link"]) for s in t["seats"]]
-        with c.websocket_connect(f"/ws/{t['id']}?token={tok[0]}") as ann, \
-                c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}") as bob:
-            listen(ann)
-            listen(bob)
+        with two_players(c) as (t, tok, ann, bob):
             bob.send_json({"type": "mute", "author": "seat:0"})
             assert until(bob, of_type("error"))["code"] == "not-host"
             bob.send_json({"type": "host", "token": tok[1]})  # a seat's secret is not the host's
@@ -180,12 +189,7 @@ def test_the_creator_mutes_with_the_host_secret_and_nobody_else_can(tmp_path: Pa
 def test_a_rematch_needs_every_human_and_takes_each_to_their_rotated_seat(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     with client(db) as c:
-        t = new_table(c, [*TWO, {"kind": "bot", "bot": "random", "name": "Rex"}])
-        tok = [token(s["link"]) for s in t["seats"] if s["link"]]
-        with c.websocket_connect(f"/ws/{t['id']}?token={tok[0]}") as ann, \
-                c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}") as bob:
-            listen(ann)
-            listen(bob)
+        with two_players(c, [*TWO, {"kind": "bot", "bot": "random", "name": "Rex"}]) as (t, _, ann, bob):
             ann.send_json({"type": "rematch"})
             assert until(ann, of_type("error"))["code"] == "not-over"
             play_to_the_end({0: ann, 1: bob})
