@@ -165,6 +165,56 @@ def test_a_flood_and_an_oversized_message_are_refused_and_not_stored(tmp_path: P
         assert texts == [f"spam {i}" for i in range(5)] + ["I can still talk"]
 
 
+def test_a_line_that_cannot_be_stored_is_refused_and_heard_by_nobody(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with client(db) as c:
+        with two_players(c) as (t, _, ann, bob):
+            ann.send_json({"type": "chat", "text": "stored"})
+            assert until(bob, of_type("chat"))["line"]["text"] == "stored"
+            with sqlite3.connect(db) as con:  # from now on the file refuses chat lines (as a full disk would)
+                con.execute("CREATE TRIGGER no_chat BEFORE INSERT ON chat BEGIN SELECT RAISE(ABORT, 'disk is full');"
+                            " END")
+            ann.send_json({"type": "chat", "text": "lost"})
+            error = until(ann, of_type("error"))
+            assert error["code"] == "server-error" and "could not be saved" in error["message"], error
+            bob.send_json({"type": "ping"})
+            assert until(bob, lambda m: m["type"] in ("chat", "pong"))["type"] == "pong"  # Bob heard nothing
+        assert [text for _, text in chat_rows(db, t["id"])] == ["stored"]
+
+
+def test_lines_said_at_once_are_stored_together_in_their_order(tmp_path: Path) -> None:
+    """Table talk's own writer (chatlog.py) stores the lines said while one write is under way in one statement;
+    each table's talk reads back in the order it was said."""
+    import asyncio
+
+    from spots.web.chatlog import ChatLog
+    from spots.web.store import Store
+
+    store = Store(tmp_path / "t.db")
+    try:
+        tables = [store.create_table("spots", {"players": 2}, TWO, []).id for _ in range(2)]
+        writes: list[int] = []
+        add_chats = store.add_chats
+        store.add_chats = lambda lines: writes.append(len(lines)) or add_chats(lines)  # type: ignore[method-assign]
+
+        async def say_all() -> list[Msg]:
+            log = ChatLog(store)
+            try:
+                line = {"moves": 0, "channel": "players", "seat": 0, "author": "seat:0", "name": "Ann", "phrase": None}
+                return await asyncio.gather(*(log.add(tables[i % 2], {**line, "text": f"line {i}"})
+                                              for i in range(120)))
+            finally:
+                log.close()
+
+        stored = asyncio.run(say_all())
+        assert [s["text"] for s in stored] == [f"line {i}" for i in range(120)]  # each sender got its own line
+        assert sum(writes) == 120 and len(writes) < 120 and max(writes) <= store.CHAT_BATCH
+        for k, table_id in enumerate(tables):
+            assert [line["text"] for line in store.chat_of(table_id)] == [f"line {i}" for i in range(k, 120, 2)]
+    finally:
+        store.close()
+
+
 def test_the_creator_mutes_with_the_host_secret_and_nobody_else_can(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     with client(db) as c:

@@ -46,8 +46,9 @@ class ChatLog:
 
     async def _flush(self) -> None:
         """Write what is pending, one batch at a time, until nothing is."""
-        while self.pending:
-            batch, self.pending = self.pending, []
+        while self.pending:  # (one statement a batch: all its lines are stored, or none and their senders told)
+            size = self.store.CHAT_BATCH
+            batch, self.pending = self.pending[:size], self.pending[size:]
             try:
                 lines = await self.writer.run(self.store.add_chats, [(table_id, line) for table_id, line, _ in batch])
             except Unavailable as exc:

@@ -98,10 +98,11 @@ class TalkStore:
         return self.add_chats([(table_id, line)])[0]
 
     def add_chats(self, lines: Sequence[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
-        """Store chat lines of any tables at once (each given its id and time here) and announce each; the
-        lines as stored. One statement per ``CHAT_BATCH`` lines: all of them or none."""
+        """Store chat lines of any tables at once (each given its id and time here, in their order) and announce
+        each; the lines as stored. One statement per ``CHAT_BATCH`` lines, each stored whole or not at all."""
         now = time.time()
-        stored = [(table_id, {**line, "id": secrets.token_hex(6), "at": now}) for table_id, line in lines]
+        stored = [(table_id, {**line, "id": secrets.token_hex(6), "at": now + i * 1e-6})
+                  for i, (table_id, line) in enumerate(lines)]
         for start in range(0, len(stored), self.CHAT_BATCH):
             batch = stored[start:start + self.CHAT_BATCH]
             values = ",".join(["(?,?,?,?,?,?,?,?,?,?)"] * len(batch))
