@@ -8,7 +8,6 @@ at the same turn and roll) and for their distribution (chi-square over a fixed s
 from __future__ import annotations
 
 import json
-
 import random
 from datetime import date, timedelta
 

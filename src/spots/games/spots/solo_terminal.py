@@ -19,8 +19,8 @@ from ...core.games import sniff
 from ...play.table import HUMAN
 from . import Game
 from .daily import MEDAL_WORDS, Challenge, Deal, challenge_named, daily_deal, medal, parse_day, score_of
-from .keyed import KeyedDice
 from .errors import StateFormatError
+from .keyed import KeyedDice
 from .par import PAR_GAMES, Par, par_bot, par_of
 from .state import State
 from .terminal import Table, TerminalGame
