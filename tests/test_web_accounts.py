@@ -8,6 +8,7 @@ client per app, and each person is their own session cookie.
 from __future__ import annotations
 
 import io
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -376,6 +377,12 @@ def test_a_deleted_accounts_seat_is_named_in_the_readers_language(tmp_path: Path
             step = c.get(f"/api/tables/{table['id']}/replay", headers={"Accept-Language": lang}).json()
             assert words in step["view"]["status"], (lang, step["view"]["status"])  # whose turn it is
             assert any(words in line for line in step["log"]), lang  # and the log's lines
+            lobby = c.get("/", headers={"Accept-Language": lang}).text  # the lobby's rows name it in the page's words
+            page_words = json.loads(lobby.split("window.SPOTS_WORDS = ", 1)[1].split(";\n", 1)[0])
+            assert page_words.get("deleted player", "deleted player") == words, lang
+        rows = c.get("/api/tables").json()["tables"]
+        ada_seat = next(r for r in rows if r["id"] == table["id"])["players"][0]
+        assert ada_seat["deleted"] and ada_seat["name"] == "deleted player"
 
 
 def test_users_on_a_missing_database_file_is_one_line_and_creates_nothing(tmp_path: Path,

@@ -26,7 +26,7 @@ JS_WORDS = [
     N_("away"), N_("empty"), N_("first to {n}"), N_("free seat"), N_("live"), N_("name (optional)"), N_("nobody"),
     N_("not available"), N_("online"), N_("reconnecting…"), N_("scored"), N_("seat {n} name"),
     N_("seat {n} player"), N_("to move"), N_("turn {turn}, {who} to move"), N_("won by {who}"), N_("{bot} bot"),
-    N_("{turns}, {moves}."), N_("Seat {n} is no longer free."),
+    N_("{turns}, {moves}."), N_("Seat {n} is no longer free."), N_("deleted player"),
 ]
 JS_PLURALS = [
     NP_("{n} move", "{n} moves"),

@@ -233,6 +233,7 @@ class Room(Takebacks):
             "created": self.row.created, "updated": self.row.updated,
             "players": [
                 {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
+                 "deleted": s.name == DELETED and s.account is None,  # the lobby says so in the reader's language
                  "free": s.kind == "human" and s.open and not s.claimed,
                  "invited": s.kind == "human" and not s.open and not s.claimed, "scored": summary.scores[s.seat]}
                 for s in self.row.seats

@@ -112,7 +112,8 @@
   function row(t) {
     const g = about[t.game] || { title: t.game, goal: ["first to {n}", "first to {n}"], draws: false };
     const players = t.players.map((p) => {
-      const who = p.kind === "bot" ? `${esc(p.name)} <span class="muted">(${esc(p.bot)})</span>` : esc(p.name);
+      const name = p.deleted ? T("deleted player") : p.name;  // a deleted account's seat, in the reader's words
+      const who = p.kind === "bot" ? `${esc(name)} <span class="muted">(${esc(p.bot)})</span>` : esc(name);
       const join = p.free ? ` <button type="button" class="join" data-table="${t.id}" data-seat="${p.seat}">${esc(T("Join"))}</button>` : "";
       return `<span class="lp">${who} ★${p.scored}${join}</span>`;
     }).join(" · ");
