@@ -1,5 +1,6 @@
-"""Spots' bots by name: ``random``, ``greedy``, ``expectimax`` (and its frozen first version ``expectimax-v1``),
-``mcts``, the trained ``ppo`` and ``optimal`` (the exact policy of the solved solitaire variants, ``solve.py``).
+"""Spots' bots by name: ``random``, ``greedy``, ``expectimax`` (and its frozen versions ``expectimax-v1`` and
+``expectimax-v2``), ``mcts``, the trained ``ppo`` and ``optimal`` (the exact policy of the solved solitaire variants,
+``solve.py``).
 
 Every bot has ``choose(state) -> move`` and is deterministic under its seed. The
 registry (``GameSpec.bots``), ``spots.bots.make`` and the front ends all get them here;
@@ -32,6 +33,12 @@ def _expectimax_v1(seed: int = 0, **budget: Any) -> Bot:
     return ExpectimaxV1Bot(seed=seed, **budget)
 
 
+def _expectimax_v2(seed: int = 0, **budget: Any) -> Bot:
+    from .expectimax_v2 import ExpectimaxV2Bot
+
+    return ExpectimaxV2Bot(seed=seed, **budget)
+
+
 def _mcts(seed: int = 0, **budget: Any) -> Bot:
     from .mcts import MctsBot
 
@@ -55,6 +62,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "greedy": _greedy,
     "expectimax": _expectimax,
     "expectimax-v1": _expectimax_v1,
+    "expectimax-v2": _expectimax_v2,
     "mcts": _mcts,
     "ppo": _ppo,
     "optimal": _optimal,
