@@ -1,6 +1,6 @@
 """Spots' bots by name: ``random``, ``greedy``, ``expectimax`` (and its frozen versions ``expectimax-v1`` and
-``expectimax-v2``), ``mcts``, the trained ``ppo`` and ``optimal`` (the exact policy of the solved solitaire variants,
-``solve.py``).
+``expectimax-v2``), ``expectimax-learned`` (the learned value at its leaves), ``mcts``, the trained ``ppo`` and
+``optimal`` (the exact policy of the solved solitaire variants, ``solve.py``).
 
 Every bot has ``choose(state) -> move`` and is deterministic under its seed. The
 registry (``GameSpec.bots``), ``spots.bots.make`` and the front ends all get them here;
@@ -25,6 +25,12 @@ def _expectimax(seed: int = 0, **budget: Any) -> Bot:
     from .expectimax import ExpectimaxBot
 
     return ExpectimaxBot(seed=seed, **budget)
+
+
+def _expectimax_learned(seed: int = 0, **budget: Any) -> Bot:
+    from .expectimax import ExpectimaxBot  # the learned value needs numpy: the bot says so if it is missing
+
+    return ExpectimaxBot(seed=seed, **{"value": "learned", **budget})
 
 
 def _expectimax_v1(seed: int = 0, **budget: Any) -> Bot:
@@ -61,6 +67,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": _greedy,
     "expectimax": _expectimax,
+    "expectimax-learned": _expectimax_learned,
     "expectimax-v1": _expectimax_v1,
     "expectimax-v2": _expectimax_v2,
     "mcts": _mcts,
