@@ -71,6 +71,8 @@ def test_batches_and_single_positions_agree() -> None:
     together = model.batch(np.array([state_rows(s) for s in states]))
     assert together.shape == (4, 3)
     assert np.allclose(together, one_by_one)
+    fresh = LearnedValue.load()  # its caches are empty: the cached answers are the very numbers computed anew
+    assert [fresh.from_rows(state_rows(s)) for s in states] == one_by_one == [model.chances(s) for s in states]
 
 
 def test_solo_games_and_bad_files_are_refused_clearly(tmp_path: Path) -> None:

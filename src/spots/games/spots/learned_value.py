@@ -38,6 +38,7 @@ TABLE = 16  # features of one seat's table
 OPPONENTS = 3  # the most a seat has (4 players)
 GAME = 3 + 4 + len(TILE_INDEX)  # player count, turn, supplies, deck; the trick set
 ROW = TABLE * (1 + OPPONENTS) + OPPONENTS + 4 + GAME  # one seat's row
+CACHE_LIMIT = 200_000  # tables remembered before the caches start afresh (a few tens of MB)
 
 
 class LearnedValueError(ValueError):
@@ -145,6 +146,10 @@ class LearnedValue:
         self.w1 = as64["w1"] / as64["scale"][:, None]
         self.b1 = as64["b1"] - (as64["mean"] / as64["scale"]) @ as64["w1"]
         self.w2, self.b2, self.w3, self.b3 = as64["w2"], as64["b2"], as64["w3"], float(as64["b3"].reshape(-1)[0])
+        # A search meets the same tables and the same turn-end positions over and over (every bust of a turn ends
+        # in one position); both caches hold exact results, so they change no value, only the time.
+        self._tables: dict[tuple[Any, ...], list[float]] = {}
+        self._positions: dict[tuple[Any, ...], list[float]] = {}
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> LearnedValue:
@@ -179,9 +184,29 @@ class LearnedValue:
         """Every seat's chance to win an unfinished game of 2-4 players (the result itself once it is over)."""
         if state.is_terminal():
             return [float(r) for r in state.returns()]
-        if not 2 <= state.rules.players <= 4:
-            raise LearnedValueError(f"the learned value covers 2 to 4 players, not {state.rules.players}")
-        return self.from_rows(state_rows(state))
+        rules = state.rules
+        if not 2 <= rules.players <= 4:
+            raise LearnedValueError(f"the learned value covers 2 to 4 players, not {rules.players}")
+        if len(self._tables) > CACHE_LIMIT:
+            self._tables.clear()
+            self._positions.clear()
+        keys = []
+        tables = []
+        for player in state.players:
+            key = (tuple(player.dogs), tuple(player.yard), player.treats, rules.target, rules.bust_limit)
+            table = self._tables.get(key)
+            if table is None:
+                table = self._tables[key] = table_features(player.dogs, player.yard, player.treats, rules)
+            keys.append(key)
+            tables.append(table)
+        deck_left = len(state.deck_rest) + (state.deck_top is not None)
+        where = (*keys, state.seat, state.turn, state.dice_supply, state.treat_supply, deck_left, rules.tricks,
+                 rules.dice, rules.treats)
+        found = self._positions.get(where)
+        if found is None:
+            shared = game_features(rules, state.turn, state.dice_supply, state.treat_supply, deck_left)
+            found = self._positions[where] = self.from_rows(seat_rows(tables, state.seat, shared))
+        return list(found)
 
     def from_rows(self, rows: list[list[float]]) -> list[float]:
         """``chances`` of one position's rows; a pure-Python softmax over the numpy scores (faster for a few seats)."""
