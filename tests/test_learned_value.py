@@ -87,12 +87,14 @@ def test_solo_games_and_bad_files_are_refused_clearly(tmp_path: Path) -> None:
         LearnedValue.load(tmp_path / "absent.npz")
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_expectimax_learned_plays_a_whole_seeded_game_legally(players: int) -> None:
+@pytest.mark.parametrize(("name", "players"), [("expectimax-learned", 2), ("expectimax-learned", 3),
+                                               ("learned-fast", 4)])
+def test_the_learned_bots_play_a_whole_seeded_game_legally(name: str, players: int) -> None:
     rules = spots.Rules(players=players, tricks="random", tricks_seed=players)
     state = spots.Game(rules).new_initial_state()
-    seats = [bots.make("expectimax-learned", seed=1, nodes=400)] + [GreedyBot(seed=s) for s in range(1, players)]
-    assert seats[0].name == "expectimax-learned"
+    budget = {"nodes": 400} if name == "expectimax-learned" else {}
+    seats = [bots.make(name, seed=1, **budget)] + [GreedyBot(seed=s) for s in range(1, players)]
+    assert seats[0].name == name
     rng = random.Random(players)
     while not state.is_terminal():
         if state.is_chance_node():
