@@ -204,23 +204,28 @@ def test_the_same_seats_move_sent_to_both_processes_at_once_is_accepted_once(two
 
 
 def test_a_person_on_one_process_plays_a_bot_run_by_the_other(two: list[Server], pg_url: str) -> None:
-    a, b = two
-    t = httpx.post(a.url + "/api/tables", json={"seats": [{"kind": "human", "name": "Ada"},
-                                                          {"kind": "bot", "bot": "greedy"}], "target": 6}).json()
-    deadline = time.time() + PATIENT_S
-    while (holder := bot_player(pg_url, t["id"], two)) is None and time.time() < deadline:
-        time.sleep(0.1)
-    person = b if holder is a else a  # the person sits at the process that does not play the bot
+    t = httpx.post(two[0].url + "/api/tables", json={"seats": [{"kind": "human", "name": "Ada"},
+                                                               {"kind": "bot", "bot": "greedy"}], "target": 6}).json()
     rng = random.Random(3)
 
+    async def ada_moves(ada: Viewer) -> None:
+        reply = await ada.send(rng.choice(ada.view["legal"])["move"], ada.view["moves"])
+        assert reply["type"] == "ok", reply
+        await ada.until(reply["moves"])
+
     async def play() -> int:
+        # When the dice give Ada the first turn, no process plays the bot until its turn comes:
+        # she plays that turn on the first process, and the bot's lock is taken when she ends it.
+        async with Viewer(two[0], t["id"], token(t["seats"][0]["link"])) as ada:
+            while ada.view["to_move"] == 0 and not ada.view["over"]:
+                await ada_moves(ada)
+        holder = await held_bot_lock(pg_url, t["id"], two)
+        person = two[1] if holder is two[0] else two[0]  # the person sits at the process that does not play the bot
         bot_turns = 0
         async with Viewer(person, t["id"], token(t["seats"][0]["link"])) as ada:
             while bot_turns < 3 and not ada.view["over"]:
                 if ada.view["to_move"] == 0:
-                    reply = await ada.send(rng.choice(ada.view["legal"])["move"], ada.view["moves"])
-                    assert reply["type"] == "ok", reply
-                    await ada.until(reply["moves"])
+                    await ada_moves(ada)
                 else:  # the other process's bot plays; this process hears each of its moves
                     turn = ada.view["turn"]
                     while ada.view["to_move"] != 0 and not ada.view["over"]:
@@ -229,7 +234,16 @@ def test_a_person_on_one_process_plays_a_bot_run_by_the_other(two: list[Server],
         return bot_turns
 
     assert asyncio.run(play()) >= 3
-    assert table_log(a, t["id"]) == table_log(b, t["id"])
+    assert table_log(two[0], t["id"]) == table_log(two[1], t["id"])
+
+
+async def held_bot_lock(url: str, table: str, servers: list[Server]) -> Server:
+    """The process that takes the table's bot lock, once a bot is to move (else say none did)."""
+    deadline = time.time() + PATIENT_S
+    while (holder := bot_player(url, table, servers)) is None and time.time() < deadline:
+        await asyncio.sleep(0.1)
+    assert holder is not None, "no process plays the bot"
+    return holder
 
 
 def bot_player(url: str, table: str, servers: list[Server]) -> Server | None:
@@ -250,10 +264,7 @@ def bot_player(url: str, table: str, servers: list[Server]) -> Server | None:
 def test_kill_9_of_the_process_playing_a_bot_table_lets_the_other_carry_on(two: list[Server], pg_url: str) -> None:
     t = httpx.post(two[0].url + "/api/tables", json={"seats": [{"kind": "bot", "bot": "random"}] * 2,
                                                      "tricks": "beginner", "target": 6}, timeout=PATIENT_S).json()
-    deadline = time.time() + PATIENT_S
-    while (holder := bot_player(pg_url, t["id"], two)) is None and time.time() < deadline:
-        time.sleep(0.1)
-    assert holder is not None, "no process plays the bots"
+    holder = asyncio.run(held_bot_lock(pg_url, t["id"], two))
     other = two[1] if holder is two[0] else two[0]
 
     async def watch() -> tuple[int, int, list[str], int]:
