@@ -38,7 +38,9 @@ TABLE = 16  # features of one seat's table
 OPPONENTS = 3  # the most a seat has (4 players)
 GAME = 3 + 4 + len(TILE_INDEX)  # player count, turn, supplies, deck; the trick set
 ROW = TABLE * (1 + OPPONENTS) + OPPONENTS + 4 + GAME  # one seat's row
-CACHE_LIMIT = 200_000  # tables remembered before the caches start afresh (a few tens of MB)
+# Entries remembered before the caches start afresh: big caches cost more than they save, as Python's garbage
+# collector walks every cached tuple on its full passes (a pause of 100 ms and more at 200,000 entries).
+CACHE_LIMIT = 20_000
 
 
 class LearnedValueError(ValueError):
@@ -187,7 +189,7 @@ class LearnedValue:
         rules = state.rules
         if not 2 <= rules.players <= 4:
             raise LearnedValueError(f"the learned value covers 2 to 4 players, not {rules.players}")
-        if len(self._tables) > CACHE_LIMIT:
+        if len(self._tables) > CACHE_LIMIT or len(self._positions) > CACHE_LIMIT:
             self._tables.clear()
             self._positions.clear()
         keys = []
