@@ -137,3 +137,21 @@ def test_the_training_script_runs_end_to_end_on_a_tiny_seeded_data_set(tmp_path:
     trained = LearnedValue.load(model)
     chances = trained.chances(midgame(2, 1))
     assert sum(chances) == pytest.approx(1.0)
+
+
+def test_a_game_analysed_with_the_learned_value_reports_every_players_decisions() -> None:
+    from spots.analysis import analyse
+    from spots.core import games
+    from spots.games.spots.coach import evaluator
+
+    spec = games.get("spots")
+    state = spec.new_state(spec.make_rules(players=2, target=2))
+    seats, rng = [GreedyBot(seed=1), GreedyBot(seed=2, risk=0.6)], random.Random(4)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.sample_chance(rng)
+        else:
+            state.apply_action(seats[state.current_player()].choose(state))
+    report = analyse(spec.record(state, ["ann", "bob"]), evaluator=evaluator("learned"))
+    assert [p.decisions > 0 for p in report.players] == [True, True]
+    assert all(p.lost >= 0 for p in report.players)
