@@ -6,6 +6,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -92,7 +93,7 @@ def test_solo_games_and_bad_files_are_refused_clearly(tmp_path: Path) -> None:
 def test_the_learned_bots_play_a_whole_seeded_game_legally(name: str, players: int) -> None:
     rules = spots.Rules(players=players, tricks="random", tricks_seed=players)
     state = spots.Game(rules).new_initial_state()
-    budget = {"nodes": 400} if name == "expectimax-learned" else {}
+    budget: dict[str, Any] = {"nodes": 400} if name == "expectimax-learned" else {}
     seats = [bots.make(name, seed=1, **budget)] + [GreedyBot(seed=s) for s in range(1, players)]
     assert seats[0].name == name
     rng = random.Random(players)
