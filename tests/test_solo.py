@@ -7,6 +7,7 @@ at the same turn and roll) and for their distribution (chi-square over a fixed s
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import date, timedelta
 
@@ -224,6 +225,40 @@ def test_the_daily_deal_at_the_terminal_ends_with_the_score_against_par_and_the_
     assert race[:3] == ["turn", "you", "bot"] and race[3] == "1" and race[-1] == "6"  # the bot ends with 6 dogs
     assert main(["play", "--challenge", "nope"]) == 2
     assert "the challenges are: agility-six" in capsys.readouterr().err
+
+
+def test_a_daily_game_left_at_the_terminal_is_continued_on_the_deals_dice(  # type: ignore[no-untyped-def]
+        tmp_path, monkeypatch, capsys) -> None:
+    import io
+
+    from spots.cli import main
+
+    monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "200")
+    argv = ["play", "--daily", "--date", "2026-12-01", "--fast", "--plain", "--lang", "en", "--par-games", "2"]
+
+    def played(answers: str) -> str:
+        monkeypatch.setattr("sys.stdin", io.StringIO(answers))
+        main(argv)
+        return capsys.readouterr().out
+
+    whole = played("score\n1\n" * 4000)  # one sitting, to the end (its autosave is a finished game)
+    assert "Your result:" in whole
+    saved = tmp_path / "spots-daily-2026-12-01.json"
+    saved.unlink()
+    left = played("score\n1\n" * 12 + "quit\n")  # the same answers, then the player leaves
+    assert "continue with: spots play --daily --date 2026-12-01" in left and "--load" not in left
+    moves = len(json.loads(saved.read_text())["moves"])
+    back = played("score\n1\n" * 4000)
+    assert "Continuing your game saved in spots-daily-2026-12-01.json." in back
+    assert len(json.loads(saved.read_text())["moves"]) > moves
+    result = [line for line in whole.splitlines() if line.startswith("Your result:")]
+    assert result and result == [line for line in back.splitlines() if line.startswith("Your result:")]
+    saved.write_text("{not json")
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(argv) == 2 and "spots-daily-2026-12-01.json" in capsys.readouterr().err
+    assert saved.read_text() == "{not json"  # a file it cannot read is left as it is
 
 
 def test_a_keyed_table_draws_a_deal_of_its_own_and_a_bot_worker_gets_the_same_dice() -> None:

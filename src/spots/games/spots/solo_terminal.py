@@ -15,11 +15,14 @@ from typing import Any
 from rich.console import Console
 
 from ... import i18n
+from ...core.games import sniff
 from ...play.table import HUMAN
 from . import Game
 from .daily import MEDAL_WORDS, Challenge, Deal, challenge_named, daily_deal, medal, parse_day, score_of
+from .errors import StateFormatError
 from .keyed import KeyedDice
 from .par import PAR_GAMES, Par, par_bot, par_of
+from .state import State
 from .terminal import Table, TerminalGame
 from .tricks import N_
 
@@ -50,6 +53,13 @@ class SoloGame(TerminalGame):
         super().__init__(table, console, **options)
         self.worker, self.challenge = worker, challenge
         self.shown_turn = 0
+
+    again = "spots play --daily"  # the command that continues the game (set by ``start``)
+
+    def _tell_saved(self) -> None:
+        path = self.table.autosave
+        if path is not None and path.exists():
+            self.say(self._("Saved to {file}; continue with: {command}").format(file=path, command=self.again))
 
     def run(self) -> int:
         _ = self._
@@ -127,6 +137,24 @@ def deal_from(args: Any) -> tuple[Deal, Challenge | None]:
     return daily_deal(parse_day(getattr(args, "date", None))), None
 
 
+def resumed(path: Path | None, deal: Deal) -> State | None:
+    """The unfinished game of ``deal`` saved at ``path``, to go on with on the deal's own dice; else None.
+
+    Keyed dice depend only on the position, so the continued game meets the dice it would have met. A file
+    that holds another deal's game, or a finished one, is not this game: a new one is started (and saved there).
+    """
+    if path is None or not path.exists():
+        return None
+    try:
+        spec, doc = sniff(str(path))
+        state = spec.load(doc, str(path))
+    except StateFormatError as exc:  # refused, naming what is wrong, and the file left as it is
+        raise StateFormatError(f"{exc}; to play, move that file away or save elsewhere with --autosave FILE") from None
+    if not isinstance(state, State) or state.rules != deal.rules or state.is_terminal():
+        return None
+    return state
+
+
 def start(args: Any) -> int:
     """Entry point for ``spots play --daily [--date]`` and ``spots play --challenge NAME``."""
     deal, challenge = deal_from(args)
@@ -134,8 +162,21 @@ def start(args: Any) -> int:
     tr = i18n.translator(getattr(args, "lang", None) or i18n.from_environment())
     plain = args.plain or not console.is_terminal or (console.encoding or "").lower() not in ("utf-8", "utf8")
     autosave = None if args.autosave == "" else Path(args.autosave or f"spots-{deal.name}.json")
-    table = Table(Game(deal.rules).new_initial_state(), [HUMAN], 0, autosave)
+    state = resumed(autosave, deal)
+    table = Table(state or Game(deal.rules).new_initial_state(), [HUMAN], 0, autosave)
     table.rng = KeyedDice(deal.key)
     worker = ParWorker(deal, getattr(args, "par_games", None) or PAR_GAMES)
     worker.start()
-    return SoloGame(table, console, worker, challenge, fast=args.fast, plain=plain, tr=tr).play()
+    game = SoloGame(table, console, worker, challenge, fast=args.fast, plain=plain, tr=tr)
+    game.again = _again(args, challenge)
+    if state is not None:
+        game.say(tr.gettext("Continuing your game saved in {file}.").format(file=autosave), "bold")
+    return game.play()
+
+
+def _again(args: Any, challenge: Challenge | None) -> str:
+    """The command that continues this solo game (``--load`` would roll fresh dice, not the deal's)."""
+    date = getattr(args, "date", None)
+    command = f"spots play --challenge {challenge.name}" if challenge else "spots play --daily"
+    command += f" --date {date}" if date and not challenge else ""
+    return command + (f" --autosave {args.autosave}" if args.autosave else "")
