@@ -14,6 +14,13 @@ compares the first bot game by game with an earlier log of the same seed): per b
 its Wilson interval and the decision-time median, p99 and maximum, then the
 maximum per tile (the tile whose trick is in progress; ``turn start`` for the
 choice of trick). Times are wall-clock milliseconds on the machine that ran it.
+
+``--rotate-deals`` pairs the games: game ``g`` plays deal ``g // players`` (its trick set and dice
+seed), so every deal is played once in each seating and luck of the dice or of the trick set
+falls on both bots alike (the games still differ once the bots' moves differ). ``--sprt P0,P1``
+(two players) stops early when Wald's sequential test, on the first bot's results game by
+game, decides between "it scores P0" and "it scores P1" (5% error each way, as Stockfish's
+fishtest stops a clear match); the report says which and after how many games.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import random
 import time
 from collections import defaultdict
@@ -34,16 +42,16 @@ from spots.bots import make
 from spots.study.play import parse_bot
 
 
-def play(job: tuple[list[str], int, int, int, dict[str, Any]]) -> dict[str, Any]:
+def play(job: tuple[list[str], int, int, int, dict[str, Any], int]) -> dict[str, Any]:
     """One game: its seats, returns, and per seat the (tile, ms) of every decision with a choice."""
-    names, players, seed, game, budget = job
-    rules = spots.Rules(players=players, tricks="random", tricks_seed=game)
+    names, players, seed, game, budget, deal = job
+    rules = spots.Rules(players=players, tricks="random", tricks_seed=deal)
     seats = seating(names, players, game)
     bots = []
     for s, spec in enumerate(seats):  # a seat is a bot name, or name:key=value,... (as in studies)
         name, options = parse_bot(spec)
         bots.append(make(name, seed=hash_seed(seed, game, s), **{**budget.get(name, {}), **options}))
-    rng = random.Random(f"{seed}:{game}")
+    rng = random.Random(f"{seed}:{deal}")
     state = spots.Game(rules).new_initial_state()
     times: list[list[tuple[str, float]]] = [[] for _ in seats]
     while not state.is_terminal():
@@ -58,21 +66,48 @@ def play(job: tuple[list[str], int, int, int, dict[str, Any]]) -> dict[str, Any]
         if choice:
             times[seat].append((tile, round(1000 * (time.process_time() - start), 3)))
         state.apply_action(move)
-    return {"game": game, "seats": seats, "returns": state.returns(), "turns": state.turn, "times": times}
+    return {"game": game, "deal": deal, "seats": seats, "returns": state.returns(), "turns": state.turn,
+            "times": times}
+
+
+SPRT_ERROR = 0.05  # alpha = beta
+
+
+def sprt(scores: list[float], p0: float, p1: float) -> tuple[float, str | None]:
+    """Wald's log-likelihood ratio of "scores P1" against "scores P0" over the games' scores (0, 1, or a share),
+    and the decision once it crosses a bound (None while it has not)."""
+    win, loss = math.log(p1 / p0), math.log((1 - p1) / (1 - p0))
+    llr = sum(x * win + (1 - x) * loss for x in scores)
+    bound = math.log((1 - SPRT_ERROR) / SPRT_ERROR)
+    if llr >= bound:
+        return llr, f"H1: scores {p1:.0%} or more"
+    if llr <= -bound:
+        return llr, f"H0: scores {p0:.0%} or less"
+    return llr, None
+
+
+def first_bot_scores(games: list[dict[str, Any]], bot: str) -> list[float]:
+    return [sum(r for name, r in zip(g["seats"], g["returns"], strict=True) if name == bot) for g in games]
 
 
 def run(args: argparse.Namespace, names: list[str], budget: dict[str, Any]) -> None:
     log = Path(args.log)
-    done = set(read(log)) if log.exists() else set()
-    jobs = [(names, args.players, args.seed, g, budget) for g in range(args.games) if g not in done]
+    done = read(log) if log.exists() else {}
+    deal = (lambda g: g // args.players) if args.rotate_deals else (lambda g: g)
+    jobs = [(names, args.players, args.seed, g, budget, deal(g)) for g in range(args.games) if g not in done]
+    scores = first_bot_scores([done[g] for g in sorted(done)], names[0])
     with log.open("a") as out, ProcessPoolExecutor(args.jobs) as pool:
         for result in pool.map(play, jobs, chunksize=1):
             out.write(json.dumps(result) + "\n")
             out.flush()
+            scores += first_bot_scores([result], names[0])
+            if args.sprt and sprt(scores, *args.sprt)[1]:
+                pool.shutdown(wait=True, cancel_futures=True)
+                break
 
 
-def report(log: Path) -> str:
-    games = list(read(log).values())
+def report(log: Path, test: tuple[float, float] | None = None, first: str | None = None) -> str:
+    games = [g for _, g in sorted(read(log).items())]
     wins: dict[str, float] = defaultdict(float)
     seats: dict[str, int] = defaultdict(int)
     times: dict[str, list[float]] = defaultdict(list)
@@ -93,6 +128,14 @@ def report(log: Path) -> str:
         lines.append(f"| {name} | {seats[name]} | {wins[name]:.1f} | {wins[name] / seats[name]:.1%} | "
                      f"[{low:.1%}, {high:.1%}] | {len(t)} | {percentile(t, 0.5):.1f} | {percentile(t, 0.99):.1f} | "
                      f"{t[-1] if t else 0:.1f} |")
+    if test and first:
+        scores = first_bot_scores(games, first)
+        for n in range(1, len(scores) + 1):
+            llr, decided = sprt(scores[:n], *test)
+            if decided:
+                break
+        lines += ["", f"SPRT {first}, P0 {test[0]:.0%} against P1 {test[1]:.0%} (5% errors): LLR {llr:.2f} after "
+                      f"{n} games, " + (f"decided {decided}" if decided else "undecided")]
     lines += ["", "Slowest decision per tile (ms):", ""]
     every = sorted({tile for per in tiles.values() for tile in per})
     lines.append("| bot | " + " | ".join(every) + " |")
@@ -147,11 +190,17 @@ def main() -> None:
     parser.add_argument("--paired", metavar="OTHER_LOG",
                         help="also compare, game by game, the first bot of --bots with its results in OTHER_LOG "
                              "(a log of the same --seed and --players, e.g. of an earlier version)")
+    parser.add_argument("--rotate-deals", action="store_true",
+                        help="game g plays deal g // players: every deal once in each seating")
+    parser.add_argument("--sprt", type=lambda text: tuple(float(x) for x in text.split(",")), metavar="P0,P1",
+                        help="stop when the sequential test decides between the first bot scoring P0 and P1")
     args = parser.parse_args()
+    if args.sprt and (len(args.sprt) != 2 or not 0 < args.sprt[0] < args.sprt[1] < 1):
+        parser.error(f"--sprt takes P0,P1 with 0 < P0 < P1 < 1 (e.g. 0.55,0.6), not {args.sprt}")
     names = args.bots.split("/" if "/" in args.bots else ",")
     if not args.report:
         run(args, names, json.loads(args.budget))
-    print(report(Path(args.log)))
+    print(report(Path(args.log), args.sprt, names[0]))
     if args.paired:
         print("\n" + paired(Path(args.log), Path(args.paired), names[0]))
 

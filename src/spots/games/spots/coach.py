@@ -8,6 +8,10 @@ sum to 1. The budget is fixed and has no clock: rolls of up to ``EXACT`` outcome
 exactly, bigger ones by ``WIDTH`` rolls, one from each equal slice of probability; after ``DEPTH``
 rolls the greedy bot plays the turn out ``PLAYOUTS`` times, with dice seeded by the position. So
 the same position always gets the same value, and a record the same report.
+
+``evaluator("learned")`` scores the turn's end by the learned win-chance model instead
+(``learned_value.py``; it needs numpy, and solo games keep the linear value). The game's spec
+hands the coach the linear one, which needs nothing beyond the standard library.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import random
 import zlib
 from itertools import accumulate
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...analysis.evaluator import normalised, terminal_values
 from ...i18n import N_
@@ -24,6 +28,9 @@ from .expectimax import ExpectimaxBot
 from .greedy import GreedyBot
 from .state import State
 from .value import FITTED, Weights, standing, win_chances
+
+if TYPE_CHECKING:
+    from .learned_value import LearnedValue
 
 __all__ = ["DEPTH", "EXACT", "PLAYOUTS", "WIDTH", "TurnSearch", "evaluator"]
 
@@ -38,10 +45,12 @@ class TurnSearch:
     """Every seat's chance to win from a position, after the rest of the mover's turn played as well as it can."""
 
     def __init__(self, depth: int = DEPTH, exact: int = EXACT, width: int = WIDTH, playouts: int = PLAYOUTS,
-                 weights: Weights = FITTED) -> None:
+                 weights: Weights = FITTED, learned: LearnedValue | None = None) -> None:
         self.depth, self.exact, self.width, self.playouts, self.weights = depth, exact, width, playouts, weights
+        self.learned = learned
+        leaf = "the learned win-chance model" if learned is not None else "the fitted value function"
         self.name = (f"Spots turn search: {depth} roll(s) deep, exact up to {exact} outcomes, {width} stratified "
-                     f"rolls above, then {playouts} greedy play-outs; the fitted value function at the turn's end")
+                     f"rolls above, then {playouts} greedy play-outs; {leaf} at the turn's end")
         self.greedy = GreedyBot(seed=0, risk=0.0)
         self._memo: dict[tuple[Any, ...], tuple[float, ...]] = {}  # this search's turn's (``values``)
         self._memos: dict[int, dict[tuple[Any, ...], tuple[float, ...]]] = {}  # by the turn searched
@@ -135,6 +144,8 @@ class TurnSearch:
         much less work with four players."""
         if state.is_terminal():
             return tuple(normalised(terminal_values(state)))
+        if self.learned is not None and state.rules.players > 1:
+            return tuple(self.learned.chances(state))
         w = self.weights
         standings = []
         for seat, player in enumerate(state.players):
@@ -152,6 +163,13 @@ def _mean(weighted: list[tuple[float, tuple[float, ...]]]) -> tuple[float, ...]:
     return tuple(sum(p * v[s] for p, v in weighted) / total for s in range(seats))
 
 
-def evaluator() -> TurnSearch:
-    """The coach's evaluator at its documented budget (``GameSpec.coach``)."""
-    return TurnSearch()
+def evaluator(value: str = "linear", model: str | None = None) -> TurnSearch:
+    """The coach's evaluator at its documented budget (``GameSpec.coach``); ``value="learned"`` scores the turn's
+    end by the learned model (the shipped one, or the ``.npz`` at ``model``)."""
+    if value == "linear":
+        return TurnSearch()
+    if value != "learned":
+        raise ValueError(f"unknown value {value!r}; allowed: linear, learned")
+    from .learned_value import shipped
+
+    return TurnSearch(learned=shipped(model))

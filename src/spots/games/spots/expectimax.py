@@ -3,7 +3,9 @@
 Inside a turn every decision is the bot's own (only chance intervenes), so the
 rest of the turn is a single-agent expectimax tree: decision nodes take the best
 child, chance nodes the probability-weighted mean. The turn's end is scored by
-the value function (``value.py``, with the weights fitted to who wins: ``FITTED``);
+the value function (``value.py``, with the weights fitted to who wins: ``FITTED``), or with
+``value="learned"`` by the learned win-chance model (``learned_value.py``, numpy; the bot
+``expectimax-learned``; solo games keep the linear value, which the model does not cover);
 where the search stops early (its depth is spent), the greedy bot plays the turn out
 along one sampled line.
 
@@ -50,7 +52,7 @@ from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
 from itertools import accumulate
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.bots import deadline, time_budget
 from .dice import roll_outcomes
@@ -58,8 +60,12 @@ from .greedy import GreedyBot
 from .state import CHANCE_ROLL, State
 from .value import FITTED, WEIGHT_SETS, Weights, rival, win_chance
 
+if TYPE_CHECKING:
+    from .learned_value import LearnedValue
+
 DEFAULT_NODES = 8000  # at most about 0.25 s of CPU on the project's machine (docs/bots.md): no one waits at a table
 SAMPLING = ("stratified", "random")
+VALUES = ("linear", "learned")  # what scores the turn's end: value.py's fitted weights, or learned_value.py's model
 GOLDEN = 0.6180339887498949  # shifts the strata from one chance level to the next
 
 
@@ -74,7 +80,8 @@ class OutOfBudget(Exception):
 
 
 class ExpectimaxBot:
-    """``spots.bots.make("expectimax", nodes=8000, time_ms=None, depth=5, weights="fitted", sampling="stratified")``."""
+    """``spots.bots.make("expectimax", nodes=8000, time_ms=None, depth=5, weights="fitted", sampling="stratified",
+    value="linear", model=None)``; ``model``: another learned value ``.npz`` for ``value="learned"``."""
 
     name = "expectimax"
 
@@ -88,7 +95,11 @@ class ExpectimaxBot:
         width: int = 6,
         weights: Weights | dict[str, Any] | str = FITTED,
         sampling: str = "stratified",
+        value: str = "linear",
+        model: str | None = None,
     ) -> None:
+        if value not in VALUES:
+            raise ValueError(f"unknown value {value!r}; allowed: {', '.join(VALUES)}")
         if sampling not in SAMPLING:
             raise ValueError(f"unknown sampling {sampling!r}; allowed: {', '.join(SAMPLING)}")
         if nodes < 1 or depth < 1 or exact < 1 or width < 1:
@@ -108,6 +119,12 @@ class ExpectimaxBot:
         self.width = width
         self.weights = weights
         self.sampling = sampling
+        self.learned: LearnedValue | None = None
+        if value == "learned":
+            from .learned_value import shipped  # numpy, loaded once per process; says so if it is missing
+
+            self.learned = shipped(model)
+            self.name = "expectimax-learned"
         self._offset = 0.0  # stratified sampling: where this decision's strata start
         self.greedy = GreedyBot(seed=seed, risk=0.0)
         self.reached = 0  # the depth of the last finished pass (for benchmarks and hints)
@@ -246,6 +263,8 @@ class ExpectimaxBot:
         (only Dig or a bust changes an opponent's table during the bot's turn, and both change the yard)."""
         if state.is_terminal():
             return state.returns()[self._me]
+        if self.learned is not None and state.rules.players > 1:
+            return self.learned.chances(state)[self._me]
         me = self._me
         key = tuple(tuple(p.yard) for s, p in enumerate(state.players) if s != me)
         if key not in self._rivals:

@@ -80,8 +80,8 @@ OPTIONS = (
 )
 
 
-# The lobby's bots by measured strength (docs/arena.md, docs/bots.md). Kept out: expectimax-v1, the frozen first
-# expectimax the arena measures its successor against, and ppo, the trained agent (level with greedy, 52.7%; it
+# The lobby's bots by measured strength (docs/arena.md, docs/bots.md). Kept out: expectimax-v1 and -v2, the frozen
+# expectimaxes the arena measures successors against, and ppo, the trained agent (level with greedy, 52.7%; it
 # needs numpy from the rl extra): both stay for the arena, the terminal and Python.
 LOBBY_BOTS = (
     LobbyBot("random", N_("easiest"), "uniform over the legal moves: loses every game to greedy"),

@@ -1,0 +1,158 @@
+"""The learned value (issue 28): the shipped model, the bot that searches with it, the coach's hook, its training."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import spots
+from spots import bots
+from spots.games.spots.greedy import GreedyBot
+from spots.games.spots.learned_value import ROW, LearnedValue, LearnedValueError, shipped, state_rows
+from spots.games.spots.pieces import Dog
+from spots.games.spots.state import State
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def midgame(players: int, seed: int, turns: int = 8) -> State:
+    """A position some turns into a greedy game on a random trick set."""
+    rules = spots.Rules(players=players, tricks="random", tricks_seed=seed)
+    state = spots.Game(rules).new_initial_state()
+    rng, bot = random.Random(seed), GreedyBot(seed=seed)
+    while not state.is_terminal() and state.turn < turns:
+        if state.is_chance_node():
+            state.sample_chance(rng)
+        else:
+            state.apply_action(bot.choose(state))
+    assert not state.is_terminal()
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_shipped_model_gives_every_seat_a_chance_that_sums_to_one(players: int) -> None:
+    model = shipped()
+    for seed in range(3):
+        chances = model.chances(midgame(players, seed))
+        assert len(chances) == players
+        assert all(0.0 < c < 1.0 for c in chances)
+        assert sum(chances) == pytest.approx(1.0)
+
+
+def test_it_prefers_the_seat_one_dog_from_winning_and_dislikes_a_full_yard() -> None:
+    model = shipped()
+    state = midgame(2, 5)
+    before = model.chances(state)
+    ahead = state.clone()
+    card = ahead.rules.cards[ahead.players[0].dogs[0].name]
+    scored = Dog(card.name, card.spaces, card.spaces, True)
+    ahead.players[0].dogs = [scored] * (ahead.rules.target - 1) + ahead.players[0].dogs[1:]
+    ahead.players[1].dogs = [d for d in ahead.players[1].dogs if not d.scored]
+    assert model.chances(ahead)[0] > 0.8 > before[0]
+    clear, loaded = state.clone(), state.clone()
+    clear.players[0].yard = []
+    spots_left, yard = state.rules.bust_limit - 1, []
+    while spots_left:  # buried dice one spot short of busting
+        yard.append(min(6, spots_left))
+        spots_left -= yard[-1]
+    loaded.players[0].yard = yard
+    assert model.chances(loaded)[0] < model.chances(clear)[0]
+
+
+def test_batches_and_single_positions_agree() -> None:
+    model = shipped()
+    states = [midgame(3, seed) for seed in range(4)]
+    one_by_one = [model.chances(s) for s in states]
+    together = model.batch(np.array([state_rows(s) for s in states]))
+    assert together.shape == (4, 3)
+    assert np.allclose(together, one_by_one)
+    fresh = LearnedValue.load()  # its caches are empty: the cached answers are the very numbers computed anew
+    assert [fresh.from_rows(state_rows(s)) for s in states] == one_by_one == [model.chances(s) for s in states]
+
+
+def test_solo_games_and_bad_files_are_refused_clearly(tmp_path: Path) -> None:
+    solo = spots.Game(spots.Rules(players=1)).new_initial_state()
+    with pytest.raises(LearnedValueError, match="2 to 4 players, not 1"):
+        shipped().chances(solo)
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, w1=np.zeros((ROW, 4)))
+    with pytest.raises(LearnedValueError, match="missing: mean, scale"):
+        LearnedValue.load(bad)
+    with pytest.raises(LearnedValueError, match="cannot read a learned value"):
+        LearnedValue.load(tmp_path / "absent.npz")
+
+
+@pytest.mark.parametrize(("name", "players"), [("expectimax-learned", 2), ("expectimax-learned", 3),
+                                               ("learned-fast", 4)])
+def test_the_learned_bots_play_a_whole_seeded_game_legally(name: str, players: int) -> None:
+    rules = spots.Rules(players=players, tricks="random", tricks_seed=players)
+    state = spots.Game(rules).new_initial_state()
+    budget: dict[str, Any] = {"nodes": 400} if name == "expectimax-learned" else {}
+    seats = [bots.make(name, seed=1, **budget)] + [GreedyBot(seed=s) for s in range(1, players)]
+    assert seats[0].name == name
+    rng = random.Random(players)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.sample_chance(rng)
+            continue
+        move = seats[state.current_player()].choose(state)
+        assert move in state.legal_actions()
+        state.apply_action(move, player=state.current_player())
+    assert state.winner is not None or state.end_reason == "turn limit"
+
+
+def test_expectimax_refuses_an_unknown_value() -> None:
+    with pytest.raises(ValueError, match="unknown value 'neural'; allowed: linear, learned"):
+        bots.make("expectimax", value="neural")
+
+
+def test_the_coach_can_score_with_the_learned_value() -> None:
+    from spots.games.spots.coach import evaluator
+
+    state = midgame(2, 3)
+    linear, learned = evaluator(), evaluator("learned")
+    assert "learned win-chance model" in learned.name and "learned" not in linear.name
+    values = learned.values(state)
+    assert sum(values) == pytest.approx(1.0) and all(0 < v < 1 for v in values)
+    assert values != linear.values(state)
+    with pytest.raises(ValueError, match="allowed: linear, learned"):
+        evaluator("magic")
+
+
+def test_the_training_script_runs_end_to_end_on_a_tiny_seeded_data_set(tmp_path: Path) -> None:
+    model, curve = tmp_path / "value.npz", tmp_path / "curve.csv"
+    args = ["--games", "24", "--chunk", "8", "--workers", "0", "--engine", "reference", "--epochs", "2",
+            "--seed", "3", "--model", str(model), "--curve", str(curve)]
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "train_value.py"), *args],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "24 games (0 cut off)" in done.stdout
+    lines = curve.read_text().splitlines()
+    assert lines[0].startswith("epoch,train_loss,valid_loss") and len(lines) == 3
+    trained = LearnedValue.load(model)
+    chances = trained.chances(midgame(2, 1))
+    assert sum(chances) == pytest.approx(1.0)
+
+
+def test_a_game_analysed_with_the_learned_value_reports_every_players_decisions() -> None:
+    from spots.analysis import analyse
+    from spots.core import games
+    from spots.games.spots.coach import evaluator
+
+    spec = games.get("spots")
+    state = spec.new_state(spec.make_rules(players=2, target=2))
+    seats, rng = [GreedyBot(seed=1), GreedyBot(seed=2, risk=0.6)], random.Random(4)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.sample_chance(rng)
+        else:
+            state.apply_action(seats[state.current_player()].choose(state))
+    report = analyse(spec.record(state, ["ann", "bob"]), evaluator=evaluator("learned"))
+    assert [p.decisions > 0 for p in report.players] == [True, True]
+    assert all(p.lost >= 0 for p in report.players)
