@@ -182,4 +182,7 @@ def warm_up() -> float:
     play_games(rules, ["greedy", "random"], 2)
     state = FastState(rules)
     state.legal_codes()
+    from .positions import record_positions  # the learned value's training games (compiled apart)
+
+    record_positions([Rules(players=2)], [0], np.full((1, 2), 0.25), np.zeros((1, 2)), keep=1)
     return time.perf_counter() - start
