@@ -29,16 +29,21 @@ from spots.core.play import play_out
 PAIRINGS = (("random", "greedy"), ("greedy", "expectimax"), ("random", "expectimax"))
 
 
-def one_game(job: tuple[int, str, str, int]) -> dict[str, Any]:
+Job = tuple[int, str, str, int, str]  # game index, the two seats' bots, the target, the coach's value
+
+
+def one_game(job: Job) -> dict[str, Any]:
     """Play one game (seats as given) and analyse it: per seat its bot, loss, decisions; every step's chances."""
-    index, first, second, target = job
+    from spots.games.spots.coach import evaluator
+
+    index, first, second, target, value = job
     spec = games.get("spots")
     state = spec.new_state(spec.make_rules(players=2, target=target))
     seats = [spec.make_bot(first, seed=index * 2), spec.make_bot(second, seed=index * 2 + 1)]
     rng = random.Random(index)
     play_out(state, seats, rng)
-    report = analyse(spec.record(state, [first, second]))
-    return {"index": index, "bots": [first, second], "result": list(report.result),
+    report = analyse(spec.record(state, [first, second]), evaluator(value))
+    return {"index": index, "bots": [first, second], "value": value, "result": list(report.result),
             "lost": [p.lost for p in report.players], "decisions": [p.decisions for p in report.players],
             "residual": [p.residual for p in report.players], "luck": [p.luck for p in report.players],
             "chances": [list(values) for values in report.chart[:-1]]}
@@ -111,10 +116,11 @@ def finished_rows(path: str | None) -> dict[int, dict[str, Any]]:
         return {}
 
 
-def play_all(pool: ProcessPoolExecutor, jobs: list[tuple[int, str, str, int]], done: dict[int, dict[str, Any]],
+def play_all(pool: ProcessPoolExecutor, jobs: list[Job], done: dict[int, dict[str, Any]],
              path: str | None) -> list[dict[str, Any]]:
     """Every job's row, in the jobs' order: from ``done`` when there (and for the same bots), else played now."""
-    todo = [job for job in jobs if job[0] not in done or done[job[0]]["bots"] != list(job[1:3])]
+    todo = [job for job in jobs if job[0] not in done or done[job[0]]["bots"] != list(job[1:3])
+            or done[job[0]].get("value", "linear") != job[4]]
     for row in pool.map(one_game, todo):
         done[row["index"]] = row
         if path:
@@ -131,6 +137,8 @@ def main() -> None:
                         "random, greedy and expectimax, each pair)")
     parser.add_argument("--calibration", type=int, default=0, help="held-out games between two greedy bots")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--value", choices=("linear", "learned"), default="linear",
+                        help="the coach's value at the turn's end: the fitted linear one, or the learned model")
     parser.add_argument("--out", default=None, help="write the per-game rows and the figures as JSON")
     parser.add_argument("--rows", default=None, help="append each game's row to this JSON-lines file as it finishes, "
                         "and take the games already there from it (a long study can stop and resume)")
@@ -146,9 +154,9 @@ def main() -> None:
         reliability_plot(figures, args.plot_to)
         return
     pairings = [tuple(p.split(":")) for p in args.pairings.split(",")] if args.pairings else PAIRINGS
-    jobs = [(p * 1000 + g, *(pair if g % 2 == 0 else pair[::-1]), args.target)
-            for g in range(args.games) for p, pair in enumerate(pairings)]  # pairings interleaved: a stop is fair
-    held_out = [(9000 + g, "greedy", "greedy", args.target) for g in range(args.calibration)]
+    jobs: list[Job] = [(p * 1000 + g, *(pair if g % 2 == 0 else pair[::-1]), args.target, args.value)
+                       for g in range(args.games) for p, pair in enumerate(pairings)]  # interleaved: a stop is fair
+    held_out: list[Job] = [(9000 + g, "greedy", "greedy", args.target, args.value) for g in range(args.calibration)]
     done = finished_rows(args.rows)
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = play_all(pool, jobs, done, args.rows)
