@@ -253,6 +253,37 @@ def test_a_whole_game_with_the_keyboard_alone(server: Server, browser: Any) -> N
     page.context.close()
 
 
+SETTLED = """() => document.querySelectorAll('.felt .badge.online').length === 2
+  && document.getElementById('log').innerText.includes(' goes first.')"""
+
+
+def test_keyboard_focus_survives_a_redraw_and_only_the_mover_may_press_a_tile(server: Server, browser: Any) -> None:
+    for _ in range(20):  # the dice say who goes first: a table where this page's player chooses the first trick
+        t = server.create([{"kind": "human", "name": "Tess"}, {"kind": "human", "name": "Otto"}], target=1)
+        pages = [browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page() for _ in range(2)]
+        for seat, page in zip(t["seats"], pages, strict=True):
+            page.goto(seat["link"])
+        page = pages[0]
+        page.wait_for_function(SETTLED)  # both players here, and the first dice have said who begins
+        if page.locator(".felt .tile.clickable").count():
+            break
+        for other in pages:
+            other.context.close()
+    else:
+        raise AssertionError("the dice never gave the first turn to the first seat in 20 tables")
+    assert press_tab_until(page, ".felt .tile.clickable"), "Tab never reached a tile"
+    tile = page.evaluate("document.activeElement.dataset.move")
+    waiting = pages[1].locator(".felt .tile.clickable, .felt [data-move]")  # Otto's tiles are pictures, not buttons
+    assert pages[1].locator(".felt .tile").count() and not waiting.count()
+    pages[1].context.close()  # Otto leaves: everyone's table is redrawn to show him away
+    page.wait_for_function("() => document.querySelectorAll('.felt .badge.online').length === 1")
+    assert page.evaluate("document.activeElement.dataset.move") == tile  # a keyboard player keeps their place
+    before = moves_of(page)
+    page.keyboard.press("Enter")
+    wait_for_the_move(page, before, f"Enter on the tile {tile} after the redraw")
+    page.context.close()
+
+
 COUNT_MOTION = """() => {
   window.__motion = 0;
   document.addEventListener('animationstart', () => window.__motion++);

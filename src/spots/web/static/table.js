@@ -31,8 +31,27 @@
     c.className = "conn " + (ok ? "ok" : "bad");
   }
 
+  // Keyboard focus survives a redraw: any change (a move, a spectator arriving) redraws the board and the
+  // controls, and without this a keyboard player's focus would fall back to the page's top. The element of the
+  // same identity in the new drawing gets it back, where there still is one.
+  const IDENTITY = ["data-move", "data-src", "data-key", "id"];
+
+  function focused() {
+    const el = document.activeElement;
+    const root = el && el.closest && el.closest("#board, #controls");
+    const attr = root && IDENTITY.find((a) => el.hasAttribute(a));
+    return attr ? { root: root.id, attr, value: el.getAttribute(attr) } : null;
+  }
+
+  function refocus(was) {
+    if (!was || (document.activeElement && document.activeElement !== document.body)) return;
+    const same = [...$(was.root).querySelectorAll(`[${was.attr}]`)].find((e) => e.getAttribute(was.attr) === was.value);
+    if (same && !same.disabled) same.focus({ preventScroll: true });
+  }
+
   function draw(prev) {
     if (!view) return;
+    const was = focused();
     document.body.dataset.moves = view.moves;
     document.body.dataset.over = view.over ? "1" : "0";
     $("status").textContent = view.status;
@@ -53,6 +72,7 @@
     undo.hidden = me === null || view.over || !view.undo || view.undo.seat !== me;
     undo.disabled = busy;
     if (view.to_move !== me) $("hints").hidden = true;
+    refocus(was);
   }
 
   function appendLog(start, lines) {

@@ -24,7 +24,7 @@ const Spots = (() => {
         const src = mine ? ` data-src="${esc(key)}" tabindex="-1"` : "";
         return `<span class="well filled" data-key="${esc(key)}"${src}>${die(s.v, "placed")}</span>`;
       }
-      const click = s.move ? ` clickable" data-move="${esc(s.move)}" role="button" tabindex="0"
+      const click = s.move && mine ? ` clickable" data-move="${esc(s.move)}" role="button" tabindex="0"
         aria-label="${esc(T("place {v} on {dog}", { v: s.v, dog: d.title }))}` : `" role="img" aria-label="${esc(T("empty space for a {v}", { v: s.v }))}`;
       return `<span class="well space${click}" data-key="${esc(key)}">${Art.die(s.v, "want")}</span>`;
     }).join("");
@@ -89,8 +89,10 @@ const Spots = (() => {
     </div>`;
   }
 
-  function tiles(view) {
-    return view.tiles.map(tile).join("");
+  function tiles(view, me) {
+    // Only the player to move is offered the tiles: to everyone else they are pictures, not buttons.
+    const mine = me !== null && me !== undefined && view.to_move === me;
+    return view.tiles.map((t) => tile(mine ? t : { ...t, move: undefined })).join("");
   }
 
   function deck(view) {
@@ -130,7 +132,7 @@ const Spots = (() => {
     const players = order.map((p) => player(p, view, me)).join("");
     return `<div class="felt">
       <div class="middle">
-        <div class="tiles" role="group" aria-label="${esc(T("Trick tiles"))}">${tiles(view)}</div>
+        <div class="tiles" role="group" aria-label="${esc(T("Trick tiles"))}">${tiles(view, me)}</div>
         <div class="piles">
           ${deck(view)}
           <div class="supply obj" role="group" data-key="supply" aria-label="${esc(T("Supply"))}">${Art.diceHeap()}
