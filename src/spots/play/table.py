@@ -174,7 +174,12 @@ class TableScreen:
         """Name the autosave file and the command that continues it, when there is one on disk."""
         path = self.table.autosave
         if path is not None and path.exists():
-            self.say(self._("Saved to {file}; continue with: spots play --load {file}").format(file=path))
+            self.say(self._("Saved to {file}; continue with: {command}").format(
+                file=path, command=self.continue_command(path)))
+
+    def continue_command(self, path: Path) -> str:
+        """The command that continues the game saved at ``path`` (a game with dice of its own names another)."""
+        return f"spots play --load {path}"
 
     def _stop(self, closed: bool) -> bool:
         """The player leaves (typed quit, or input closed): say where the game is saved. Always False."""

@@ -56,10 +56,8 @@ class SoloGame(TerminalGame):
 
     again = "spots play --daily"  # the command that continues the game (set by ``start``)
 
-    def _tell_saved(self) -> None:
-        path = self.table.autosave
-        if path is not None and path.exists():
-            self.say(self._("Saved to {file}; continue with: {command}").format(file=path, command=self.again))
+    def continue_command(self, path: Path) -> str:
+        return self.again  # --load would roll fresh dice, not the deal's
 
     def run(self) -> int:
         _ = self._
