@@ -156,3 +156,55 @@ def test_a_move_round_trips_quickly_while_bots_and_hints_think(tmp_path: Path) -
     print(f"median {statistics.median(rtts) * 1000:.1f} ms, max {max(rtts) * 1000:.1f} ms over {len(rtts)} moves; "
           f"{bot_moves} bot moves and {len(busy)} hints during them; {len(inside)} moves inside a hint's thinking")
     assert inside, "no move went round while a hint was being computed: thinking held the table up"
+
+
+def children_named(pid: int, word: str) -> list[int]:
+    """The processes started by ``pid`` whose command line has ``word``."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        if parent == pid and word.encode() in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+async def keep_busy(server: Server) -> None:
+    """A bot table playing, a person's move and a hint answered: every pool of the server has started."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        bots = (await http.post("/api/tables", json={"seats": BOTS[:2], "tricks": "random"})).json()
+        people = (await http.post("/api/tables", json={"seats": PEOPLE, "tricks": "random"})).json()
+        seats = await seats_of(server.url.replace("http", "ws", 1), people)
+        await move(seats, random.Random(5))
+        view = max((s.view for s in seats), key=lambda v: v["moves"])
+        await seats[view["to_move"]].ws.send(json.dumps({"type": "hint"}))
+        await seats[view["to_move"]].until("hint")
+        deadline = time.perf_counter() + 120  # the worker processes start slowly on a busy machine
+        while (await http.get(f"/api/tables/{bots['id']}")).json()["view"]["moves"] == 0:
+            assert time.perf_counter() < deadline, "the bot table never moved"
+            await asyncio.sleep(0.2)
+        for s in seats:
+            await s.ws.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux")
+def test_the_server_stops_cleanly_on_sigterm_with_its_workers_started(tmp_path: Path) -> None:
+    """``kill`` (SIGTERM) ends the server with status 143 and its exit handlers run: nothing is left to the
+    resource tracker, which would report the worker pools' semaphores as leaked."""
+    server = Server(tmp_path / "stop.db", "--private", "--bot-delay", "0", "--workers", "1").start()
+    try:
+        asyncio.run(keep_busy(server))
+        assert server.proc is not None
+        trackers = children_named(server.proc.pid, "resource_tracker")
+        assert trackers, "the server started no worker pool"
+    finally:
+        server.stop()
+    deadline = time.perf_counter() + 60
+    while any(Path(f"/proc/{pid}").exists() for pid in trackers):  # it writes its warnings as it ends
+        assert time.perf_counter() < deadline, "the resource tracker did not end with its server"
+        time.sleep(0.05)
+    assert server.proc.returncode == 143, server.log.read_text()
+    assert "leaked" not in server.log.read_text()

@@ -19,6 +19,7 @@ import asyncio
 import ipaddress
 import logging
 import re
+import signal
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -255,6 +256,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(f"Spots is being served at {public}/ (database: {redact(args.db)})", flush=True)
     http, ws = guarded_protocol(limits)
+    # uvicorn stops gracefully on SIGTERM, then raises the signal again under the handler it found. Under Python's
+    # default the process dies of it and no exit handler runs, multiprocessing's among them: the resource tracker
+    # then reports the worker pools' semaphores as leaked. Ending by SystemExit (status 143, as a shell reports
+    # SIGTERM) runs them.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     # uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise: here only the named proxies are believed
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME,
                 http=http, ws=ws, timeout_keep_alive=limits.idle_timeout, h11_max_incomplete_event_size=MAX_HEADERS,
