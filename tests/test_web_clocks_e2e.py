@@ -2,7 +2,8 @@
 
 The tab's title and icon say when it is your turn (and stop saying it when it is not); every player's clock is
 shown and the running one counts down; the site is installable (a manifest, a service worker); the lobby's turn
-queue lists the table and its "Next game" opens it.
+queue lists the table and its "Next game" opens it. A hidden tab shows a notice each time the turn comes to it; a
+visible one does not.
 """
 
 from __future__ import annotations
@@ -21,6 +22,32 @@ pytestmark = pytest.mark.timeout(300)
 def seconds(shown: str) -> int:
     minutes, _, secs = shown.partition(":")
     return int(minutes) * 60 + int(secs)
+
+
+# The tab's visibility is the page's to read (document.hidden), and a system notice leaves no trace a page can see:
+# the script below lets the test say whether the tab is hidden and keeps a list of the notices the page shows (each
+# still made by the browser's own Notification).
+HIDDEN_TAB = """
+window.__hidden = true;
+Object.defineProperty(Document.prototype, "hidden", { get: () => window.__hidden, configurable: true });
+window.__notices = [];
+const Shown = window.Notification;
+window.Notification = class extends Shown {
+  constructor(title, options) { super(title, options); window.__notices.push({ title, tag: options.tag }); }
+};
+"""
+
+
+def play_my_turn_out(page: Any) -> None:
+    """Play this seat's turn to its end (stop as soon as the rules allow): then it is the bot's."""
+    for _ in range(200):
+        if page.get_attribute("body", "data-my-turn") == "0":
+            return
+        moves = page.get_attribute("body", "data-moves")
+        labels = page.locator("#controls button.move").all_inner_texts()
+        page.locator("#controls button.move").nth(labels.index("Stop") if "Stop" in labels else 0).click()
+        page.wait_for_function(f"() => document.body.dataset.moves !== {moves!r}")
+    raise AssertionError("my turn did not end in 200 moves")
 
 
 @pytest.fixture(scope="module")
@@ -65,13 +92,33 @@ def test_the_title_says_your_turn_the_clocks_run_and_the_queue_opens_the_waiting
     assert pace.inner_text() == "⏱ Real-time: 10 minutes + 5 seconds a move"  # the lobby says each table's pace
 
     page.bring_to_front()
-    for _ in range(200):  # play my turn to its end (stop as soon as the rules allow): then it is the bot's
-        if page.get_attribute("body", "data-my-turn") == "0":
-            break
-        moves = page.get_attribute("body", "data-moves")
-        labels = page.locator("#controls button.move").all_inner_texts()
-        page.locator("#controls button.move").nth(labels.index("Stop") if "Stop" in labels else 0).click()
-        page.wait_for_function(f"() => document.body.dataset.moves !== {moves!r}")
-    assert page.get_attribute("body", "data-my-turn") == "0"
+    play_my_turn_out(page)
     assert not page.title().startswith("●")
+    context.close()
+
+
+def test_a_hidden_tab_shows_a_notice_when_the_turn_comes_and_a_visible_one_does_not(server: Server,
+                                                                                   browser: Any) -> None:
+    r = httpx.post(server.url + "/api/tables", json={
+        "seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}], "tricks": "beginner",
+        "target": 3})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    link = next(s["link"] for s in table["seats"] if s["mine"])
+    context = browser.new_context(permissions=["notifications"])  # as after "Notify me" was allowed
+    context.add_init_script(HIDDEN_TAB)
+    page = context.new_page()
+    page.goto(link)
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'")  # the dice may give the bot the first turn
+    notices = page.evaluate("() => window.__notices")
+    assert notices == [{"title": f"Your turn at table {table['id']}", "tag": f"spots-{table['id']}"}]
+
+    play_my_turn_out(page)  # the bot's turn, then mine again: a second notice
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'")
+    assert page.evaluate("() => window.__notices.length") == 2
+
+    page.evaluate("() => { window.__hidden = false; }")  # the player comes back to the tab: no more notices
+    play_my_turn_out(page)
+    page.wait_for_function("() => document.body.dataset.myTurn === '1' || document.body.dataset.over === '1'")
+    assert page.evaluate("() => window.__notices.length") == 2
     context.close()
