@@ -105,6 +105,25 @@ def test_cross_site_posts_to_the_account_routes_are_refused_and_change_nothing(d
         assert store.account_named("ada").email == "ada@example.org"  # refused: nothing changed
 
 
+def test_the_account_page_keeps_the_chosen_e_mail_notices_and_refuses_any_other(db: str) -> None:
+    with app_on(db) as c:
+        ada = sign_up(c, "Ada")
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+
+        def choose(notify: str, email: str = "ada@example.org") -> httpx.Response:
+            return as_(c, ada).post("/me/settings", data={"email": email, "notify": notify})
+
+        for value, kept in (("1", 1), ("2", 2), ("0", 0)):  # each turn, once a day, never
+            page = choose(value)
+            assert page.status_code == 200 and store.account_named("ada").notify == kept
+            assert f'name="notify" value="{value}" checked' in page.text  # the page shows the choice kept
+        choose("2")
+        r = choose("7")
+        assert r.status_code == 400 and "never, each time a table waits for your move, or once a day" in r.text
+        assert store.account_named("ada").notify == 2  # refused: nothing changed
+        choose("2", email="")
+        assert store.account_named("ada").notify == 0  # no address: no notices
+
 def test_wrong_passwords_are_slowed_then_refused_for_that_account_only(db: str) -> None:
     with app_on(db, signin_failures=4, signin_lockout=120.0) as c:
         sign_up(c, "Ada")

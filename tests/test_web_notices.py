@@ -1,7 +1,8 @@
 """Your-turn e-mail (issue 26): a real ``spots serve --smtp`` process and a real SMTP server (aiosmtpd).
 
 A signed-in player who asked for notices gets one e-mail when their turn begins, linking straight to their
-seat; a player who gave an address but asked for none gets nothing.
+seat; a player who gave an address but asked for none gets nothing; a player who chose one e-mail a day (or
+everyone, when the host says so) gets the waiting tables gathered into one.
 """
 
 from __future__ import annotations
@@ -99,8 +100,11 @@ def test_a_your_turn_email_arrives_once_links_to_the_seat_and_goes_to_nobody_who
         srv.stop()
 
 
-def test_the_daily_digest_gathers_the_waiting_tables_into_one_email(tmp_path: Path,
+@pytest.mark.parametrize("chosen_by", ["the player", "the host"])
+def test_the_daily_digest_gathers_the_waiting_tables_into_one_email(chosen_by: str, tmp_path: Path,
                                                                      mailbox: tuple[int, list[Any]]) -> None:
+    """The player chose one e-mail a day on their account page, or the host chose it for everyone
+    (``--email-digest``) while the player asked for an e-mail each turn."""
     from fastapi.testclient import TestClient
 
     from spots.web.app import create_app
@@ -109,15 +113,16 @@ def test_the_daily_digest_gathers_the_waiting_tables_into_one_email(tmp_path: Pa
     port, received = mailbox
     smtp = Smtp.parse(f"smtp://127.0.0.1:{port}?from=spots@example.org")
     app = create_app(tmp_path / "digest.db", bot_delay=0.0, requests_per_second=1000.0, public_url="https://spots.test",
-                     notices={"smtp": smtp, "digest": True, "digest_every": 3600})
+                     notices={"smtp": smtp, "digest": chosen_by == "the host", "digest_every": 3600})
     with TestClient(app, base_url="https://testserver") as c:  # (the session cookie is https only)
         assert c.post("/signup", data={"name": "Ada", "password": "correct horse"}).status_code == 200
-        assert c.post("/me/settings", data={"email": "ada@example.org", "notify": "1"}).status_code == 200
+        notify = "2" if chosen_by == "the player" else "1"  # once a day, or each turn
+        assert c.post("/me/settings", data={"email": "ada@example.org", "notify": notify}).status_code == 200
         tables = [c.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
                                               "tricks": "beginner", "target": 3}).json() for _ in range(2)]
         for table in tables:  # Ada plays her turn; the bot plays; her next turn begins: the digest will say so
             link = table["seats"][0]["link"]
-            with c.websocket_connect(f"/ws/{table['id']}?token={link.rsplit('/', 1)[1]}",
+            with c.websocket_connect(f"/ws/{table['id']}?token={link.rsplit('/', 1)[1]}&lang=es",  # in Spanish
                                      headers={"cookie": f"{COOKIE}={c.cookies[COOKIE]}"}) as ws:
                 bots_turn = False
                 while True:  # until the bot has played a turn and Ada's next one begins
@@ -140,8 +145,10 @@ def test_the_daily_digest_gathers_the_waiting_tables_into_one_email(tmp_path: Pa
         assert not received  # nothing is sent turn by turn
         c.portal.call(notices.send_digests)  # what the daily timer does
     (digest,) = received
-    text = email.message_from_bytes(digest.content, policy=email.policy.default).get_content()
+    message = email.message_from_bytes(digest.content, policy=email.policy.default)
+    text = message.get_content()
     assert digest.rcpt_tos == ["ada@example.org"]
+    assert message["Subject"] == "Mesas que te esperan"  # the language Ada plays in
     assert all(t["seats"][0]["link"] in text for t in tables)  # one e-mail, every waiting table
 
 

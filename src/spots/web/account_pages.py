@@ -18,7 +18,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from .account_store import AccountRow
-from .accounts import Accounts, SignInRefused, account_of, check_email, name_key, session_token
+from .accounts import Accounts, SignInRefused, account_of, check_email, check_notify, name_key, session_token
 from .context import Context, tr_of
 from .games import hosted
 from .guard import Refused, client_of, parse_json, read_body
@@ -181,9 +181,9 @@ class AccountPages:
         form = await form_of(request)
         try:
             email = check_email(form.get("email", ""), _)
+            notify = check_notify(form.get("notify"), email, _)
         except ValueError as exc:
             return await self.my_games(request, 400, str(exc), form.get("email", ""))
-        notify = form.get("notify") == "1" and email is not None
         await self.accounts._run(self.hub.store.set_account, me.id, email=email, notify=notify)
         return see_other("/me?saved=1")
 

@@ -30,6 +30,9 @@ DELETED = N_("deleted player")  # the name a deleted account's seats keep (shown
 ACCOUNT_COLUMNS = ("id, name, name_key, password, email, notify, created, disabled, failures, failed_at, reset,"
                    " reset_until")
 SETTABLE = {"password", "email", "notify", "disabled", "reset", "reset_until", "failures", "failed_at"}
+# What an account's ``notify`` says (a number, so the column kept since migration 3 holds the third choice): no
+# e-mail, one e-mail each time a turn of theirs begins, or one a day listing the tables waiting for them.
+NOTIFY_NEVER, NOTIFY_EACH_TURN, NOTIFY_DIGEST = 0, 1, 2
 
 
 class Duplicate(Exception):
@@ -43,7 +46,7 @@ class AccountRow:
     name_key: str
     password: str | None  # the argon2id hash, never the password
     email: str | None
-    notify: bool
+    notify: int  # NOTIFY_NEVER, NOTIFY_EACH_TURN or NOTIFY_DIGEST
     created: float
     disabled: bool
     failures: int
@@ -53,7 +56,7 @@ class AccountRow:
 
     @classmethod
     def of(cls, r: Sequence[Any]) -> AccountRow:
-        return cls(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], bool(r[7]), int(r[8]), float(r[9]), r[10], r[11])
+        return cls(r[0], r[1], r[2], r[3], r[4], int(r[5]), r[6], bool(r[7]), int(r[8]), float(r[9]), r[10], r[11])
 
 
 @dataclass

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from .account_store import AccountRow, Duplicate
+from .account_store import NOTIFY_DIGEST, NOTIFY_EACH_TURN, NOTIFY_NEVER, AccountRow, Duplicate
 from .guard import Buckets, Refused, network_of
 
 if TYPE_CHECKING:
@@ -91,6 +91,17 @@ def check_email(value: Any, _: Tr) -> str | None:
     if len(text) > 254 or not EMAIL.fullmatch(text):
         raise ValueError(_("That is not an e-mail address (name@example.org)."))
     return text
+
+
+NOTIFY_FORM = {"": NOTIFY_NEVER, "0": NOTIFY_NEVER, "1": NOTIFY_EACH_TURN, "2": NOTIFY_DIGEST}  # the page's values
+
+
+def check_notify(value: Any, email: str | None, _: Tr) -> int:
+    """The e-mail notices asked for on the account page (``NOTIFY_*``; none without an address), or a ValueError."""
+    text = value if isinstance(value, str) else ""  # left out (an old page's unticked box): never
+    if text not in NOTIFY_FORM:
+        raise ValueError(_("Choose when to be e-mailed: never, each time a table waits for your move, or once a day."))
+    return NOTIFY_FORM[text] if email is not None else NOTIFY_NEVER
 
 
 class SignInRefused(Exception):

@@ -2,8 +2,9 @@
 
 Why here and how often: the process that stored the move that began a human's turn (``Hub.turn_changed``)
 sends it, so with several processes on one database a turn is told once. At most one e-mail per table and
-turn, only to a signed-in player whose account has an e-mail address and asked for notices; with
-``--email-digest`` the turns waiting on a player are gathered into one e-mail a day instead. Every notice
+turn, only to a signed-in player whose account has an e-mail address and asked for notices. A player who chose
+one e-mail a day (or everyone, with ``--email-digest``) has the turns waiting on them gathered into a daily digest
+instead, in the language they last played in. Every notice
 links straight to the seat: the seat's link is a secret, so it goes only to that seat's own player and is
 never logged.
 """
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from .. import i18n
+from .account_store import NOTIFY_DIGEST, NOTIFY_NEVER
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -102,17 +104,18 @@ class Notices:
     public_url: str
     smtp: Smtp | None = None
     vapid: Vapid | None = None
-    digest: bool = False
+    digest: bool = False  # --email-digest: every player's e-mails gathered, whatever their account says
     digest_every: float = DIGEST_EVERY  # seconds between digests (a day; tests use less)
     told: dict[tuple[str, int], int] = field(default_factory=dict)  # (table, seat) -> the turn told
     pending: dict[str, dict[str, str]] = field(default_factory=dict)  # account -> table -> link (the digest)
+    pending_lang: dict[str, str] = field(default_factory=dict)  # account -> the language of its latest table
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     sent: int = 0
 
     def start(self) -> None:
         if self.smtp is not None or self.vapid is not None:
             self.hub.on_turn.append(self.turn)
-        if self.digest and self.smtp is not None:
+        if self.smtp is not None:  # any player may choose the digest
             self._spawn(self._digests())
 
     def _spawn(self, work: Any) -> None:
@@ -140,12 +143,14 @@ class Notices:
             if self.smtp is None or account_id is None:
                 return
             account = await self.hub.writer.run(self.hub.store.account, account_id)
-            if account is None or account.disabled or not account.notify or not account.email:
+            if account is None or account.disabled or account.notify == NOTIFY_NEVER or not account.email:
                 return
-            if self.digest:
+            lang = room.langs.get(seat, i18n.DEFAULT)  # the language they play in
+            if self.digest or account.notify == NOTIFY_DIGEST:
                 self.pending.setdefault(account.id, {})[room.id] = link
+                self.pending_lang[account.id] = lang
                 return
-            _ = i18n.translator(room.langs.get(seat, i18n.DEFAULT)).gettext  # the language they play in
+            _ = i18n.translator(lang).gettext
             subject = _("Your turn at table {id}").format(id=room.id)
             text = _("It is your turn at table {id} ({game}). Your seat: {link}").format(
                 id=room.id, game=room.kind.title, link=link)
@@ -165,11 +170,12 @@ class Notices:
     async def send_digests(self) -> None:
         """One e-mail to each player with tables gathered since the last digest, listing them all."""
         pending, self.pending = self.pending, {}
-        _ = i18n.translator(i18n.DEFAULT).gettext
+        langs, self.pending_lang = self.pending_lang, {}
         for account_id, tables in pending.items():
             account = await self.hub.writer.run(self.hub.store.account, account_id)
-            if account is None or not account.notify or not account.email or self.smtp is None:
-                continue
+            if account is None or account.notify == NOTIFY_NEVER or not account.email or self.smtp is None:
+                continue  # (a player who chose e-mail each turn since gets what was gathered)
+            _ = i18n.translator(langs.get(account_id, i18n.DEFAULT)).gettext
             lines = "\n".join(f"{table}: {link}" for table, link in tables.items())
             try:
                 await asyncio.to_thread(self.smtp.send, account.email, _("Tables waiting for you"), lines)

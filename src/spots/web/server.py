@@ -74,7 +74,8 @@ def build_parser(prog: str = "spots serve") -> argparse.ArgumentParser:
                         help="send your-turn e-mails to signed-in players who ask for them, through this server:"
                              " smtp://[user:password@]host[:port][?from=address&starttls=1] or smtps://...")
     parser.add_argument("--email-digest", action="store_true",
-                        help="gather the your-turn e-mails into one a day per player (default: one per table and turn)")
+                        help="gather every player's your-turn e-mails into one a day (default: as each player chose on"
+                             " their account page: one per table and turn, or one a day)")
     parser.add_argument("--vapid-key", default=None, metavar="FILE",
                         help="Web Push: the VAPID private key (a PEM file, e.g. from `vapid --gen`); needs pywebpush")
     parser.add_argument("--vapid-subject", default=None, metavar="MAILTO",

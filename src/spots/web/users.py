@@ -25,11 +25,12 @@ from typing import TextIO
 
 from argon2 import PasswordHasher
 
-from .account_store import AccountRow
+from .account_store import NOTIFY_DIGEST, NOTIFY_EACH_TURN, NOTIFY_NEVER, AccountRow
 from .accounts import MAX_PASSWORD, MIN_PASSWORD, hash_secret, name_key
 from .store import Store, StoreError, TableStore, open_store
 
 RESET_HOURS = 24
+NOTICES = {NOTIFY_NEVER: "", NOTIFY_EACH_TURN: "notify", NOTIFY_DIGEST: "daily digest"}  # in the list
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace, store: TableStore, out: TextIO, stdin: TextIO)
         print(f"{'name':24} {'created':16} {'sessions':>8} {'passkeys':>8}  e-mail / state", file=out)
         for account, sessions, keys in rows:
             created = time.strftime("%Y-%m-%d %H:%M", time.gmtime(account.created))
-            state = ", ".join([x for x in (account.email or "", "notify" if account.notify else "",
+            state = ", ".join([x for x in (account.email or "", NOTICES.get(account.notify, f"notify={account.notify}"),
                                            "DISABLED" if account.disabled else "") if x]) or "-"
             print(f"{account.name:24} {created:16} {sessions:8} {keys:8}  {state}", file=out)
         print(f"{len(rows)} account{'s' if len(rows) != 1 else ''}", file=out)
