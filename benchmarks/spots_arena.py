@@ -30,6 +30,7 @@ import gzip
 import json
 import math
 import random
+import statistics
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -128,6 +129,9 @@ def report(log: Path, test: tuple[float, float] | None = None, first: str | None
         lines.append(f"| {name} | {seats[name]} | {wins[name]:.1f} | {wins[name] / seats[name]:.1%} | "
                      f"[{low:.1%}, {high:.1%}] | {len(t)} | {percentile(t, 0.5):.1f} | {percentile(t, 0.99):.1f} | "
                      f"{t[-1] if t else 0:.1f} |")
+    paired_deals = by_deal(games, first) if first else None
+    if paired_deals:
+        lines += ["", paired_deals]
     if test and first:
         scores = first_bot_scores(games, first)
         for n in range(1, len(scores) + 1):
@@ -143,6 +147,28 @@ def report(log: Path, test: tuple[float, float] | None = None, first: str | None
     for name in seats:
         lines.append(f"| {name} | " + " | ".join(f"{tiles[name].get(t, 0):.0f}" for t in every) + " |")
     return "\n".join(lines)
+
+
+def by_deal(games: list[dict[str, Any]], bot: str) -> str | None:
+    """With ``--rotate-deals``: ``bot``'s score per deal played in every seating, and its rate's interval from those.
+
+    A deal (trick set and dice seed) played once in each seating puts its luck on both bots alike, so the deals'
+    scores vary less than the games' when the deal decides much: the interval is then narrower than Wilson's.
+    """
+    players = len(games[0]["seats"])
+    per: dict[int, list[float]] = defaultdict(list)
+    for g in games:
+        if "deal" in g:
+            per[g["deal"]] += first_bot_scores([g], bot)
+    whole = [sum(scores) for scores in per.values() if len(scores) == players]
+    if len(whole) < 2 or len(whole) * players == len(per):  # no deal played twice: not a rotated log
+        return None
+    rates = [score / players for score in whole]
+    mean, half = statistics.fmean(rates), 1.96 * statistics.stdev(rates) / math.sqrt(len(rates))
+    won, lost = sum(s == players for s in whole), sum(s == 0 for s in whole)
+    return (f"By deal ({len(whole)} deals played in every seating): {bot} {mean:.1%} [{mean - half:.1%}, "
+            f"{mean + half:.1%}] (normal interval over the deals' scores); won in every seating {won}, "
+            f"lost in every seating {lost}, split {len(whole) - won - lost}")
 
 
 def read(log: Path) -> dict[int, dict[str, Any]]:
