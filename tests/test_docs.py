@@ -82,7 +82,7 @@ def test_the_lobby_keeps_internal_baselines_out_and_labels_every_bot() -> None:
     spots, double_spot = games.get("spots"), games.get("double-spot")
     offered = [b.name for b in spots.offered_bots()]
     assert "expectimax-v1" not in offered and "ppo" not in offered
-    assert offered[0] == "random" and offered[-1] == "expectimax"  # weakest first, the advisor's bot last
+    assert offered[0] == "random" and offered[-1] == "expectimax-learned"  # weakest first, the strongest last
     for spec in (spots, double_spot):
         assert all(b.name in spec.bots and b.level and b.why for b in spec.offered_bots()), spec.name
 
@@ -95,8 +95,9 @@ def test_the_readme_says_what_each_extra_brings() -> None:
     assert not missing, f"extras the README's table does not explain: {missing}"
 
 
-# Modules of every extra but ``web``: the web app must start, draw its pages and seat every lobby bot without them.
-OTHER_EXTRAS = ("numpy", "rich", "numba", "ray", "pyarrow", "psycopg", "pyspiel", "open_spiel", "gymnasium",
+# Modules of every extra but ``web`` (which has numpy, for the learned bot): the web app must start, draw its pages
+# and seat every lobby bot without them.
+OTHER_EXTRAS = ("rich", "numba", "ray", "pyarrow", "psycopg", "pyspiel", "open_spiel", "gymnasium",
                 "pettingzoo", "torch", "matplotlib", "yaml", "sb3_contrib")
 WEB_ONLY = f"""
 import random, sys

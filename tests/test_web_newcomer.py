@@ -42,9 +42,9 @@ def page_json(html: str, name: str) -> Any:
 def test_the_lobby_offers_each_bot_with_its_strength_and_no_baseline(web: Any) -> None:
     html = web.get("/").text
     bots, labels = page_json(html, "SPOTS_BOTS"), page_json(html, "SPOTS_BOT_LABELS")
-    assert bots["spots"] == ["random", "greedy", "mcts", "expectimax"]
+    assert bots["spots"] == ["random", "greedy", "mcts", "expectimax", "expectimax-learned"]
     assert "expectimax-v1" not in html and "ppo" not in bots["spots"]
-    assert labels["spots"]["expectimax"] == "Bot: expectimax (strongest)"
+    assert labels["spots"]["expectimax-learned"] == "Bot: expectimax-learned (strongest)"
     assert labels["spots"]["random"] == "Bot: random (easiest)"
     assert bots["double-spot"] == ["random", "greedy", "mcts", "expectimax", "search"]
     es = page_json(web.get("/", headers={"Accept-Language": "es"}).text, "SPOTS_BOT_LABELS")
@@ -56,10 +56,10 @@ def test_a_table_refuses_a_baseline_bot_by_name_and_changes_nothing(web: Any) ->
     r = web.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "bot": "expectimax-v1"}]})
     assert r.status_code == 400
     assert "'expectimax-v1' is not offered at tables" in r.json()["message"]
-    assert "the bots are random, greedy, mcts, expectimax" in r.json()["message"]
+    assert "the bots are random, greedy, mcts, expectimax, expectimax-learned" in r.json()["message"]
     assert web.get("/api/tables").json()["tables"] == before
     assert [b["name"] for b in web.get("/api/games").json()[0]["lobby_bots"]] == ["random", "greedy", "mcts",
-                                                                                  "expectimax"]
+                                                                                  "expectimax", "expectimax-learned"]
 
 
 def frame_box(html: str, name: str) -> tuple[int, int]:

@@ -79,7 +79,7 @@ def test_the_lobby_labels_bots_by_strength_and_seats_the_creator_against_a_bot(s
     page.goto(server.url + "/?lang=en")
     menu = page.locator("select[name=seat-1] option").all_inner_texts()
     assert menu == ["Human", "Bot: random (easiest)", "Bot: greedy (easy)", "Bot: mcts (strong)",
-                    "Bot: expectimax (strongest)"], menu
+                    "Bot: expectimax (strong)", "Bot: expectimax-learned (strongest)"], menu
     assert not any("expectimax-v1" in m or "ppo" in m for m in menu)
     page.select_option("select[name=seat-1]", "bot:greedy")
     page.click("#create")
