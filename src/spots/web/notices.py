@@ -173,7 +173,8 @@ class Notices:
         langs, self.pending_lang = self.pending_lang, {}
         for account_id, tables in pending.items():
             account = await self.hub.writer.run(self.hub.store.account, account_id)
-            if account is None or account.notify == NOTIFY_NEVER or not account.email or self.smtp is None:
+            if (account is None or account.disabled or account.notify == NOTIFY_NEVER or not account.email
+                    or self.smtp is None):
                 continue  # (a player who chose e-mail each turn since gets what was gathered)
             _ = i18n.translator(langs.get(account_id, i18n.DEFAULT)).gettext
             lines = "\n".join(f"{table}: {link}" for table, link in tables.items())
