@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 
 import spots
 from conftest import PATIENT_S
+from spots import i18n
 from spots.web import create_app
 from spots.web.games import hosted
 from spots.web.rooms import replay_with_log
@@ -450,3 +451,33 @@ def test_online_search_bots_have_a_clock_and_simple_bots_play_as_ever() -> None:
         state.sample_chance(rng)
     for bot in ("random", "greedy"):
         assert games["spots"].make_bot(bot, 1).choose(state) in state.legal_actions()
+
+
+def test_a_language_first_read_while_a_move_is_being_stored_still_gets_that_move(tmp_path: Path) -> None:
+    """A reader in a new language (a Vietnamese spectator arriving) while a move waits on the database: the move is
+    still applied, and the log in that language has it (it used to fail, the move stored but not played here)."""
+    with client(tmp_path / "s.db") as c:
+        t = new_table(c)
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        room = hub.rooms[t["id"]]
+        storing = hub.writer.run
+
+        async def run(work: Any, *args: Any) -> Any:
+            if work == hub.store.append_moves:
+                room.log_in("vi")  # what a connection in Vietnamese asks for while the write is under way
+            return await storing(work, *args)
+
+        hub.writer.run = run
+        with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+            view = opened(ws)["state"]["view"]
+            if view["to_move"] != 0:  # the dice gave Bob the first turn
+                with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][1]['link'])}") as bob:
+                    view = opened(bob)["state"]["view"]
+                    reply, state = play(bob, view["legal"][0]["move"], view["moves"])
+            else:
+                reply, state = play(ws, view["legal"][0]["move"], view["moves"])
+        assert reply["type"] == "ok" and state is not None, reply
+        assert len(db_moves(tmp_path / "s.db", t["id"])) == len(room.log) == state["view"]["moves"]
+        vietnamese = replay_with_log(hosted()["spots"], room.state.rules, room.state.history(), room.names_in("vi"),
+                                     i18n.translator("vi"))[1]
+        assert room.log_in("vi") == vietnamese and len(vietnamese) == len(room.log)

@@ -358,8 +358,11 @@ class Room(Takebacks):
         self.changed_at = time.monotonic()
         self.state = after
         self.log.extend(line[i18n.DEFAULT] for line in lines)
-        for lang, other in self.logs.items():
-            other.extend(line[lang] for line in lines)
+        for lang in list(self.logs):
+            if all(lang in line for line in lines):
+                self.logs[lang].extend(line[lang] for line in lines)
+            else:  # first asked for while these moves were being stored: narrated from the record when next needed
+                del self.logs[lang]
         self.row.updated = time.time()
         self.row.status = status
         self.changed()
