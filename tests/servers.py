@@ -20,6 +20,26 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux: /proc/PID/task/*/children)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def children_named(pid: int, word: str) -> list[int]:
+    """The processes ``pid`` started whose command line has ``word``."""
+    named = []
+    for child in children(pid):
+        try:
+            if word.encode() in Path(f"/proc/{child}/cmdline").read_bytes():
+                named.append(child)
+        except OSError:
+            continue  # gone meanwhile
+    return named
+
+
 class Server:
     """``python -m spots.web.server`` with extra options, its output kept in a file.
 

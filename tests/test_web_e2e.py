@@ -21,6 +21,7 @@ import pytest
 import spots
 from conftest import PATIENT_S
 from servers import Server as ServerProcess
+from servers import children
 
 pytestmark = pytest.mark.timeout(300)
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
@@ -194,14 +195,6 @@ def test_a_second_seat_and_a_spectator_see_moves_live(server: Server, browser: A
                 "() => !document.querySelector('#controls p.your-turn')?.textContent.includes('sending')")
     for page in pages:
         page.context.close()
-
-
-def children(pid: int) -> list[int]:
-    """The processes ``pid`` started (Linux: /proc/PID/task/*/children)."""
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found += [int(c) for c in (task / "children").read_text().split()]
-    return found
 
 
 def test_kill_the_server_mid_game_and_start_it_again(tmp_path: Path) -> None:

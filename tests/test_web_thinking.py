@@ -26,7 +26,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from servers import Server
+from servers import Server, children_named
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -156,20 +156,6 @@ def test_a_move_round_trips_quickly_while_bots_and_hints_think(tmp_path: Path) -
     print(f"median {statistics.median(rtts) * 1000:.1f} ms, max {max(rtts) * 1000:.1f} ms over {len(rtts)} moves; "
           f"{bot_moves} bot moves and {len(busy)} hints during them; {len(inside)} moves inside a hint's thinking")
     assert inside, "no move went round while a hint was being computed: thinking held the table up"
-
-
-def children_named(pid: int, word: str) -> list[int]:
-    """The processes started by ``pid`` whose command line has ``word``."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            command = (stat.parent / "cmdline").read_bytes()
-        except (OSError, IndexError, ValueError):
-            continue  # gone meanwhile
-        if parent == pid and word.encode() in command:
-            found.append(int(stat.parent.name))
-    return found
 
 
 async def keep_busy(server: Server) -> None:
