@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from .. import i18n
-from .account_store import NOTIFY_DIGEST, NOTIFY_NEVER
+from .account_store import NOTIFY_DIGEST, NOTIFY_NEVER, AccountRow
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -96,6 +96,13 @@ class Vapid:
     subject: str
 
 
+def address_of(account: AccountRow | None) -> str | None:
+    """Where to e-mail this account's notices: its address, if it is enabled and asked for them; else None."""
+    if account is None or account.disabled or account.notify == NOTIFY_NEVER:
+        return None
+    return account.email or None
+
+
 @dataclass
 class Notices:
     """Sends the e-mails and pushes for the turns that begin at this process's tables."""
@@ -143,7 +150,8 @@ class Notices:
             if self.smtp is None or account_id is None:
                 return
             account = await self.hub.writer.run(self.hub.store.account, account_id)
-            if account is None or account.disabled or account.notify == NOTIFY_NEVER or not account.email:
+            to = address_of(account)
+            if account is None or to is None:
                 return
             lang = room.langs.get(seat, i18n.DEFAULT)  # the language they play in
             if self.digest or account.notify == NOTIFY_DIGEST:
@@ -154,7 +162,7 @@ class Notices:
             subject = _("Your turn at table {id}").format(id=room.id)
             text = _("It is your turn at table {id} ({game}). Your seat: {link}").format(
                 id=room.id, game=room.kind.title, link=link)
-            await asyncio.to_thread(self.smtp.send, account.email, subject, text)
+            await asyncio.to_thread(self.smtp.send, to, subject, text)
             self.sent += 1
             log.info("table %s: your-turn e-mail sent for seat %d", room.id, seat)  # never the link
         except Exception as exc:
@@ -172,14 +180,13 @@ class Notices:
         pending, self.pending = self.pending, {}
         langs, self.pending_lang = self.pending_lang, {}
         for account_id, tables in pending.items():
-            account = await self.hub.writer.run(self.hub.store.account, account_id)
-            if (account is None or account.disabled or account.notify == NOTIFY_NEVER or not account.email
-                    or self.smtp is None):
+            to = address_of(await self.hub.writer.run(self.hub.store.account, account_id))
+            if to is None or self.smtp is None:
                 continue  # (a player who chose e-mail each turn since gets what was gathered)
             _ = i18n.translator(langs.get(account_id, i18n.DEFAULT)).gettext
             lines = "\n".join(f"{table}: {link}" for table, link in tables.items())
             try:
-                await asyncio.to_thread(self.smtp.send, account.email, _("Tables waiting for you"), lines)
+                await asyncio.to_thread(self.smtp.send, to, _("Tables waiting for you"), lines)
                 self.sent += 1
             except Exception as exc:
                 log.warning("a digest e-mail could not be sent (%s)", type(exc).__name__)
