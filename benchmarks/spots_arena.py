@@ -161,7 +161,7 @@ def by_deal(games: list[dict[str, Any]], bot: str) -> str | None:
         if "deal" in g:
             per[g["deal"]] += first_bot_scores([g], bot)
     whole = [sum(scores) for scores in per.values() if len(scores) == players]
-    if len(whole) < 2 or len(whole) * players == len(per):  # no deal played twice: not a rotated log
+    if len(whole) < 2:  # a log without --rotate-deals plays each deal once: none is whole
         return None
     rates = [score / players for score in whole]
     mean, half = statistics.fmean(rates), 1.96 * statistics.stdev(rates) / math.sqrt(len(rates))
