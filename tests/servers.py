@@ -89,11 +89,12 @@ class Server:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def stop(self) -> None:
+    def stop(self, patience: float = 10.0) -> None:
+        """SIGTERM, then a kill after ``patience`` seconds (a graceful stop lets a search in flight finish first)."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(10)
+                self.proc.wait(patience)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)

@@ -26,6 +26,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
+from conftest import PATIENT_S
 from servers import Server, children_named
 
 pytestmark = pytest.mark.timeout(300)
@@ -161,7 +162,8 @@ def test_a_move_round_trips_quickly_while_bots_and_hints_think(tmp_path: Path) -
 async def keep_busy(server: Server) -> None:
     """A bot table playing, a person's move and a hint answered: every pool of the server has started."""
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-        bots = (await http.post("/api/tables", json={"seats": BOTS[:2], "tricks": "random"})).json()
+        greedy = [{"kind": "bot", "bot": "greedy"}] * 2  # quick moves: the worker is rarely mid-search at the stop
+        bots = (await http.post("/api/tables", json={"seats": greedy, "tricks": "random"})).json()
         people = (await http.post("/api/tables", json={"seats": PEOPLE, "tricks": "random"})).json()
         seats = await seats_of(server.url.replace("http", "ws", 1), people)
         await move(seats, random.Random(5))
@@ -187,7 +189,7 @@ def test_the_server_stops_cleanly_on_sigterm_with_its_workers_started(tmp_path: 
         trackers = children_named(server.proc.pid, "resource_tracker")
         assert trackers, "the server started no worker pool"
     finally:
-        server.stop()
+        server.stop(patience=PATIENT_S)  # it waits for the workers' searches in flight: slow on a busy machine
     deadline = time.perf_counter() + 60
     while any(Path(f"/proc/{pid}").exists() for pid in trackers):  # it writes its warnings as it ends
         assert time.perf_counter() < deadline, "the resource tracker did not end with its server"
