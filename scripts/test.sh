@@ -28,12 +28,14 @@ WHEELS=()
 [ -d /opt/wheels ] && WHEELS=(--find-links /opt/wheels)
 .venv/bin/pip install -q --disable-pip-version-check "${WHEELS[@]}" -e ".[test]"
 # A fresh clone has no compiled simulator: Numba takes a minute or more (single-threaded) to build it,
-# and the first test that needs it (tests/test_fast.py) would wait for all of it. Build it on the other
-# core while the test files before it run; Numba writes its cache atomically, so a test that gets there
-# first simply compiles too. Nothing here can fail the run: without Numba the fast tests skip.
+# and the first test that needs it (tests/test_fast.py) would wait for all of it. Build it beside the
+# test files before it; Numba writes its cache atomically, so a test that gets there first simply
+# compiles too. Nothing here can fail the run: without Numba the fast tests skip.
 .venv/bin/python -c 'from spots.fast import warm_up; warm_up()' >/dev/null 2>&1 &
 warm=$!
+# The suite runs in two processes (pytest-xdist), one a core on the project's 2-core machine; each test file
+# stays in one process, so a file's browser and server start once. SPOTS_TEST_PROCESSES=0 runs it in this one.
 status=0
-.venv/bin/python -m pytest "$@" || status=$?
+.venv/bin/python -m pytest -n "${SPOTS_TEST_PROCESSES:-2}" --dist loadfile "$@" || status=$?
 wait "$warm" || true
 exit "$status"
