@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
+import os
 import random
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from conftest import PATIENT_S
 from servers import Server, children_named
+from spots.web.workers import Stopped, start_worker, stop_searches, stoppable
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -189,10 +193,43 @@ def test_the_server_stops_cleanly_on_sigterm_with_its_workers_started(tmp_path: 
         trackers = children_named(server.proc.pid, "resource_tracker")
         assert trackers, "the server started no worker pool"
     finally:
-        server.stop(patience=PATIENT_S)  # it waits for the workers' searches in flight: slow on a busy machine
+        server.stop(patience=PATIENT_S)  # a search in flight is dropped, but a busy machine is slow to end them
     deadline = time.perf_counter() + 60
     while any(Path(f"/proc/{pid}").exists() for pid in trackers):  # it writes its warnings as it ends
         assert time.perf_counter() < deadline, "the resource tracker did not end with its server"
         time.sleep(0.05)
     assert server.proc.returncode == 143, server.log.read_text()
-    assert "leaked" not in server.log.read_text()
+    assert "leaked" not in server.log.read_text() and "Traceback" not in server.log.read_text()
+
+
+@stoppable
+def search_until_stopped(started: str) -> None:
+    """A search that never ends by itself (run in a worker); ``started`` is touched when it begins."""
+    Path(started).touch()
+    while True:
+        sum(range(1000))
+
+
+def test_a_stopping_server_drops_its_workers_searches_instead_of_waiting_for_them(tmp_path: Path) -> None:
+    """A graceful stop (SIGTERM) shuts the pools with ``stop_searches``: the search under way ends with Stopped
+    and one still queued is not begun, so the server's exit waits for neither (a whole game's report can take
+    a minute). Without it, the first search would run past the wait below."""
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=start_worker,
+                               initargs=(os.getpid(),))
+    started = tmp_path / "started"
+    running = pool.submit(search_until_stopped, str(started))
+    queued = pool.submit(search_until_stopped, str(tmp_path / "second"))
+    deadline = time.monotonic() + PATIENT_S
+    while not started.exists():
+        assert time.monotonic() < deadline, "the worker did not begin its search"
+        time.sleep(0.05)
+    workers = [child.pid for child in multiprocessing.active_children()]
+    stop_searches(pool)
+    with pytest.raises(Stopped, match="the server is stopping"):
+        running.result(timeout=PATIENT_S)
+    assert queued.cancelled() or isinstance(queued.exception(timeout=PATIENT_S), Stopped)
+    assert workers and not (tmp_path / "second").exists()
+    deadline = time.monotonic() + PATIENT_S  # the pool's thread ends its workers, as the server's exit waits for
+    while any(Path(f"/proc/{pid}").exists() for pid in workers):
+        assert time.monotonic() < deadline, "the worker did not end with its pool"
+        time.sleep(0.05)

@@ -43,7 +43,7 @@ from .analysis_store import STALE
 from .context import request_lang
 from .guard import Refused
 from .store import TableStore
-from .workers import start_worker
+from .workers import Stopped, start_worker, stop_searches, stoppable
 from .writer import Writer
 
 __all__ = ["Coach", "compute", "in_words", "report_document", "routes"]
@@ -82,6 +82,7 @@ def analyser_of(table: str, rules: Any, moves: list[str]) -> Analyser:
     return analyser
 
 
+@stoppable
 def advance(table: str, rules: Any, moves: list[str]) -> int:
     """Analyse a game still being played up to its last move (runs in a worker); the moves analysed."""
     analyser = analyser_of(table, rules, moves)
@@ -92,6 +93,7 @@ def advance(table: str, rules: Any, moves: list[str]) -> int:
     return len(analyser.moves)
 
 
+@stoppable
 def compute(job: str, table: str, state: Any, names: list[str], humans: list[bool],
             heard: Callable[[tuple[str, int, int]], None] | None = None) -> dict[str, Any]:
     """The report of a finished game as a document without words (runs in a worker; ``heard`` gets progress).
@@ -281,6 +283,8 @@ class Coach:
             self._keep(key, doc)
         except asyncio.CancelledError:
             raise
+        except Stopped:
+            return  # the server is stopping: the report has not failed, it is only not made yet
         except Exception as exc:  # a report that cannot be made must not take the server down
             why = f"{type(exc).__name__}: {exc}"
             log.error("table %s: its report failed (%s)", room.id, why)
@@ -297,7 +301,7 @@ class Coach:
         for task in [*self.running.values(), *self._starting]:
             task.cancel()
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_searches(self._pool)
             self._pool = None
         if self._sink is not None:
             with contextlib.suppress(OSError, ValueError):

@@ -36,6 +36,7 @@ from .guard import Bucket
 from .store import Conflict, TableRow
 from .takeback import Takebacks
 from .timing import SKIP, Timekeeper
+from .workers import Stopped
 from .writer import Unavailable
 
 if TYPE_CHECKING:
@@ -527,6 +528,8 @@ class Room(Takebacks):
                 log.warning("table %s: bot move not saved (%s); trying again in %.1f s", self.id, exc.message, backoff)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 30.0)
+            except Stopped:
+                return  # the server is stopping: the bot moves after a restart
             except Exception:
                 log.exception("table %s: bot failed", self.id)
                 return

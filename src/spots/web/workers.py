@@ -12,10 +12,14 @@ person is waiting for a bot.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import multiprocessing
 import os
+import signal
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -23,12 +27,57 @@ from .. import i18n
 from .games import hosted
 
 NICE = 10  # searches run at a lower priority than the server, so moves stay quick while bots think
+_searching = False  # in a worker: whether a search is under way (what SIGTERM stops)
+_stopping = False  # in a worker: SIGTERM came, so a search still queued is not begun
+
+
+class Stopped(Exception):
+    """A worker's search was dropped because its server is stopping: nobody waits for that answer any more."""
 
 
 def start_worker(server: int) -> None:
-    """A worker's set-up: a lower priority, and a watch on its server (see ``exit_with``)."""
+    """A worker's set-up: a lower priority, a watch on its server (see ``exit_with``), and SIGTERM to drop a
+    search in flight (see ``stop_searches``)."""
     os.nice(NICE)
+    signal.signal(signal.SIGTERM, drop_search)
     threading.Thread(target=exit_with, args=(server,), name="spots-exit-with-server", daemon=True).start()
+
+
+def drop_search(signum: int, frame: Any) -> None:
+    """SIGTERM in a worker: end the search under way with ``Stopped`` (its answer goes back to the pool as that
+    error), and any search still queued at its start; an idle worker ends when the pool shuts down."""
+    global _stopping
+    _stopping = True
+    if _searching:
+        raise Stopped("the server is stopping")
+
+
+def stoppable(search: Callable[..., Any]) -> Callable[..., Any]:
+    """A worker's search that SIGTERM may stop (``drop_search``)."""
+
+    @functools.wraps(search)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        global _searching
+        if _stopping:
+            raise Stopped("the server is stopping")
+        _searching = True
+        try:
+            return search(*args, **kwargs)
+        finally:
+            _searching = False
+
+    return run
+
+
+def stop_searches(pool: Executor) -> None:
+    """Shut a pool down without waiting for its searches in flight: a bot's move or a report the stopping server
+    would throw away (the game is stored; the bot thinks again, the report is made again, after a restart).
+    Without this, a server's graceful stop waited for every search in flight, a whole game's report among them."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    if isinstance(pool, ProcessPoolExecutor):
+        for worker in multiprocessing.active_children():  # the server's only such children are its workers
+            with contextlib.suppress(OSError):
+                os.kill(worker.pid or 0, signal.SIGTERM)
 
 
 def exit_with(server: int, every: float = 1.0) -> None:
@@ -39,11 +88,13 @@ def exit_with(server: int, every: float = 1.0) -> None:
     os._exit(0)
 
 
+@stoppable
 def think(game: str, bot: str, seed: int, state: Any) -> str:
     """One bot move (runs in a worker): a fresh bot of that kind, seeded by the server's dice."""
     return str(hosted()[game].make_bot(bot, seed).choose(state))
 
 
+@stoppable
 def advise(game: str, state: Any, names: list[str], lang: str) -> list[dict[str, Any]]:
     """A hint's ranked moves in one language (runs in a worker)."""
     return hosted()[game].advice(state, names, i18n.translator(lang))
@@ -81,5 +132,5 @@ class Workers:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_searches(self._pool)
             self._pool = None
