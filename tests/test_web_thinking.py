@@ -19,6 +19,7 @@ import json
 import multiprocessing
 import os
 import random
+import signal
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +31,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from conftest import PATIENT_S
-from servers import Server, children_named
+from servers import Server, children, children_named
 from spots.web.workers import Stopped, start_worker, stop_searches, stoppable
 
 pytestmark = pytest.mark.timeout(300)
@@ -166,8 +167,8 @@ def test_a_move_round_trips_quickly_while_bots_and_hints_think(tmp_path: Path) -
 async def keep_busy(server: Server) -> None:
     """A bot table playing, a person's move and a hint answered: every pool of the server has started."""
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-        greedy = [{"kind": "bot", "bot": "greedy"}] * 2  # quick moves: the worker is rarely mid-search at the stop
-        bots = (await http.post("/api/tables", json={"seats": greedy, "tricks": "random"})).json()
+        strong = [{"kind": "bot", "bot": "expectimax"}] * 2  # a worker mid-search when the server stops
+        bots = (await http.post("/api/tables", json={"seats": strong, "tricks": "random"})).json()
         people = (await http.post("/api/tables", json={"seats": PEOPLE, "tricks": "random"})).json()
         seats = await seats_of(server.url.replace("http", "ws", 1), people)
         await move(seats, random.Random(5))
@@ -183,22 +184,29 @@ async def keep_busy(server: Server) -> None:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux")
-def test_the_server_stops_cleanly_on_sigterm_with_its_workers_started(tmp_path: Path) -> None:
-    """``kill`` (SIGTERM) ends the server with status 143 and its exit handlers run: nothing is left to the
-    resource tracker, which would report the worker pools' semaphores as leaked."""
+@pytest.mark.parametrize("how", ["SIGTERM", "Ctrl-C"])
+def test_the_server_stops_cleanly_with_its_workers_started(tmp_path: Path, how: str) -> None:
+    """``kill`` (SIGTERM) ends the server with status 143, Ctrl-C at its terminal (SIGINT to the server and its
+    workers, as a terminal sends it to the whole foreground group) with 0. Either way its exit handlers run
+    (nothing is left to the resource tracker, which would report the pools' semaphores as leaked) and nothing is
+    printed but the stop: a search in flight is dropped, not sent back as a KeyboardInterrupt."""
     server = Server(tmp_path / "stop.db", "--private", "--bot-delay", "0", "--workers", "1").start()
     try:
         asyncio.run(keep_busy(server))
         assert server.proc is not None
         trackers = children_named(server.proc.pid, "resource_tracker")
         assert trackers, "the server started no worker pool"
+        if how == "Ctrl-C":
+            for pid in [server.proc.pid, *children(server.proc.pid)]:
+                os.kill(pid, signal.SIGINT)
+            server.proc.wait(PATIENT_S)
     finally:
-        server.stop(patience=PATIENT_S)  # a search in flight is dropped, but a busy machine is slow to end them
+        server.stop(patience=PATIENT_S)  # SIGTERM, unless it has ended already
     deadline = time.perf_counter() + 60
     while any(Path(f"/proc/{pid}").exists() for pid in trackers):  # it writes its warnings as it ends
         assert time.perf_counter() < deadline, "the resource tracker did not end with its server"
         time.sleep(0.05)
-    assert server.proc.returncode == 143, server.log.read_text()
+    assert server.proc.returncode == {"SIGTERM": 143, "Ctrl-C": 0}[how], server.log.read_text()
     assert "leaked" not in server.log.read_text() and "Traceback" not in server.log.read_text()
 
 

@@ -37,14 +37,17 @@ class Stopped(Exception):
 
 def start_worker(server: int) -> None:
     """A worker's set-up: a lower priority, a watch on its server (see ``exit_with``), and SIGTERM to drop a
-    search in flight (see ``stop_searches``)."""
+    search in flight (see ``stop_searches``). Ctrl-C at a terminal reaches the workers too (SIGINT goes to the
+    whole foreground process group): it drops the search as well, rather than sending a KeyboardInterrupt back
+    to the server as the search's answer, which printed a page of tracebacks at every Ctrl-C."""
     os.nice(NICE)
     signal.signal(signal.SIGTERM, drop_search)
+    signal.signal(signal.SIGINT, drop_search)
     threading.Thread(target=exit_with, args=(server,), name="spots-exit-with-server", daemon=True).start()
 
 
 def drop_search(signum: int, frame: Any) -> None:
-    """SIGTERM in a worker: end the search under way with ``Stopped`` (its answer goes back to the pool as that
+    """SIGTERM (or SIGINT) in a worker: end the search under way with ``Stopped`` (its answer goes back to the pool as that
     error), and any search still queued at its start; an idle worker ends when the pool shuts down."""
     global _stopping
     _stopping = True
