@@ -20,6 +20,12 @@ The procedure (docs/learned-value.md):
    linear value's log-loss (``value.win_chances``, normalised) on the same positions is printed beside it.
 4. **Ship.** The weights, with the features' mean and scale, go to ``--model`` as float32 ``.npz``.
 
+**Stronger play.** ``--policy learned-fast`` plays every seat with that bot instead (on the reference engine,
+about 0.3 s a 2-player game), ``--players 2`` only 2-player games; keep them with ``--data`` (no ``--model``:
+nothing is fitted), then fit to both with ``--mix KEPT.npz*N`` (its training positions N times, beside the
+``--data`` run's). Each source's validation log-loss is printed for the new model, the linear value and every
+``--compare`` model (the shipped one, say), on the same held-out positions.
+
 Needs the fast, study and train extras (Numba, Ray, PyTorch).
 """
 
@@ -28,7 +34,9 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
+import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -42,6 +50,7 @@ from spots.games.spots.value import FITTED, standing, win_chances
 SEATS = 4
 TRICK_SETS = 5000
 VALIDATION_EVERY = 20
+KEYS = ("rows", "mask", "returns", "linear")  # the arrays of a batch of positions
 
 
 def rules_for(players: int, tricks_seed: int) -> Rules:
@@ -57,21 +66,33 @@ def linear_chances(position: Any) -> list[float]:
     return [c / total for c in chances]
 
 
+def seat_bots(policy: str, seed: int, risk: np.ndarray) -> list[Any]:
+    """The bots of one reference-engine game: greedy with each seat's stopping risk, or ``learned-fast`` in every
+    seat (stronger play: its positions and results are closer to what the search meets; the risks are unused)."""
+    if policy == "greedy":
+        from spots.games.spots.greedy import GreedyBot
+
+        return [GreedyBot(seed=seed + s, risk=float(r)) for s, r in enumerate(risk)]
+    from spots.games.spots.bots import BOTS
+
+    return [BOTS[policy](seed=seed + s) for s in range(len(risk))]
+
+
 def reference_positions(rules_per_game: list[Rules], seeds: list[int], risks: np.ndarray, explore: np.ndarray,
-                        keep: int = 6) -> tuple[list[Any], list[list[float]], int]:
-    """``record_positions`` on the reference engine (slow; for tests and machines without Numba): the same kind of
-    games and the same sampling of turn starts, with the engine's own dice, so not the same games."""
+                        keep: int = 6, policy: str = "greedy") -> tuple[list[Any], list[list[float]], int]:
+    """``record_positions`` on the reference engine (slow; for tests, machines without Numba and policies the
+    simulator does not have): the same kind of games and the same sampling of turn starts, with the engine's own
+    dice, so not the same games."""
     import random
 
     from spots.fast.positions import Position  # a plain dataclass: importing it compiles nothing
-    from spots.games.spots.greedy import GreedyBot
     from spots.games.spots.state import State
 
     positions: list[Any] = []
     results: list[list[float]] = []
     for rules, seed, risk, chance in zip(rules_per_game, seeds, risks, explore, strict=True):
         rng = random.Random(seed)
-        seats = [GreedyBot(seed=seed + s, risk=float(r)) for s, r in enumerate(risk)]
+        seats = seat_bots(policy, seed, risk)
         state = State(rules)
         kept: list[Any] = []
         seen, last = 0, -1
@@ -98,17 +119,18 @@ def reference_positions(rules_per_game: list[Rules], seeds: list[int], risks: np
     return positions, results, 0
 
 
-def chunk(seed: int, start: int, stop: int, engine: str = "fast") -> dict[str, np.ndarray]:
-    """Games ``start``..``stop`` (each game's player count, trick set, risks and dice from ``seed`` and its number)
-    as padded feature arrays: rows (n, 4, ROW), mask (n, 4), returns (n, 4), linear (n, 4)."""
-    record: Any = reference_positions
+def chunk(seed: int, start: int, stop: int, engine: str = "fast", policy: str = "greedy",
+          counts: tuple[int, ...] = (2, 3, 4)) -> dict[str, np.ndarray]:
+    """Games ``start``..``stop`` (each game's player count, trick set, risks and dice from ``seed`` and its number;
+    the counts take turns) as padded feature arrays: rows (n, 4, ROW), mask (n, 4), returns (n, 4), linear (n, 4)."""
+    record: Any = partial(reference_positions, policy=policy)
     if engine == "fast":
         from spots.fast.positions import record_positions as record
 
     out: dict[str, list[np.ndarray]] = {"rows": [], "mask": [], "returns": [], "linear": []}
     cut = 0
-    for players in (2, 3, 4):
-        games = [g for g in range(start, stop) if g % 3 == players - 2]
+    for index, players in enumerate(counts):
+        games = [g for g in range(start, stop) if g % len(counts) == index]
         if not games:
             continue
         rng = np.random.default_rng([seed, players, start])
@@ -136,12 +158,12 @@ def chunk(seed: int, start: int, stop: int, engine: str = "fast") -> dict[str, n
     return arrays
 
 
-def generate(games: int, chunk_size: int, seed: int, workers: int, address: str | None,
-             engine: str = "fast") -> list[dict[str, np.ndarray]]:
+def generate(games: int, chunk_size: int, seed: int, workers: int, address: str | None, engine: str = "fast",
+             policy: str = "greedy", counts: tuple[int, ...] = (2, 3, 4)) -> list[dict[str, np.ndarray]]:
     """Every chunk's arrays, in chunk order; on Ray unless ``workers`` is 0 (in this process, for tests)."""
     bounds = [(s, min(s + chunk_size, games)) for s in range(0, games, chunk_size)]
     if workers == 0 and not address:
-        return [chunk(seed, a, b, engine) for a, b in bounds]
+        return [chunk(seed, a, b, engine, policy, counts) for a, b in bounds]
     from spots.study.execute import start_ray
 
     ray, started = start_ray(address, workers)
@@ -155,7 +177,7 @@ def generate(games: int, chunk_size: int, seed: int, workers: int, address: str 
         while queue or pending:
             while queue and len(pending) < limit:
                 i, (a, b) = queue.pop(0)
-                pending[remote.remote(seed, a, b, engine)] = i
+                pending[remote.remote(seed, a, b, engine, policy, counts)] = i
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
                 i = pending.pop(ref)
@@ -170,7 +192,7 @@ def generate(games: int, chunk_size: int, seed: int, workers: int, address: str 
 
 
 def stack(chunks: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    return {k: np.concatenate([c[k] for c in chunks]) for k in ("rows", "mask", "returns", "linear")}
+    return {k: np.concatenate([c[k] for c in chunks]) for k in KEYS}
 
 
 def log_loss(chances: np.ndarray, returns: np.ndarray) -> float:
@@ -287,58 +309,131 @@ def write_svg(curve: list[dict[str, float]], path: Path, baseline: dict[str, flo
     path.write_text("\n".join(parts) + "\n")
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
+def read_data(path: Path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], int]:
+    """The training and validation positions a run kept with ``--data``."""
+    with np.load(path) as saved:
+        train = {k: saved[f"train_{k}"] for k in KEYS}
+        valid = {k: saved[f"valid_{k}"] for k in KEYS}
+        return train, valid, int(saved["cut"][0])
+
+
+def play_data(args: argparse.Namespace) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], int]:
+    """Play ``--games`` games and split them by chunk (every ``VALIDATION_EVERY``-th held out)."""
+    chunks = generate(args.games, args.chunk, args.seed, args.workers, args.address, args.engine, args.policy,
+                      args.players)
+    held = [c for i, c in enumerate(chunks) if i % VALIDATION_EVERY == VALIDATION_EVERY - 1] or chunks[-1:]
+    kept = [c for i, c in enumerate(chunks) if i % VALIDATION_EVERY != VALIDATION_EVERY - 1] or chunks
+    return stack(kept), stack(held), int(sum(int(c["cut"][0]) for c in chunks))
+
+
+def mixed(path_and_times: str) -> tuple[Path, int]:
+    """``PATH`` or ``PATH*N`` (its training positions counted N times) for ``--mix``."""
+    path, _, times = path_and_times.partition("*")
+    if not Path(path).exists() or (times and not (times.isdigit() and int(times) >= 1)):
+        raise argparse.ArgumentTypeError(f"--mix takes a kept --data file, optionally *N with N >= 1: "
+                                         f"not {path_and_times!r}")
+    return Path(path), int(times or 1)
+
+
+def model_chances(path: Path, rows: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """A saved model's chances for padded positions (absent seats get none)."""
+    from spots.games.spots.learned_value import LearnedValue
+
+    scores = np.where(mask, LearnedValue.load(path).scores(rows.astype(np.float64)), -np.inf)
+    odds = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return odds / odds.sum(axis=1, keepdims=True)
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=240_000)
     parser.add_argument("--chunk", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--workers", type=int, default=2, help="Ray CPUs here; 0: no Ray, in this process")
     parser.add_argument("--address", help="HOST:PORT of a running Ray cluster (ray start --head)")
-    parser.add_argument("--engine", choices=("fast", "reference"), default="fast",
-                        help="play the games in the compiled simulator (fast) or the reference engine (slow)")
+    parser.add_argument("--engine", choices=("fast", "reference"),
+                        help="play the games in the compiled simulator (fast, the default for greedy play) or the "
+                        "reference engine (slow; the only one for --policy learned-fast)")
+    parser.add_argument("--policy", choices=("greedy", "learned-fast"), default="greedy",
+                        help="who plays every seat: greedy with varied risks, or the learned-fast bot")
+    parser.add_argument("--players", default="2,3,4", help="player counts, taking turns game by game (2,3,4)")
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--lr", type=float, default=2e-3)
-    parser.add_argument("--model", type=Path, required=True, help="where to write the .npz")
+    parser.add_argument("--model", type=Path, help="where to write the .npz (without it: keep the data, fit nothing)")
     parser.add_argument("--curve", type=Path, help="where to write the training curve (CSV)")
     parser.add_argument("--data", type=Path, help="keep the positions in this .npz (and read them from it if it "
                         "exists, to fit again without playing the games again)")
+    parser.add_argument("--mix", type=mixed, action="append", default=[], metavar="DATA[*N]",
+                        help="also fit to another kept --data file (its training positions N times)")
+    parser.add_argument("--compare", type=Path, action="append", default=[], metavar="MODEL",
+                        help="report this saved model's validation log-loss beside the new one's")
     args = parser.parse_args(argv)
     if args.chunk < 1 or args.games < 1:
         parser.error("--games and --chunk must be at least 1")
+    counts = args.players.split(",")
+    if not all(c in ("2", "3", "4") for c in counts) or len(set(counts)) != len(counts):
+        parser.error(f"--players takes distinct counts from 2, 3 and 4, like 2,3,4: not {args.players!r}")
+    args.players = tuple(int(c) for c in counts)
+    if args.policy != "greedy" and args.engine == "fast":
+        parser.error(f"the compiled simulator plays greedy only: --policy {args.policy} needs --engine reference")
+    args.engine = args.engine or ("fast" if args.policy == "greedy" else "reference")
+    if not args.model and not args.data:
+        parser.error("give --model (fit), --data (keep the positions), or both")
+    return args
+
+
+def report(name: str, valid: dict[str, np.ndarray], arrays: dict[str, Any], compare: list[Path]) -> None:
+    """Validation log-loss on one source's held-out positions: the new model, the linear value, the others."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "new.npz"
+        np.savez(path, **arrays)
+        figures = [("new", model_chances(path, valid["rows"], valid["mask"])), ("linear", valid["linear"])]
+    figures += [(str(m), model_chances(m, valid["rows"], valid["mask"])) for m in compare]
+    shown = ", ".join(f"{who} {log_loss(c, valid['returns']):.4f}" for who, c in figures)
+    print(f"validation log-loss on {name} ({len(valid['rows'])} positions): {shown}")
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse(argv)
     start = time.perf_counter()
     if args.data and args.data.exists():
-        with np.load(args.data) as saved:
-            train = {k: saved[f"train_{k}"] for k in ("rows", "mask", "returns", "linear")}
-            valid = {k: saved[f"valid_{k}"] for k in ("rows", "mask", "returns", "linear")}
-            cut = int(saved["cut"][0])
+        train, valid, cut = read_data(args.data)
+        played = f"kept positions of {args.data}"
     else:
-        chunks = generate(args.games, args.chunk, args.seed, args.workers, args.address, args.engine)
-        held = [c for i, c in enumerate(chunks) if i % VALIDATION_EVERY == VALIDATION_EVERY - 1] or chunks[-1:]
-        kept = [c for i, c in enumerate(chunks) if i % VALIDATION_EVERY != VALIDATION_EVERY - 1] or chunks
-        train, valid = stack(kept), stack(held)
-        cut = int(sum(int(c["cut"][0]) for c in chunks))
-        del chunks, held, kept
+        played = f"{args.games} games"
+        train, valid, cut = play_data(args)
         if args.data:
-            to_save: dict[str, Any] = {"cut": np.array([cut]), **{f"train_{k}": v for k, v in train.items()},
-                                       **{f"valid_{k}": v for k, v in valid.items()}}
-            np.savez(args.data, **to_save)
+            np.savez(args.data, cut=np.array([cut]), **{f"train_{k}": v for k, v in train.items()},
+                     **{f"valid_{k}": v for k, v in valid.items()})
     data_seconds = time.perf_counter() - start
-    print(f"{args.games} games ({cut} cut off), {len(train['rows'])} training and {len(valid['rows'])} validation "
+    print(f"{played} ({cut} cut off), {len(train['rows'])} training and {len(valid['rows'])} validation "
           f"positions in {data_seconds:.0f} s")
-    baseline = {"loss": log_loss(valid["linear"], valid["returns"]),
-                "accuracy": accuracy(valid["linear"], valid["returns"])}
+    result: dict[str, Any] = {"train": len(train["rows"]), "valid": len(valid["rows"]), "cut": cut,
+                              "data_seconds": data_seconds}
+    if not args.model:
+        return result
+    sources = [(str(args.data or "the games"), valid)]
+    for path, times in args.mix:
+        more_train, more_valid, _ = read_data(path)
+        train = {k: np.concatenate([train[k], *[more_train[k]] * times]) for k in KEYS}
+        sources.append((str(path), more_valid))
+    every = {k: np.concatenate([v[k] for _, v in sources]) for k in KEYS}
+    print(f"fitting to {len(train['rows'])} training positions, validating on {len(every['rows'])}")
+    baseline = {"loss": log_loss(every["linear"], every["returns"]),
+                "accuracy": accuracy(every["linear"], every["returns"])}
     print(f"linear value (FITTED) on the validation positions: log-loss {baseline['loss']:.4f}, "
           f"accuracy {baseline['accuracy']:.4f}")
-    arrays, curve = fit(train, valid, args.hidden, args.epochs, args.batch, args.lr, args.seed)
+    arrays, curve = fit(train, every, args.hidden, args.epochs, args.batch, args.lr, args.seed)
+    for name, held in sources:
+        report(name, held, arrays, args.compare)
     args.model.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.model, **arrays)
     if args.curve:
         write_curve(curve, args.curve, baseline)
         write_svg(curve, args.curve.with_suffix(".svg"), baseline)
-    return {"train": len(train["rows"]), "valid": len(valid["rows"]), "cut": cut, "curve": curve,
-            "baseline": baseline, "data_seconds": data_seconds}
+    return {**result, "train": len(train["rows"]), "valid": len(every["rows"]), "curve": curve, "baseline": baseline}
 
 
 if __name__ == "__main__":

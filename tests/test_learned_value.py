@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -138,6 +139,32 @@ def test_the_training_script_runs_end_to_end_on_a_tiny_seeded_data_set(tmp_path:
     trained = LearnedValue.load(model)
     chances = trained.chances(midgame(2, 1))
     assert sum(chances) == pytest.approx(1.0)
+
+
+def test_positions_of_stronger_play_are_kept_then_mixed_into_a_fit(tmp_path: Path) -> None:
+    """``--policy learned-fast`` plays every seat with that bot (2 players only here); ``--mix`` adds its kept
+    positions, N times, to another run's, and the fit reports each source's validation log-loss."""
+    script = [sys.executable, str(ROOT / "benchmarks" / "train_value.py")]
+    strong, model = tmp_path / "strong.npz", tmp_path / "value.npz"
+    done = subprocess.run([*script, "--games", "4", "--chunk", "2", "--workers", "0", "--policy", "learned-fast",
+                           "--players", "2", "--seed", "5", "--data", str(strong)],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    with np.load(strong) as kept:
+        seats = kept["train_mask"].sum(axis=1)
+        assert len(seats) > 0 and set(seats.tolist()) == {2}
+        strong_train = len(seats)
+    done = subprocess.run([*script, "--games", "6", "--chunk", "3", "--workers", "0", "--engine", "reference",
+                           "--epochs", "1", "--seed", "3", "--model", str(model), "--mix", f"{strong}*3"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert f"validation log-loss on {strong}" in done.stdout and "new " in done.stdout
+    base = int(re.search(r"(\d+) training and", done.stdout).group(1))  # type: ignore[union-attr]
+    assert f"fitting to {base + 3 * strong_train} training positions" in done.stdout
+    assert np.load(model)["w1"].shape[0] == ROW
+    refused = subprocess.run([*script, "--policy", "learned-fast", "--engine", "fast", "--data", str(strong)],
+                             capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert refused.returncode == 2 and "plays greedy only" in refused.stderr
 
 
 def test_a_game_analysed_with_the_learned_value_reports_every_players_decisions() -> None:
