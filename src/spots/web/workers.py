@@ -47,8 +47,8 @@ def start_worker(server: int) -> None:
 
 
 def drop_search(signum: int, frame: Any) -> None:
-    """SIGTERM (or SIGINT) in a worker: end the search under way with ``Stopped`` (its answer goes back to the pool as that
-    error), and any search still queued at its start; an idle worker ends when the pool shuts down."""
+    """SIGTERM (or SIGINT) in a worker: end the search under way with ``Stopped`` (its answer goes back to the
+    pool as that error), and any search still queued at its start; an idle worker ends when the pool shuts down."""
     global _stopping
     _stopping = True
     if _searching:
