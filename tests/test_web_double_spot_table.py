@@ -171,7 +171,12 @@ def test_nothing_flies_when_motion_is_reduced(server: Server, browser: Any) -> N
         click_a_column(page, turn)
         turn += 1
         assert turn < 60, "nobody took a card"
-    page.wait_for_selector(".ds-player .won .ds-card")
+    try:
+        page.wait_for_selector(".ds-player .won .ds-card")
+    except Exception as exc:  # seen once, beside a CPU hog: say what the page showed
+        players = page.evaluate("[...document.querySelectorAll('.ds-player')].map((p) => p.outerHTML)")
+        raise AssertionError(f"no won card shown after {turn} drops (over: "
+                             f"{page.get_attribute('body', 'data-over')}): {players}") from exc
     assert page.evaluate("window.__flights") == []
     assert page.locator(".ds-player .won .ds-card.arriving").count() == 0  # the card is in its place at once
     context.close()
