@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
-import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -335,11 +334,9 @@ def mixed(path_and_times: str) -> tuple[Path, int]:
     return Path(path), int(times or 1)
 
 
-def model_chances(path: Path, rows: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """A saved model's chances for padded positions (absent seats get none)."""
-    from spots.games.spots.learned_value import LearnedValue
-
-    scores = np.where(mask, LearnedValue.load(path).scores(rows.astype(np.float64)), -np.inf)
+def model_chances(model: Any, rows: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """A ``LearnedValue``'s chances for padded positions (absent seats get none)."""
+    scores = np.where(mask, model.scores(rows.astype(np.float64)), -np.inf)
     odds = np.exp(scores - scores.max(axis=1, keepdims=True))
     return odds / odds.sum(axis=1, keepdims=True)
 
@@ -386,11 +383,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def report(name: str, valid: dict[str, np.ndarray], arrays: dict[str, Any], compare: list[Path]) -> None:
     """Validation log-loss on one source's held-out positions: the new model, the linear value, the others."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "new.npz"
-        np.savez(path, **arrays)
-        figures = [("new", model_chances(path, valid["rows"], valid["mask"])), ("linear", valid["linear"])]
-    figures += [(str(m), model_chances(m, valid["rows"], valid["mask"])) for m in compare]
+    from spots.games.spots.learned_value import LearnedValue
+
+    models = [("new", LearnedValue(arrays)), *[(str(m), LearnedValue.load(m)) for m in compare]]
+    figures = [(who, model_chances(model, valid["rows"], valid["mask"])) for who, model in models]
+    figures.insert(1, ("linear", valid["linear"]))
     shown = ", ".join(f"{who} {log_loss(c, valid['returns']):.4f}" for who, c in figures)
     print(f"validation log-loss on {name} ({len(valid['rows'])} positions): {shown}")
 

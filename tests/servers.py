@@ -90,7 +90,7 @@ class Server:
         return self.proc is not None and self.proc.poll() is None
 
     def stop(self, patience: float = 10.0) -> None:
-        """SIGTERM, then a kill after ``patience`` seconds (a graceful stop lets a search in flight finish first)."""
+        """SIGTERM, then a kill after ``patience`` seconds (a busy machine can be slow to end the worker processes)."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:

@@ -167,8 +167,7 @@ def test_a_move_round_trips_quickly_while_bots_and_hints_think(tmp_path: Path) -
 async def keep_busy(server: Server) -> None:
     """A bot table playing, a person's move and a hint answered: every pool of the server has started."""
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
-        strong = [{"kind": "bot", "bot": "expectimax"}] * 2  # a worker mid-search when the server stops
-        bots = (await http.post("/api/tables", json={"seats": strong, "tricks": "random"})).json()
+        bots = (await http.post("/api/tables", json={"seats": BOTS[:2], "tricks": "random"})).json()  # mid-search
         people = (await http.post("/api/tables", json={"seats": PEOPLE, "tricks": "random"})).json()
         seats = await seats_of(server.url.replace("http", "ws", 1), people)
         await move(seats, random.Random(5))

@@ -79,8 +79,9 @@ def stop_searches(pool: Executor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     if isinstance(pool, ProcessPoolExecutor):
         for worker in multiprocessing.active_children():  # the server's only such children are its workers
-            with contextlib.suppress(OSError):
-                os.kill(worker.pid or 0, signal.SIGTERM)
+            if worker.pid is not None:  # (never 0: that would signal the server's whole process group)
+                with contextlib.suppress(OSError):
+                    os.kill(worker.pid, signal.SIGTERM)
 
 
 def exit_with(server: int, every: float = 1.0) -> None:
