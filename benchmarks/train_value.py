@@ -320,9 +320,9 @@ def play_data(args: argparse.Namespace) -> tuple[dict[str, np.ndarray], dict[str
     """Play ``--games`` games and split them by chunk (every ``VALIDATION_EVERY``-th held out)."""
     chunks = generate(args.games, args.chunk, args.seed, args.workers, args.address, args.engine, args.policy,
                       args.players)
-    held = [c for i, c in enumerate(chunks) if i % VALIDATION_EVERY == VALIDATION_EVERY - 1] or chunks[-1:]
-    kept = [c for i, c in enumerate(chunks) if i % VALIDATION_EVERY != VALIDATION_EVERY - 1] or chunks
-    return stack(kept), stack(held), int(sum(int(c["cut"][0]) for c in chunks))
+    held = {i for i in range(len(chunks)) if i % VALIDATION_EVERY == VALIDATION_EVERY - 1} or {len(chunks) - 1}
+    kept = [c for i, c in enumerate(chunks) if i not in held]  # a small run: its last chunk validates only
+    return stack(kept), stack([chunks[i] for i in sorted(held)]), int(sum(int(c["cut"][0]) for c in chunks))
 
 
 def mixed(path_and_times: str) -> tuple[Path, int]:
@@ -369,6 +369,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.chunk < 1 or args.games < 1:
         parser.error("--games and --chunk must be at least 1")
+    if args.games <= args.chunk and not (args.data and args.data.exists()):
+        parser.error(f"--games {args.games} in chunks of {args.chunk} is one chunk: the games are split by chunk "
+                     "into training and validation, so give at least two (more games or a smaller --chunk)")
     counts = args.players.split(",")
     if not all(c in ("2", "3", "4") for c in counts) or len(set(counts)) != len(counts):
         parser.error(f"--players takes distinct counts from 2, 3 and 4, like 2,3,4: not {args.players!r}")

@@ -134,6 +134,8 @@ def test_the_training_script_runs_end_to_end_on_a_tiny_seeded_data_set(tmp_path:
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "24 games (0 cut off)" in done.stdout
+    # 3 chunks of 8 games, 6 turn starts kept a game: the last chunk validates and is not trained on
+    assert "96 training and 48 validation positions" in done.stdout
     lines = curve.read_text().splitlines()
     assert lines[0].startswith("epoch,train_loss,valid_loss") and len(lines) == 3
     trained = LearnedValue.load(model)
@@ -165,6 +167,9 @@ def test_positions_of_stronger_play_are_kept_then_mixed_into_a_fit(tmp_path: Pat
     refused = subprocess.run([*script, "--policy", "learned-fast", "--engine", "fast", "--data", str(strong)],
                              capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert refused.returncode == 2 and "plays greedy only" in refused.stderr
+    one_chunk = subprocess.run([*script, "--games", "8", "--chunk", "8", "--model", str(model)],
+                               capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert one_chunk.returncode == 2 and "is one chunk" in one_chunk.stderr
 
 
 def test_a_game_analysed_with_the_learned_value_reports_every_players_decisions() -> None:
