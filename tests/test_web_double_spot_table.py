@@ -158,7 +158,10 @@ def test_a_whole_game_on_the_drawn_table(server: Server, browser: Any, axe: Any)
 
 
 def test_nothing_flies_when_motion_is_reduced(server: Server, browser: Any) -> None:
-    t = server.create(ME_AND_A_BOT, game="double-spot", target=2)
+    # Under the rules' own ending a frame that fills before anyone takes a card ends the game with none to show
+    # (23 of 400 games of random drops against greedy, target 2): the test failed so. Lifting a full frame three
+    # times plays on (0 of 400 games without a card; the first came by my 75th drop at the latest).
+    t = server.create(ME_AND_A_BOT, game="double-spot", options={"target": 2, "lifts": 3})
     context = browser.new_context(reduced_motion="reduce")
     context.add_init_script(WATCH_THE_FLIGHTS)
     page = context.new_page()
@@ -170,10 +173,10 @@ def test_nothing_flies_when_motion_is_reduced(server: Server, browser: Any) -> N
             break
         click_a_column(page, turn)
         turn += 1
-        assert turn < 60, "nobody took a card"
+        assert turn < 150, "nobody took a card"
     try:
         page.wait_for_selector(".ds-player .won .ds-card")
-    except Exception as exc:  # seen once, beside a CPU hog: say what the page showed
+    except Exception as exc:  # say what the page showed
         players = page.evaluate("[...document.querySelectorAll('.ds-player')].map((p) => p.outerHTML)")
         raise AssertionError(f"no won card shown after {turn} drops (over: "
                              f"{page.get_attribute('body', 'data-over')}): {players}") from exc
