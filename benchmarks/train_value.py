@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from spots.games.spots import Rules
-from spots.games.spots.learned_value import FEATURES_VERSION, ROW, player_rows
+from spots.games.spots.learned_value import FEATURES_VERSION, ROW, TurnStart, position_rows
 from spots.games.spots.value import FITTED, standing, win_chances
 
 SEATS = 4
@@ -84,7 +84,6 @@ def reference_positions(rules_per_game: list[Rules], seeds: list[int], risks: np
     dice, so not the same games."""
     import random
 
-    from spots.fast.positions import Position  # a plain dataclass: importing it compiles nothing
     from spots.games.spots.state import State
 
     positions: list[Any] = []
@@ -102,8 +101,8 @@ def reference_positions(rules_per_game: list[Rules], seeds: list[int], risks: np
             if state.turn != last and state.first_player is not None:
                 last = state.turn
                 slot = seen if seen < keep else int(rng.random() * (seen + 1))
-                snap = Position(rules, [p.copy() for p in state.players], state.seat, state.turn, state.dice_supply,
-                                state.treat_supply, len(state.deck_rest) + (state.deck_top is not None))
+                snap = TurnStart.of(state)
+                snap.players = [p.copy() for p in state.players]
                 if slot < len(kept):
                     kept[slot] = snap
                 elif slot < keep:
@@ -145,8 +144,7 @@ def chunk(seed: int, start: int, stop: int, engine: str = "fast", policy: str = 
         returns = np.zeros((n, SEATS), dtype=np.float32)
         linear = np.zeros((n, SEATS), dtype=np.float32)
         for i, (p, result) in enumerate(zip(positions, results, strict=True)):
-            rows[i, :players] = player_rows(p.players, p.rules, p.mover, p.turn, p.dice_supply, p.treat_supply,
-                                            p.deck_left)
+            rows[i, :players] = position_rows(p)
             mask[i, :players] = True
             returns[i, :players] = result
             linear[i, :players] = linear_chances(p)

@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("numba")
 
 from spots.fast import layout as L
-from spots.fast.positions import record_positions, tables
+from spots.fast.positions import record_positions, turn_start
 from spots.fast.tiles import card_names
 from spots.fast.view import state_dict
 from spots.games.spots import Rules
@@ -36,7 +36,8 @@ def test_recorded_positions_are_seeded_turn_starts_with_their_games_results() ->
 
 
 def test_tables_read_the_simulators_arrays_as_the_engine_would() -> None:
-    """The tables the features are computed from match the engine's own reading of the same array."""
+    """The positions the features are computed from (tables, tiles, deck, supplies) match the engine's own reading
+    of the same array."""
     import random
 
     from spots.fast.api import FastState
@@ -54,8 +55,14 @@ def test_tables_read_the_simulators_arrays_as_the_engine_would() -> None:
         elif game.is_chance_node():
             game.apply_action("reveal " + names[int(game.st[L.S_REST + rng.randrange(int(game.st[L.S_NREST]))])])
         else:
-            read = [player.to_dict() for player in tables(game.st, rules, names)]
-            assert read == state_dict(game.st, rules, names)["players"]
+            engine = state_dict(game.st, rules, names)
+            read = turn_start(game.st, rules, names)
+            assert [player.to_dict() for player in read.players] == engine["players"]
+            assert [tile.to_dict() for tile in read.tiles] == engine["tiles"]
+            assert read.deck_top == engine["deck"]["top"]
+            assert read.deck_left == len(engine["deck"]["rest"]) + (engine["deck"]["top"] is not None)
+            assert (read.mover, read.turn, read.dice_supply, read.treat_supply) == (
+                engine["seat"], engine["turn"], engine["supply"]["dice"], engine["supply"]["treats"])
             checked += 1
             game.apply_action(game.greedy_action())
     assert checked > 50

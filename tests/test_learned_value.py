@@ -15,7 +15,7 @@ import pytest
 import spots
 from spots import bots
 from spots.games.spots.greedy import GreedyBot
-from spots.games.spots.learned_value import ROW, LearnedValue, LearnedValueError, shipped, state_rows
+from spots.games.spots.learned_value import COLUMNS, ROW, LearnedValue, LearnedValueError, shipped, state_rows
 from spots.games.spots.pieces import Dog
 from spots.games.spots.state import State
 
@@ -75,6 +75,53 @@ def test_batches_and_single_positions_agree() -> None:
     assert np.allclose(together, one_by_one)
     fresh = LearnedValue.load()  # its caches are empty: the cached answers are the very numbers computed anew
     assert [fresh.from_rows(state_rows(s)) for s in states] == one_by_one == [model.chances(s) for s in states]
+
+
+def random_model(version: int, seed: int = 0) -> dict[str, Any]:
+    """A model file's arrays with seeded random weights, reading the features of ``version`` (its hidden units
+    live: positive biases, so every input moves the score)."""
+    rng = np.random.default_rng(seed)
+    width = len(COLUMNS[version])
+    return {"mean": rng.uniform(0.0, 0.1, width), "scale": rng.uniform(0.5, 2.0, width),
+            "w1": rng.normal(size=(width, 16)), "b1": rng.uniform(5.0, 10.0, 16), "w2": rng.normal(size=(16, 16)) / 4,
+            "b2": rng.uniform(5.0, 10.0, 16), "w3": rng.normal(size=16), "b3": rng.normal(size=1),
+            "features_version": np.array(version)}
+
+
+def test_the_tiles_face_up_and_the_decks_top_card_are_read_and_kept_apart_in_the_cache() -> None:
+    """The same tables with other tiles face up (what the mover may choose) or another top card (what Retrieve sets)
+    are other positions: valued anew, not answered from the cache, each as a fresh model values it."""
+    from spots.games.spots.pieces import Tile
+
+    model, fresh = LearnedValue(random_model(2)), LearnedValue(random_model(2))
+    state = midgame(2, 3)
+    few = state.clone()
+    few.tiles = [Tile(t.name, t.name in ("howl", "roll-over"), t.treats) for t in state.tiles]
+    other_top = state.clone()
+    other_top.deck_top = next(name for name in state.deck_rest if name != state.deck_top)
+    values = [model.chances(s) for s in (state, few, other_top)]
+    assert values[0] != values[1] and values[0] != values[2]
+    assert values == [fresh.from_rows(state_rows(s)) for s in (state, few, other_top)]
+
+
+def test_a_version_1_model_reads_only_its_own_features_of_todays_rows() -> None:
+    """A model fitted to the first features (the shipped one was, until a better one is shown) still plays: it is
+    scored on today's rows through the columns it knew, and the features added since change nothing for it."""
+    arrays = random_model(1, seed=4)
+    model = LearnedValue(arrays)
+    assert model.version == 1
+    state = midgame(3, 2)
+    rows = np.array(state_rows(state))[:, COLUMNS[1]]
+    hidden = np.maximum((rows - arrays["mean"]) / arrays["scale"] @ arrays["w1"] + arrays["b1"], 0)
+    scores = np.maximum(hidden @ arrays["w2"] + arrays["b2"], 0) @ arrays["w3"] + arrays["b3"][0]
+    assert model.chances(state) == pytest.approx(list(np.exp(scores) / np.exp(scores).sum()), rel=1e-9)
+    hidden_tiles = state.clone()
+    hidden_tiles.tiles = [t._replace(face_up=t.name == "howl") for t in state.tiles]
+    assert model.chances(hidden_tiles) == pytest.approx(model.chances(state), rel=1e-12)
+    with pytest.raises(LearnedValueError, match="features version 3; this code reads versions 1, 2"):
+        LearnedValue({**arrays, "features_version": np.array(3)})
+    with pytest.raises(LearnedValueError, match="version 2 model reads rows of 169 features, not 100"):
+        LearnedValue({**arrays, "features_version": np.array(2)})
 
 
 def test_solo_games_and_bad_files_are_refused_clearly(tmp_path: Path) -> None:

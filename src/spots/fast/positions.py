@@ -3,20 +3,21 @@
 ``record_positions`` plays greedy seats (each with its own risk, and a small chance of a random move
 so the positions are varied) on a trick set of each game's own, and keeps up to ``keep`` turn starts
 per game, drawn uniformly from all of its turns (reservoir sampling), with the game's returns. The
-positions come back as engine ``Player`` tables, so the features are computed by the same code the
-bots use (``spots.games.spots.learned_value``). The same arguments give the same positions.
+positions come back as the learned value's ``TurnStart`` (engine ``Player`` tables, the tiles, the
+deck's top card), so the features are computed by the same code the bots use
+(``spots.games.spots.learned_value``). The same arguments give the same positions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, prange
 
 from ..games.spots import Rules
-from ..games.spots.pieces import Dog, Player
+from ..games.spots.learned_value import TurnStart
+from ..games.spots.pieces import Dog, Player, Tile
 from . import layout as L
 from .agenda import init
 from .api import game_returns, odds
@@ -84,19 +85,6 @@ def record_batch(cfgs: np.ndarray, seeds: np.ndarray, odds_table: np.ndarray, od
             scored[g, s] = scored_count(st, s)
 
 
-@dataclass
-class Position:
-    """A turn start: every seat's table, who moves, how far the game is, and the supplies."""
-
-    rules: Rules
-    players: list[Player]
-    mover: int
-    turn: int
-    dice_supply: int
-    treat_supply: int
-    deck_left: int
-
-
 def tables(st: np.ndarray, rules: Rules, names: list[str]) -> list[Player]:
     """The seats' tables of a simulator position as engine ``Player`` objects."""
     out = []
@@ -112,8 +100,17 @@ def tables(st: np.ndarray, rules: Rules, names: list[str]) -> list[Player]:
     return out
 
 
+def turn_start(st: np.ndarray, rules: Rules, names: list[str]) -> TurnStart:
+    """A simulator position as the learned value reads it."""
+    tiles = tuple(Tile(name, bool(st[L.S_FACE_UP + i]), int(st[L.S_TILE_TREATS + i]))
+                  for i, name in enumerate(rules.tricks))
+    top = int(st[L.S_TOP])
+    return TurnStart(rules, tables(st, rules, names), int(st[L.S_SEAT]), int(st[L.S_TURN]), int(st[L.S_DICE]),
+                     int(st[L.S_TREATS]), int(st[L.S_NREST]) + (top >= 0), tiles, names[top] if top >= 0 else None)
+
+
 def record_positions(rules_per_game: Sequence[Rules], seeds: Sequence[int], risks: np.ndarray, explore: np.ndarray,
-                     keep: int = 6, max_decisions: int = 20_000) -> tuple[list[Position], list[list[float]], int]:
+                     keep: int = 6, max_decisions: int = 20_000) -> tuple[list[TurnStart], list[list[float]], int]:
     """Play one game per rules (all with the same player count), keep up to ``keep`` turn starts of each; return
     the positions, each one's game returns, and the number of games cut off (their positions are dropped)."""
     n = len(seeds)
@@ -129,14 +126,12 @@ def record_positions(rules_per_game: Sequence[Rules], seeds: Sequence[int], risk
                  np.asarray(explore, dtype=np.float64), max_decisions, snaps, kept, winner, scored)
     finished = kept >= 0
     returns = game_returns(np.where(winner >= 0, winner, -1), scored)
-    positions: list[Position] = []
+    positions: list[TurnStart] = []
     results: list[list[float]] = []
     for g in (int(i) for i in np.nonzero(finished)[0]):
         rules = rules_per_game[g]
         names = card_names(rules)
         for st in snaps[g, :kept[g]]:
-            positions.append(Position(rules, tables(st, rules, names), int(st[L.S_SEAT]), int(st[L.S_TURN]),
-                                      int(st[L.S_DICE]), int(st[L.S_TREATS]),
-                                      int(st[L.S_NREST]) + int(st[L.S_TOP] >= 0)))
+            positions.append(turn_start(st, rules, names))
             results.append([float(r) for r in returns[g]])
     return positions, results, int((~finished).sum())

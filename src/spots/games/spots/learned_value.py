@@ -20,24 +20,33 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .pieces import Dog, Player
+from .pieces import Dog, Player, Tile
 from .rules import Rules
 from .state import State
 from .tricks import TILES
 
-FEATURES_VERSION = 1
+FEATURES_VERSION = 2
 MODEL_FILE = "learned_value.npz"
 NEED_NUMPY = "the learned value needs numpy: pip install 'spots[rl]' (or 'spots[fast]')"
 TILE_INDEX = {name: i for i, name in enumerate(sorted(TILES))}
-TABLE = 16  # features of one seat's table
+FACES = range(1, 7)
+TABLE = 26  # features of one seat's table
 OPPONENTS = 3  # the most a seat has (4 players)
-GAME = 3 + 4 + len(TILE_INDEX)  # player count, turn, supplies, deck; the trick set
+GAME = 3 + 4 + 2 * len(TILE_INDEX) + 1 + len(FACES)  # player count, turn, supplies, deck; tiles in play, face up; top
 ROW = TABLE * (1 + OPPONENTS) + OPPONENTS + 4 + GAME  # one seat's row
+SEATS_AT = TABLE * (1 + OPPONENTS)  # where the row's seat flags begin (which opponents exist, turns away)
+# Version 1 read a part of today's row: each table's first 16 numbers, the seat flags, and the game's first 29 (player
+# count, turn, supplies, deck, tiles in play). A version-1 model is run on today's rows with zero weights elsewhere.
+COLUMNS = {
+    1: [b * TABLE + i for b in range(1 + OPPONENTS) for i in range(16)] + list(range(SEATS_AT, SEATS_AT + 7 + 29)),
+    2: list(range(ROW)),
+}
 # Entries remembered before the caches start afresh: big caches cost more than they save, as Python's garbage
 # collector walks every cached tuple on its full passes (a pause of 100 ms and more at 200,000 entries).
 CACHE_LIMIT = 20_000
@@ -47,42 +56,75 @@ class LearnedValueError(ValueError):
     """The model cannot value this position (solo, a bad file) or cannot run (no numpy)."""
 
 
+@dataclass
+class TurnStart:
+    """What the model reads of a position, taken from an engine ``State`` (``of``) or from the simulator's arrays
+    (``spots.fast.positions``), so a feature means the same in training and in play."""
+
+    rules: Rules
+    players: list[Player]
+    mover: int
+    turn: int
+    dice_supply: int
+    treat_supply: int
+    deck_left: int
+    tiles: tuple[Tile, ...]  # the tiles in play, in the rules' order: face up or not, treats on them
+    deck_top: str | None
+
+    @classmethod
+    def of(cls, state: State) -> TurnStart:
+        return cls(state.rules, state.players, state.seat, state.turn, state.dice_supply, state.treat_supply,
+                   len(state.deck_rest) + (state.deck_top is not None), tuple(state.tiles), state.deck_top)
+
+
 def table_features(dogs: Iterable[Dog], yard: Sequence[int], treats: int, rules: Rules) -> list[float]:
-    """One seat's table as ``TABLE`` numbers: dogs scored and to go, dogs by empty spaces, faces wanted, the yard's
-    load against the bust limit, treats."""
-    scored = complete = unscored = empty_total = 0
+    """One seat's table as ``TABLE`` numbers: dogs scored and to go, dogs by empty spaces, faces wanted (how many
+    kinds, and how many spaces of each face), paw prints, the yard's load against the bust limit, dice at risk,
+    room for more dogs, treats."""
+    scored = complete = unscored = empty_total = paws = placed = held = 0
     by_empty = [0, 0, 0, 0]
-    wanted: set[int] = set()
+    by_face = [0] * 7
     for dog in dogs:
+        held += 1
         if dog.scored:
             scored += 1
             continue
         unscored += 1
+        paws += rules.cards[dog.name].paws
+        placed += len(dog.filled)
         empty = [v for v in dog.spaces if v not in dog.filled]
         if not empty:
             complete += 1
             continue
         by_empty[min(len(empty), 4) - 1] += 1
         empty_total += len(empty)
-        wanted.update(empty)
+        for v in empty:
+            by_face[v] += 1
     to_go = rules.target - scored
     load = sum(yard) / rules.bust_limit
     return [
         scored / rules.target, float(to_go == 1), float(to_go == 2), complete / 2,
-        *(n / 2 for n in by_empty), empty_total / 10, len(wanted) / 6,
+        *(n / 2 for n in by_empty), empty_total / 10, sum(1 for f in FACES if by_face[f]) / 6,
         load, load * load, float(rules.bust_limit - sum(yard) <= 3),
         min(treats, 3) / 3, treats / 10, unscored / 4,
+        paws / 4, *(by_face[f] / 2 for f in FACES), len(yard) / 4, placed / 10,
+        ((rules.dog_limit or 0) - held) / 6,  # Rules fills dog_limit in
     ]
 
 
-def game_features(rules: Rules, turn: int, dice_supply: int, treat_supply: int, deck_left: int) -> list[float]:
-    """What every seat's row shares: the player count, how far the game is, the supplies, the trick set."""
-    tiles = [0.0] * len(TILE_INDEX)
-    for name in rules.tricks:
-        tiles[TILE_INDEX[name]] = 1.0
+def game_features(rules: Rules, turn: int, dice_supply: int, treat_supply: int, deck_left: int,
+                  tiles: Sequence[Tile], deck_top: str | None) -> list[float]:
+    """What every seat's row shares: the player count, how far the game is, the supplies, the tiles in play and
+    which of them are face up (what the mover can choose), the treats on them, the faces of the deck's top card."""
+    in_play = [0.0] * len(TILE_INDEX)
+    face_up = [0.0] * len(TILE_INDEX)
+    for tile in tiles:
+        in_play[TILE_INDEX[tile.name]] = 1.0
+        face_up[TILE_INDEX[tile.name]] = float(tile.face_up)
+    top = rules.cards[deck_top].spaces if deck_top is not None else ()
     return [float(rules.players == 2), float(rules.players == 3), float(rules.players == 4),
             min(turn, 150) / 100, dice_supply / max(rules.dice, 1), treat_supply / max(rules.treats, 1),
-            deck_left / 40, *tiles]
+            deck_left / 40, *in_play, *face_up, sum(t.treats for t in tiles) / 3, *(float(f in top) for f in FACES)]
 
 
 def seat_rows(tables: Sequence[list[float]], mover: int, shared: list[float]) -> list[list[float]]:
@@ -101,20 +143,19 @@ def seat_rows(tables: Sequence[list[float]], mover: int, shared: list[float]) ->
     return rows
 
 
+def shared_features(p: TurnStart) -> list[float]:
+    return game_features(p.rules, p.turn, p.dice_supply, p.treat_supply, p.deck_left, p.tiles, p.deck_top)
+
+
+def position_rows(p: TurnStart) -> list[list[float]]:
+    """``seat_rows`` of a position (the model was fitted at turn starts; a search asks at its turn ends, the same)."""
+    tables = [table_features(player.dogs, player.yard, player.treats, p.rules) for player in p.players]
+    return seat_rows(tables, p.mover, shared_features(p))
+
+
 def state_rows(state: State) -> list[list[float]]:
-    """``seat_rows`` of an engine position (seen at any point of a turn; the model was fitted at turn starts)."""
-    rules = state.rules
-    tables = [table_features(p.dogs, p.yard, p.treats, rules) for p in state.players]
-    deck_left = len(state.deck_rest) + (state.deck_top is not None)
-    shared = game_features(rules, state.turn, state.dice_supply, state.treat_supply, deck_left)
-    return seat_rows(tables, state.seat, shared)
-
-
-def player_rows(players: Sequence[Player], rules: Rules, mover: int, turn: int, dice_supply: int,
-                treat_supply: int, deck_left: int) -> list[list[float]]:
-    """``seat_rows`` from tables given apart from a ``State`` (the simulator's positions, for training)."""
-    tables = [table_features(p.dogs, p.yard, p.treats, rules) for p in players]
-    return seat_rows(tables, mover, game_features(rules, turn, dice_supply, treat_supply, deck_left))
+    """``seat_rows`` of an engine position."""
+    return position_rows(TurnStart.of(state))
 
 
 def _numpy() -> Any:
@@ -136,16 +177,22 @@ class LearnedValue:
         if missing:
             raise LearnedValueError(f"a learned value file needs the arrays {', '.join(self.KEYS)}; "
                                     f"missing: {', '.join(missing)}")
-        if int(arrays.get("features_version", FEATURES_VERSION)) != FEATURES_VERSION:
-            raise LearnedValueError(f"this model was fitted to features version {int(arrays['features_version'])}; "
-                                    f"this code computes version {FEATURES_VERSION}: train it again")
-        if arrays["w1"].shape[0] != ROW:
-            raise LearnedValueError(f"the model reads rows of {arrays['w1'].shape[0]} features; this code writes {ROW}")
+        version = int(arrays.get("features_version", 1))
+        columns = COLUMNS.get(version)
+        if columns is None:
+            raise LearnedValueError(f"this model was fitted to features version {version}; this code reads versions "
+                                    f"{', '.join(map(str, COLUMNS))}: train it again")
+        if arrays["w1"].shape[0] != len(columns):
+            raise LearnedValueError(f"a features version {version} model reads rows of {len(columns)} features, "
+                                    f"not {arrays['w1'].shape[0]}")
         self.np = np
         self.about = about
+        self.version = version
         as64 = {k: np.asarray(arrays[k], dtype=np.float64) for k in self.KEYS}
-        # Standardising folds into the first layer: (x - mean) / scale @ w1 = x @ w1' + b1'.
-        self.w1 = as64["w1"] / as64["scale"][:, None]
+        # Standardising folds into the first layer: (x - mean) / scale @ w1 = x @ w1' + b1'; the columns an older
+        # version did not read get zero weights.
+        self.w1 = np.zeros((ROW, as64["w1"].shape[1]))
+        self.w1[columns] = as64["w1"] / as64["scale"][:, None]
         self.b1 = as64["b1"] - (as64["mean"] / as64["scale"]) @ as64["w1"]
         self.w2, self.b2, self.w3, self.b3 = as64["w2"], as64["b2"], as64["w3"], float(as64["b3"].reshape(-1)[0])
         # A search meets the same tables and the same turn-end positions over and over (every bust of a turn ends
@@ -195,18 +242,17 @@ class LearnedValue:
         keys = []
         tables = []
         for player in state.players:
-            key = (tuple(player.dogs), tuple(player.yard), player.treats, rules.target, rules.bust_limit)
+            key = (tuple(player.dogs), tuple(player.yard), player.treats, rules)  # paws, limits: the rules'
             table = self._tables.get(key)
             if table is None:
                 table = self._tables[key] = table_features(player.dogs, player.yard, player.treats, rules)
             keys.append(key)
             tables.append(table)
-        deck_left = len(state.deck_rest) + (state.deck_top is not None)
-        where = (*keys, state.seat, state.turn, state.dice_supply, state.treat_supply, deck_left, rules.tricks,
-                 rules.dice, rules.treats)
+        where = (*keys, state.seat, state.turn, state.dice_supply, state.treat_supply, len(state.deck_rest),
+                 state.deck_top, *state.tiles)
         found = self._positions.get(where)
         if found is None:
-            shared = game_features(rules, state.turn, state.dice_supply, state.treat_supply, deck_left)
+            shared = shared_features(TurnStart.of(state))
             found = self._positions[where] = self.from_rows(seat_rows(tables, state.seat, shared))
         return list(found)
 
