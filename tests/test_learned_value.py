@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import subprocess
@@ -89,8 +90,9 @@ def random_model(version: int, seed: int = 0) -> dict[str, Any]:
 
 
 def test_the_tiles_face_up_and_the_decks_top_card_are_read_and_kept_apart_in_the_cache() -> None:
-    """The same tables with other tiles face up (what the mover may choose) or another top card (what Retrieve sets)
-    are other positions: valued anew, not answered from the cache, each as a fresh model values it."""
+    """The same tables with other tiles face up (what the mover may choose), another top card (what Retrieve sets)
+    or under other rules are other positions: valued anew, not answered from the cache, each as a fresh model values
+    it."""
     from spots.games.spots.pieces import Tile
 
     model, fresh = LearnedValue(random_model(2)), LearnedValue(random_model(2))
@@ -99,9 +101,12 @@ def test_the_tiles_face_up_and_the_decks_top_card_are_read_and_kept_apart_in_the
     few.tiles = [Tile(t.name, t.name in ("howl", "roll-over"), t.treats) for t in state.tiles]
     other_top = state.clone()
     other_top.deck_top = next(name for name in state.deck_rest if name != state.deck_top)
-    values = [model.chances(s) for s in (state, few, other_top)]
-    assert values[0] != values[1] and values[0] != values[2]
-    assert values == [fresh.from_rows(state_rows(s)) for s in (state, few, other_top)]
+    more_dogs = state.clone()  # other rules, the same tables: room for more dogs under a higher dog limit
+    more_dogs.rules = dataclasses.replace(state.rules, dog_limit=8)
+    positions = (state, few, other_top, more_dogs, state)
+    values = [model.chances(s) for s in positions]
+    assert values[0] != values[1] and values[0] != values[2] and values[0] != values[3]
+    assert values == [fresh.from_rows(state_rows(s)) for s in positions]
 
 
 def test_a_version_1_model_reads_only_its_own_features_of_todays_rows() -> None:

@@ -199,6 +199,7 @@ class LearnedValue:
         # in one position); both caches hold exact results, so they change no value, only the time.
         self._tables: dict[tuple[Any, ...], list[float]] = {}
         self._positions: dict[tuple[Any, ...], list[float]] = {}
+        self._rules: Rules | None = None  # the rules the caches hold answers for (paws, limits, tiles come from them)
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> LearnedValue:
@@ -236,20 +237,26 @@ class LearnedValue:
         rules = state.rules
         if not 2 <= rules.players <= 4:
             raise LearnedValueError(f"the learned value covers 2 to 4 players, not {rules.players}")
+        if rules is not self._rules:  # other rules (paws, limits, tiles) give other answers: start afresh
+            if rules != self._rules:
+                self._tables.clear()
+                self._positions.clear()
+            self._rules = rules
         if len(self._tables) > CACHE_LIMIT or len(self._positions) > CACHE_LIMIT:
             self._tables.clear()
             self._positions.clear()
         keys = []
         tables = []
         for player in state.players:
-            key = (tuple(player.dogs), tuple(player.yard), player.treats, rules)  # paws, limits: the rules'
+            key = (tuple(player.dogs), tuple(player.yard), player.treats)
             table = self._tables.get(key)
             if table is None:
                 table = self._tables[key] = table_features(player.dogs, player.yard, player.treats, rules)
             keys.append(key)
             tables.append(table)
-        where = (*keys, state.seat, state.turn, state.dice_supply, state.treat_supply, len(state.deck_rest),
-                 state.deck_top, *state.tiles)
+        where = (*keys, state.seat, state.turn, state.dice_supply, state.treat_supply, len(state.deck_rest))
+        if self.version >= 2:  # it reads the tiles face up and the top card too (a version-1 model: the same answer)
+            where += (state.deck_top, *state.tiles)
         found = self._positions.get(where)
         if found is None:
             shared = shared_features(TurnStart.of(state))
