@@ -13,7 +13,8 @@ resumed, and ``--report`` summarises whatever is done (``--paired OTHER_LOG`` al
 compares the first bot game by game with an earlier log of the same seed): per bot the win rate with
 its Wilson interval and the decision-time median, p99 and maximum, then the
 maximum per tile (the tile whose trick is in progress; ``turn start`` for the
-choice of trick). Times are wall-clock milliseconds on the machine that ran it.
+choice of trick). Times are CPU milliseconds of the process that played (``time.process_time``) on the machine
+that ran it: load beside it still inflates them (shared caches and cores), less than it would wall-clock times.
 
 ``--rotate-deals`` pairs the games: game ``g`` plays deal ``g // players`` (its trick set and dice
 seed), so every deal is played once in each seating and luck of the dice or of the trick set

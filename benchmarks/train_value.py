@@ -389,8 +389,12 @@ def report(name: str, valid: dict[str, np.ndarray], arrays: dict[str, Any], comp
     models = [("new", LearnedValue(arrays)), *[(str(m), LearnedValue.load(m)) for m in compare]]
     figures = [(who, model_chances(model, valid["rows"], valid["mask"])) for who, model in models]
     figures.insert(1, ("linear", valid["linear"]))
-    shown = ", ".join(f"{who} {log_loss(c, valid['returns']):.4f}" for who, c in figures)
-    print(f"validation log-loss on {name} ({len(valid['rows'])} positions): {shown}")
+    seats = valid["mask"].sum(axis=1)
+    for players in (0, *sorted(set(seats.tolist()))):  # 0: every position
+        some = seats == players if players else np.ones(len(seats), dtype=bool)
+        shown = ", ".join(f"{who} {log_loss(c[some], valid['returns'][some]):.4f}" for who, c in figures)
+        what = f"{players} players, " if players else ""
+        print(f"validation log-loss on {name} ({what}{int(some.sum())} positions): {shown}")
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
