@@ -110,6 +110,41 @@ def test_a_double_spot_game_in_colour_blind_mode(server: Server, browser: Any) -
     context.close()
 
 
+# Counts the table's state messages as they arrive, before the page handles them, and the board's redraws.
+COUNT_STATES_AND_REDRAWS = """
+window.__states = 0;
+window.__redraws = 0;
+const NativeSocket = window.WebSocket;
+window.WebSocket = class extends NativeSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (e) => { if (JSON.parse(e.data).type === "state") window.__states++; });
+  }
+};
+document.addEventListener("DOMContentLoaded", () => new MutationObserver(() => { window.__redraws++; })
+  .observe(document.getElementById("board"), { childList: true }));
+"""
+
+
+def test_a_state_that_changes_nothing_leaves_the_board_as_it_is(server: Server, browser: Any) -> None:
+    """Half a second after a player arrives the table tells everyone again who is online; for the player who
+    arrived nothing has changed, and a redraw then would replace the board under their finger (a tap between
+    press and release was lost so, on a loaded machine)."""
+    t = server.create(ME_AND_A_BOT, game="double-spot", target=2)
+    context = browser.new_context()
+    page = context.new_page()
+    page.add_init_script(COUNT_STATES_AND_REDRAWS)
+    page.goto(t["seats"][0]["link"])
+    page.wait_for_selector(".ds-column button.drop")
+    page.evaluate("document.querySelector('.ds-column button.drop').dataset.kept = 'yes'")
+    page.wait_for_function("() => window.__states >= 2")  # the arrival told again
+    assert page.evaluate("window.__redraws") == 1  # the first drawing only
+    assert page.locator(".ds-column button.drop[data-kept='yes']").count() == 1
+    drop_once(page, 0)  # a real change is drawn
+    assert page.evaluate("window.__redraws") >= 2
+    context.close()
+
+
 ANIMATION = """(what) => {
   const el = document.querySelector(what);
   return el ? getComputedStyle(el).animationName : null;

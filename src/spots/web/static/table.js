@@ -49,8 +49,15 @@
     if (same && !same.disabled) same.focus({ preventScroll: true });
   }
 
+  // What the page last drew. A state that changes nothing (a player's arrival told again, shortly after) is
+  // not redrawn: replacing the board under a finger would lose a tap in progress or a die picked up.
+  let shown = "";
+
   function draw(prev) {
     if (!view) return;
+    const drawing = JSON.stringify([view, me, busy]);
+    if (drawing === shown) return;
+    shown = drawing;
     const was = focused();
     document.body.dataset.moves = view.moves;
     document.body.dataset.over = view.over ? "1" : "0";
@@ -157,6 +164,7 @@
   function sendMove(move) {
     if (!ws || ws.readyState !== WebSocket.OPEN || busy || !view) return;
     busy = true;
+    shown = "";  // the controls say "sending…" now: whatever comes back is drawn
     $("hints").hidden = true;
     ws.send(JSON.stringify({ type: "move", move, at: view.moves }));
     $("controls").innerHTML = rendererFor(view).controls(view, me, busy);
@@ -181,6 +189,7 @@
     if (busy || !view || !view.undo) return;
     if (send({ type: "undo", at: view.moves })) {
       busy = true;
+      shown = "";
       $("undo-button").disabled = true;
     }
   });
