@@ -129,6 +129,20 @@ def test_a_version_1_model_reads_only_its_own_features_of_todays_rows() -> None:
         LearnedValue({**arrays, "features_version": np.array(2)})
 
 
+def test_the_last_card_drawn_is_a_new_position_for_a_version_1_model() -> None:
+    """One card left (the top, none under it) and none left look alike to a key made of the rest of the deck; a
+    version-1 model reads the count of cards left, so the two are valued apart, each as a fresh model values it."""
+    model, fresh = LearnedValue(random_model(1, seed=5)), LearnedValue(random_model(1, seed=5))
+    one_left = midgame(2, 6)
+    one_left.deck_rest = []
+    none_left = one_left.clone()
+    none_left.deck_top = None
+    positions = (one_left, none_left)
+    values = [model.chances(s) for s in positions]
+    assert values[0] != values[1]
+    assert values == [fresh.from_rows(state_rows(s)) for s in positions]
+
+
 def test_solo_games_and_bad_files_are_refused_clearly(tmp_path: Path) -> None:
     solo = spots.Game(spots.Rules(players=1)).new_initial_state()
     with pytest.raises(LearnedValueError, match="2 to 4 players, not 1"):

@@ -254,7 +254,8 @@ class LearnedValue:
                 table = self._tables[key] = table_features(player.dogs, player.yard, player.treats, rules)
             keys.append(key)
             tables.append(table)
-        where = (*keys, state.seat, state.turn, state.dice_supply, state.treat_supply, len(state.deck_rest))
+        where = (*keys, state.seat, state.turn, state.dice_supply, state.treat_supply, len(state.deck_rest),
+                 state.deck_top is None)  # the last card drawn leaves the rest as empty as before: 1 left, then 0
         if self.version >= 2:  # it reads the tiles face up and the top card too (a version-1 model: the same answer)
             where += (state.deck_top, *state.tiles)
         found = self._positions.get(where)
