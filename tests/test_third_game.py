@@ -248,13 +248,12 @@ def test_a_browser_plays_it_with_its_own_renderer(tmp_path: Path, browser: Any) 
         assert page.eval_on_selector(".take-pile", "el => getComputedStyle(el).fontSize") != "16px"  # take.css
         for _ in range(10):
             page.wait_for_function("() => document.body.dataset.over === '1' || "
-                                   "document.querySelector('button.take-move:not([disabled])')", timeout=20_000)
+                                   "document.querySelector('button.take-move:not([disabled])')")
             if page.get_attribute("body", "data-over") == "1":
                 break
             before = int(page.get_attribute("#pile", "data-left") or 0)
             page.click("button.take-move")
-            page.wait_for_function(f"() => Number(document.querySelector('#pile').dataset.left) < {before}",
-                                   timeout=20_000)
+            page.wait_for_function(f"() => Number(document.querySelector('#pile').dataset.left) < {before}")
         assert page.get_attribute("body", "data-over") == "1"
         assert page.get_attribute("#pile", "data-left") == "0"
         assert "took the last stone" in page.inner_text("#take-winner")

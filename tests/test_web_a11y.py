@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from test_web_e2e import Server
+from test_web_e2e import Server, settle
 from test_web_fixes_e2e import ME_AND_A_BOT, PHONE, drop_once, wait_until_over
 
 pytestmark = pytest.mark.timeout(300)
@@ -59,6 +59,8 @@ def test_a_double_spot_table(server: Server, browser: Any, axe: Any, symbols: bo
     for turn in range(3):  # mid-game: discs in the frame, a card or two taken perhaps
         page.wait_for_selector(".ds-column button.drop")
         drop_once(page, turn)
+    page.wait_for_selector(".ds-column button.drop")  # the bot's reply drawn, and its disc done falling
+    settle(page)
     assert problems(axe, page) == []
     assert page.locator("h1").all_inner_texts() == [f"Table {t['id']} · you are Tester"]  # the page's one heading
     watcher = context.new_page()  # a spectator sees the table without controls

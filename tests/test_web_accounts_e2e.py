@@ -50,6 +50,7 @@ def test_sign_up_sign_out_and_sign_in_with_a_password(site: tuple[Server, str], 
     page.fill("#account-name", "ada")  # any capitals
     page.fill("#account-password", "not the password")
     page.click("#account-submit")
+    page.locator("#account-error", has_text="Wrong").wait_for()  # the answer has come
     assert page.inner_text("#account-error") == "Wrong name or password."
     page.fill("#account-password", "correct horse battery")
     page.click("#account-submit")

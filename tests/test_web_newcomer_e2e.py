@@ -40,7 +40,7 @@ def boxes(page: Any, selector: str) -> list[dict[str, float]]:
 
 
 def test_on_a_phone_the_language_links_hint_and_rules_are_44_px(server: Server, browser: Any) -> None:
-    t = server.create(ME_AND_A_BOT)
+    t = server.create(ME_AND_A_BOT, target=3)  # at target 1 the bot, moving first, could win before my turn
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(t["seats"][0]["link"])
     assert not wait_for_my_turn_or_end(page)
@@ -97,7 +97,7 @@ def test_the_lobby_labels_bots_by_strength_and_seats_the_creator_against_a_bot(s
 def drop(page: Any) -> None:
     before = moves_of(page)
     page.locator(".ds-column button.drop").first.click()
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=20_000)
+    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
 
 
 def covered(page: Any, selector: str) -> bool:
@@ -119,9 +119,9 @@ def test_a_refused_hint_leaves_a_usable_panel(tmp_path: Path, browser: Any, view
         page.goto(t["seats"][0]["link"])
         refusal = ""
         for _ in range(6):
-            page.wait_for_selector("#hint-button:not([hidden])", timeout=20_000)
+            page.wait_for_selector("#hint-button:not([hidden])")
             page.click("#hint-button")
-            page.wait_for_selector("#hints table.advice, #hints .hint-refused", timeout=20_000)
+            page.wait_for_selector("#hints table.advice, #hints .hint-refused")
             assert page.locator("#close-hints").is_visible()
             if page.locator("#hints .hint-refused").count():
                 refusal = page.inner_text("#hints .hint-refused")
@@ -153,19 +153,18 @@ def test_the_spots_tutorial_speaks_to_a_mouse_one_tip_per_move_and_explains_a_ri
     advice: list[str] = []
     while len(shown) < 5:
         page.wait_for_function("() => !document.querySelector('#callout').hidden"
-                               " || document.querySelector('#controls button.move:not([disabled])')", timeout=20_000)
+                               " || document.querySelector('#controls button.move:not([disabled])')")
         if page.locator("#callout").is_visible():
             key = str(page.get_attribute("#callout", "data-key"))
             shown.append((key, moves_of(page)))
             texts[key] = page.inner_text("#callout p")
-            page.wait_for_function("() => document.querySelector('#callout-advice').textContent !== ''",
-                                   timeout=20_000)
+            page.wait_for_function("() => document.querySelector('#callout-advice').textContent !== ''")
             advice.append(page.inner_text("#callout-advice"))
             page.click("#callout-ok")
             continue
         before = moves_of(page)
         tap_once(page)
-        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}", timeout=10_000)
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
     assert [k for k, _ in shown[:3]] == ["welcome", "tiles", "place"], shown
     assert "click it to do it" in texts["tiles"] and "tap" not in texts["tiles"]
     assert shown[1][1] == shown[0][1]  # the first tip follows the welcome at once ...
@@ -184,7 +183,7 @@ def test_the_double_spot_tutorial_names_its_game_and_ends_with_it(server: Server
     assert page.inner_text(".tutorial-bar b") == "Learn Double Spot"
     for _ in range(300):
         page.wait_for_function("() => document.body.dataset.over === '1' || !document.querySelector('#callout').hidden"
-                               " || document.querySelector('.ds-column button.drop')", timeout=20_000)
+                               " || document.querySelector('.ds-column button.drop')")
         if page.locator("#callout").is_visible() and page.get_attribute("#callout", "data-key") != "end":
             page.click("#callout-ok")
             continue
@@ -204,7 +203,7 @@ def test_an_early_double_spot_hint_says_no_drop_matters_yet(server: Server, brow
     t = server.create(ME_AND_A_BOT, game="double-spot")
     page = browser.new_context(viewport=DESKTOP).new_page()
     page.goto(t["seats"][0]["link"] + "?lang=en")
-    page.wait_for_selector("#hint-button:not([hidden])", timeout=20_000)
+    page.wait_for_selector("#hint-button:not([hidden])")
     page.click("#hint-button")
     page.wait_for_selector("#hints table.advice")
     ranks = set(page.locator("#hints td.rank").all_inner_texts())

@@ -30,6 +30,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
+# the turn now, and a filled row for each turn the player has finished (the panel asks for them when a turn ends)
+RACE_SHOWS_THE_TURN_NOW = """() => {
+  const now = document.querySelector('#race-table tbody tr.now td');
+  const finished = document.querySelectorAll('#race-table tbody tr[data-turn] td.you:not(:empty)').length;
+  return now && Number(now.textContent) === window.SpotsTable.view().turn && finished === Number(now.textContent) - 1;
+}"""
+
+
 def decisions(history: list[str]) -> list[str]:
     return [m for m in history if not m.startswith(("roll ", "reveal "))]
 
@@ -60,7 +68,7 @@ def test_the_daily_deal_played_to_its_end_shows_the_score_against_par_and_the_ra
         page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
         if i == 20:  # mid-game: the bot's board is shown for the turns the player has finished, no further
             page.wait_for_selector("#race-par[data-state=ready]")
-            page.wait_for_function("() => document.querySelector('#race-table tbody tr.now')")
+            page.wait_for_function(RACE_SHOWS_THE_TURN_NOW)
             now = int(page.inner_text("#race-table tbody tr.now td"))
             shown = page.locator("#race-table tbody tr[data-turn]").count()
             assert shown == now - 1

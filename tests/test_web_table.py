@@ -175,7 +175,7 @@ def test_every_tile_can_be_played_by_tapping(server: Server, browser: Any) -> No
 
 
 def test_on_a_touch_screen_a_tile_shows_its_text_first(server: Server, browser: Any) -> None:
-    page = open_seat(browser, server, PHONE, has_touch=True, is_mobile=True)
+    page = open_seat(browser, server, PHONE, target=3, has_touch=True, is_mobile=True)  # no win before a tile
     while wait_for_my_turn_or_end(page) is False and not page.locator(".felt .tile.clickable").count():
         before = moves_of(page)
         tap_once(page)
@@ -274,7 +274,8 @@ def test_keyboard_focus_survives_a_redraw_and_only_the_mover_may_press_a_tile(se
     assert press_tab_until(page, ".felt .tile.clickable"), "Tab never reached a tile"
     tile = page.evaluate("document.activeElement.dataset.move")
     waiting = pages[1].locator(".felt .tile.clickable, .felt [data-move]")  # Otto's tiles are pictures, not buttons
-    assert pages[1].locator(".felt .tile").count() and not waiting.count()
+    pages[1].wait_for_selector(".felt .tile")  # Otto's page has drawn the table (Tess's page said he is here)
+    assert not waiting.count()
     pages[1].context.close()  # Otto leaves: everyone's table is redrawn to show him away
     page.wait_for_function("() => document.querySelectorAll('.felt .badge.online').length === 1")
     assert page.evaluate("document.activeElement.dataset.move") == tile  # a keyboard player keeps their place

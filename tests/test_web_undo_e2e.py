@@ -101,7 +101,7 @@ def played(page: Any) -> list[str]:
 
 
 def test_sound_is_off_by_default_and_its_toggle_is_remembered(server: Server, browser: Any) -> None:
-    t = server.create([{"kind": "human", "name": "Tess"}, {"kind": "bot", "bot": "random"}])
+    t = server.create([{"kind": "human", "name": "Tess"}, {"kind": "bot", "bot": "random"}], target=3)  # 4 moves
     page = open_pages(browser, [t["seats"][0]["link"]])[0]
     toggle = page.locator("#sound-button")
     assert toggle.get_attribute("aria-pressed") == "false" and toggle.inner_text() == "Sound"
