@@ -237,14 +237,11 @@ class LearnedValue:
         rules = state.rules
         if not 2 <= rules.players <= 4:
             raise LearnedValueError(f"the learned value covers 2 to 4 players, not {rules.players}")
-        if rules is not self._rules:  # other rules (paws, limits, tiles) give other answers: start afresh
-            if rules != self._rules:
-                self._tables.clear()
-                self._positions.clear()
-            self._rules = rules
-        if len(self._tables) > CACHE_LIMIT or len(self._positions) > CACHE_LIMIT:
+        other_rules = rules is not self._rules and rules != self._rules  # other paws, limits, tiles: other answers
+        if other_rules or len(self._tables) > CACHE_LIMIT or len(self._positions) > CACHE_LIMIT:
             self._tables.clear()
             self._positions.clear()
+        self._rules = rules
         keys = []
         tables = []
         for player in state.players:
