@@ -94,7 +94,7 @@ def test_the_title_says_your_turn_the_clocks_run_and_the_queue_opens_the_waiting
     page.bring_to_front()
     play_my_turn_out(page)
     mine, title = page.evaluate("() => [document.body.dataset.myTurn, document.title]")  # one moment, both read
-    assert mine == "1" or not title.startswith("●"), title
+    assert title.startswith("●") == (mine == "1"), (mine, title)  # the bot may have given the turn back already
     context.close()
 
 
