@@ -118,12 +118,15 @@ def reference_positions(rules_per_game: list[Rules], seeds: list[int], risks: np
 
 
 def chunk(seed: int, start: int, stop: int, engine: str = "fast", policy: str = "greedy",
-          counts: tuple[int, ...] = (2, 3, 4)) -> dict[str, np.ndarray]:
+          counts: tuple[int, ...] = (2, 3, 4), rollouts: int = 0, explore_to: float = 0.05) -> dict[str, np.ndarray]:
     """Games ``start``..``stop`` (each game's player count, trick set, risks and dice from ``seed`` and its number;
-    the counts take turns) as padded feature arrays: rows (n, 4, ROW), mask (n, 4), returns (n, 4), linear (n, 4)."""
+    the counts take turns) as padded feature arrays: rows (n, 4, ROW), mask (n, 4), returns (n, 4), linear (n, 4).
+    With ``rollouts`` (the simulator only) a position's returns are the mean of that many greedy play-outs of it."""
     record: Any = partial(reference_positions, policy=policy)
     if engine == "fast":
-        from spots.fast.positions import record_positions as record
+        from spots.fast.positions import record_positions
+
+        record = partial(record_positions, rollouts=rollouts)
 
     out: dict[str, list[np.ndarray]] = {"rows": [], "mask": [], "returns": [], "linear": []}
     cut = 0
@@ -133,7 +136,7 @@ def chunk(seed: int, start: int, stop: int, engine: str = "fast", policy: str = 
             continue
         rng = np.random.default_rng([seed, players, start])
         risks = rng.uniform(0.05, 0.6, (len(games), players))
-        explore = rng.uniform(0.0, 0.05, (len(games), players))
+        explore = rng.uniform(0.0, explore_to, (len(games), players))
         rules = [rules_for(players, g % TRICK_SETS) for g in games]
         seeds = [seed * 1_000_003 + g for g in games]
         positions, results, stopped = record(rules, seeds, risks, explore)
@@ -156,11 +159,12 @@ def chunk(seed: int, start: int, stop: int, engine: str = "fast", policy: str = 
 
 
 def generate(games: int, chunk_size: int, seed: int, workers: int, address: str | None, engine: str = "fast",
-             policy: str = "greedy", counts: tuple[int, ...] = (2, 3, 4)) -> list[dict[str, np.ndarray]]:
+             policy: str = "greedy", counts: tuple[int, ...] = (2, 3, 4), rollouts: int = 0,
+             explore_to: float = 0.05) -> list[dict[str, np.ndarray]]:
     """Every chunk's arrays, in chunk order; on Ray unless ``workers`` is 0 (in this process, for tests)."""
     bounds = [(s, min(s + chunk_size, games)) for s in range(0, games, chunk_size)]
     if workers == 0 and not address:
-        return [chunk(seed, a, b, engine, policy, counts) for a, b in bounds]
+        return [chunk(seed, a, b, engine, policy, counts, rollouts, explore_to) for a, b in bounds]
     from spots.study.execute import start_ray
 
     ray, started = start_ray(address, workers)
@@ -174,7 +178,7 @@ def generate(games: int, chunk_size: int, seed: int, workers: int, address: str 
         while queue or pending:
             while queue and len(pending) < limit:
                 i, (a, b) = queue.pop(0)
-                pending[remote.remote(seed, a, b, engine, policy, counts)] = i
+                pending[remote.remote(seed, a, b, engine, policy, counts, rollouts, explore_to)] = i
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
                 i = pending.pop(ref)
@@ -317,7 +321,7 @@ def read_data(path: Path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray],
 def play_data(args: argparse.Namespace) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], int]:
     """Play ``--games`` games and split them by chunk (every ``VALIDATION_EVERY``-th held out)."""
     chunks = generate(args.games, args.chunk, args.seed, args.workers, args.address, args.engine, args.policy,
-                      args.players)
+                      args.players, args.rollouts, args.explore)
     held = {i for i in range(len(chunks)) if i % VALIDATION_EVERY == VALIDATION_EVERY - 1} or {len(chunks) - 1}
     kept = [c for i, c in enumerate(chunks) if i not in held]  # a small run: its last chunk validates only
     return stack(kept), stack([chunks[i] for i in sorted(held)]), int(sum(int(c["cut"][0]) for c in chunks))
@@ -352,6 +356,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--policy", choices=("greedy", "learned-fast"), default="greedy",
                         help="who plays every seat: greedy with varied risks, or the learned-fast bot")
     parser.add_argument("--players", default="2,3,4", help="player counts, taking turns game by game (2,3,4)")
+    parser.add_argument("--rollouts", type=int, default=0, help="fit each position to the mean of this many greedy "
+                        "play-outs of it (the simulator; default 0: to its game's result)")
+    parser.add_argument("--explore", type=float, default=0.05, help="each seat's chance of a random move is drawn "
+                        "from 0 to this (wider positions)")
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=1024)
@@ -374,6 +382,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     if not all(c in ("2", "3", "4") for c in counts) or len(set(counts)) != len(counts):
         parser.error(f"--players takes distinct counts from 2, 3 and 4, like 2,3,4: not {args.players!r}")
     args.players = tuple(int(c) for c in counts)
+    if args.rollouts and (args.engine == "reference" or args.policy != "greedy"):
+        parser.error("--rollouts plays the positions on in the compiled simulator: greedy play, --engine fast")
     if args.policy != "greedy" and args.engine == "fast":
         parser.error(f"the compiled simulator plays greedy only: --policy {args.policy} needs --engine reference")
     args.engine = args.engine or ("fast" if args.policy == "greedy" else "reference")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -66,3 +68,79 @@ def test_tables_read_the_simulators_arrays_as_the_engine_would() -> None:
             checked += 1
             game.apply_action(game.greedy_action())
     assert checked > 50
+
+
+def test_an_engine_position_becomes_the_simulators_array_and_plays_on_the_same() -> None:
+    """``FastState.of`` copies any engine position (mid-trick, mid-roll, at chance) into the arrays: the simulator
+    then reads it back as the engine's JSON and offers the same legal moves, and both play on alike."""
+    import random
+
+    import spots
+    from spots.bots import make
+    from spots.fast.api import FastState
+
+    def engine_doc(state: Any) -> dict[str, Any]:
+        doc = {k: v for k, v in state.to_dict().items() if k not in ("format", "version", "rules", "history")}
+        for player in doc["players"]:
+            player["yard"] = sorted(player["yard"])
+        return doc
+
+    checked = 0
+    for seed, options in enumerate([{"tricks": "all", "players": 3}, {"tricks": "random", "tricks_seed": 9},
+                                    {"tricks": "all", "players": 4, "turn_limit": 40}]):
+        rules = spots.Rules(**options)
+        state = spots.Game(rules).new_initial_state()
+        rng, greedy = random.Random(seed), make("greedy")
+        for _ in range(600):
+            if state.is_terminal():
+                break
+            fast = FastState.of(state)
+            assert fast.to_dict() == engine_doc(state)
+            if state.is_chance_node():
+                move = state.sample_chance(rng)
+            else:
+                assert fast.legal_actions() == state.legal_actions()
+                legal = state.legal_actions()
+                move = greedy.choose(state) if rng.random() < 0.8 else legal[int(rng.random() * len(legal))]
+                state.apply_action(move)
+            fast.apply_action(move)  # the copy plays on as the engine does
+            assert fast.to_dict() == engine_doc(state)
+            checked += 1
+    assert checked > 800
+
+
+def test_rollouts_of_a_position_measure_what_greedy_play_makes_of_it() -> None:
+    """The mean returns of many greedy play-outs: seeded, a sum of 1 over the seats, and for a position one dog
+    from winning (its owner to move, holding it complete) every play-out is won by that seat."""
+    import random
+
+    import spots
+    from spots.fast.api import greedy_results
+    from spots.games.spots.pieces import Dog
+
+    rules = spots.Rules(players=2, target=1, tricks="beginner")
+    state = spots.Game(rules).new_initial_state()
+    rng = random.Random(3)
+    while state.phase != "turn":
+        state.sample_chance(rng)
+    results = greedy_results([state] * 400, list(range(400)))
+    assert results.shape == (400, 2) and np.allclose(results.sum(axis=1), 1.0)
+    assert np.array_equal(results, greedy_results([state] * 400, list(range(400))))
+    assert 0.2 < results[:, state.seat].mean() < 0.9  # either seat can win from a fresh deal
+    state.players[state.seat].dogs[0] = Dog(state.players[state.seat].dogs[0].name,
+                                            state.players[state.seat].dogs[0].spaces,
+                                            state.players[state.seat].dogs[0].spaces)
+    state.dice_supply -= len(state.players[state.seat].dogs[0].spaces)
+    assert greedy_results([state] * 50, list(range(50)))[:, state.seat].tolist() == [1.0] * 50
+
+
+def test_positions_can_be_labelled_with_their_rollouts() -> None:
+    rules = [Rules(players=2, tricks="random", tricks_seed=g) for g in range(4)]
+    rng = np.random.default_rng(0)
+    risks, explore = rng.uniform(0.05, 0.6, (4, 2)), rng.uniform(0.0, 0.05, (4, 2))
+    positions, games, _ = record_positions(rules, list(range(4)), risks, explore, keep=3)
+    again, measured, _ = record_positions(rules, list(range(4)), risks, explore, keep=3, rollouts=64)
+    assert [p.players for p in again] == [p.players for p in positions]  # the same positions ...
+    assert all(r in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5]) for r in games)  # ... a game's result, or
+    assert all(sum(r) == pytest.approx(1.0) for r in measured)  # the play-outs' mean
+    assert any(0.0 < r[0] < 1.0 for r in measured) and measured != games

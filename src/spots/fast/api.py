@@ -6,7 +6,9 @@ engine); ``play_games`` plays a batch on every core and returns per-game arrays.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -17,13 +19,16 @@ from ..core.play import seating  # the arena's seating, declared once
 from ..games.spots import Rules
 from . import layout as L
 from .agenda import init
-from .batch import ST_CHANCE, ST_TURNS, play_batch, stats_width
+from .batch import ST_CHANCE, ST_TURNS, play_batch, play_from, stats_width
 from .moves import apply, apply_reveal, apply_roll, legal
 from .policy import greedy
 from .tiles import build_cfg, card_names
-from .view import move_text, odds_tables, state_dict
+from .view import move_text, odds_tables, state_array, state_dict
 
 DEFAULT_RISK = 0.25  # GreedyBot's default
+# numba's default threading layer (workqueue) runs one parallel kernel at a time in a process: threads that play
+# positions out (the web's coach in a server thread) take turns
+_PARALLEL = threading.Lock()
 
 
 @lru_cache(maxsize=1)
@@ -56,6 +61,13 @@ class FastState:
         if self.is_terminal():
             return -4
         return -1 if self.is_chance_node() else int(self.st[L.S_SEAT])
+
+    @classmethod
+    def of(cls, state: Any) -> FastState:
+        """The simulator's copy of an engine position (``spots.State``), to play on from it."""
+        fast = cls(state.rules)
+        fast.st = state_array(state.to_dict(), state.rules, fast.names)
+        return fast
 
     def legal_codes(self) -> list[int]:
         n = legal(self.st, self.cfg, self.moves)
@@ -162,6 +174,46 @@ def play_games(rules: Rules, policies: list[str], games: int, seed: int = 0, rot
                  stats[:, ST_TURNS:ST_TURNS + p].copy(), stats[:, ST_TURNS + p:ST_TURNS + 2 * p].copy(),
                  stats[:, ST_CHANCE].copy(), stats[:, ST_TURNS + 2 * p:].reshape(n, p, t).sum(axis=1), stopped,
                  seconds)
+
+
+def greedy_results(states: Sequence[Any], seeds: Sequence[int], risk: float = DEFAULT_RISK,
+                   max_decisions: int = 100_000) -> np.ndarray:
+    """Each engine position of ``states`` (one set of rules) played on to its end by greedy seats, dice from its
+    seed: the games' returns, one row per position (1 for the winner; the leaders share 1 at the turn limit).
+
+    Why: a rollout of the rest of a real game, thousands at a time, in compiled code (the coach's reference)."""
+    if not states:
+        return np.zeros((0, 0))
+    rules = states[0].rules
+    if any(s.rules != rules for s in states):
+        raise ValueError("greedy_results plays positions of one set of rules at a time")
+    names = card_names(rules)
+    starts = np.stack([state_array(s.to_dict(), rules, names) for s in states])
+    return _played_out(starts, rules, seeds, risk, max_decisions)
+
+
+def rollout_returns(state: Any, rollouts: int, seed: int, risk: float = DEFAULT_RISK,
+                    max_decisions: int = 100_000) -> np.ndarray:
+    """One engine position played on to its end ``rollouts`` times by greedy seats, play-out r's dice from
+    ``seed + r``: the returns, one row per play-out.
+
+    Why: two moves' positions played out on the same seeds are compared on common dice (the coach's check of a
+    mistake), and the position is converted once, not once per play-out."""
+    names = card_names(state.rules)
+    starts = np.repeat(state_array(state.to_dict(), state.rules, names)[None, :], rollouts, axis=0)
+    return _played_out(starts, state.rules, [seed + r for r in range(rollouts)], risk, max_decisions)
+
+
+def _played_out(starts: np.ndarray, rules: Rules, seeds: Sequence[int], risk: float,
+                max_decisions: int) -> np.ndarray:
+    n, p = len(starts), rules.players
+    winner, scored = np.zeros(n, dtype=np.int64), np.zeros((n, p), dtype=np.int64)
+    table, offsets = odds()
+    with _PARALLEL:
+        play_from(starts, build_cfg(rules), table, offsets, np.asarray(seeds, dtype=np.uint64), float(risk),
+                  max_decisions, winner, scored)
+    winner[winner == -2] = -1
+    return game_returns(winner, scored)
 
 
 def game_returns(winner: np.ndarray, scored: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ from numba import njit, prange
 
 from . import layout as L
 from .agenda import init
-from .machine import pbase, scored_count
+from .machine import dog_complete, pbase, scored_count
 from .moves import apply, apply_reveal, apply_roll, legal
 from .policy import greedy
 
@@ -173,3 +173,57 @@ def play_seeded(cfgs: np.ndarray, which: np.ndarray, seeds: np.ndarray, given: n
         play_one(st, cfg, odds, odds_off, moves, rng, policies[g], risks[g], stats[g], max_decisions, given[g])
         summarise(st, cfg, g, winner, turns, busts, scored)
         first[g] = st[L.S_FIRST]
+
+
+@njit(cache=True)
+def winning_score(st: np.ndarray, cfg: np.ndarray, moves: np.ndarray, n: int) -> bool:
+    """At the start of a turn: may the seat score, and would scoring reach the target (win the game)?"""
+    if st[L.S_PHASE] != L.PH_TURN or moves[n - 1] != L.M_SCORE:
+        return False
+    seat = st[L.S_SEAT]
+    total = 0
+    for slot in range(st[pbase(seat) + L.P_NDOGS]):
+        d = L.S_PLAYERS + seat * L.P_SIZE + L.P_DOGS + 3 * slot
+        if st[d + 2] == 1 or dog_complete(st, cfg, d):
+            total += 1
+    return total >= cfg[L.C_TARGET]
+
+
+@njit(cache=True)
+def finish_greedy(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, moves: np.ndarray,
+                  rng: np.ndarray, risk: float, max_decisions: int) -> None:
+    """Play a game on from wherever ``st`` stands to its end, every seat greedy, dice from ``rng``. Unlike the greedy
+    bot, a seat whose score at the start of its turn would win the game always scores (the bot may roll on when it
+    holds one complete dog, and bust it): a play-out measures the position, not that slip."""
+    faces = np.zeros(7, dtype=np.int64)
+    decisions = 0
+    while st[L.S_PHASE] != L.PH_OVER and decisions < max_decisions:
+        phase = st[L.S_PHASE]
+        if phase == L.PH_CHANCE_ROLL:
+            faces[:] = 0
+            for _ in range(st[L.S_PENDING]):
+                faces[int(uniform(rng) * 6.0) + 1] += 1
+            apply_roll(st, cfg, faces)
+        elif phase == L.PH_CHANCE_REVEAL:
+            apply_reveal(st, cfg, st[L.S_REST + int(uniform(rng) * st[L.S_NREST])])
+        else:
+            n = legal(st, cfg, moves)
+            move = L.M_SCORE if winning_score(st, cfg, moves, n) else greedy(st, cfg, odds, odds_off, moves, n, risk)
+            apply(st, cfg, move)
+            decisions += 1
+
+
+@njit(cache=True, parallel=True)
+def play_from(starts: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, seeds: np.ndarray,
+              risk: float, max_decisions: int, winner: np.ndarray, scored: np.ndarray) -> None:
+    """Play game g on from ``starts[g]`` (a position's array) with greedy seats and dice from ``seeds[g]`` alone."""
+    for g in prange(starts.shape[0]):
+        st = starts[g].copy()
+        moves = np.zeros(L.MAX_MOVES, dtype=np.int64)
+        rng = np.zeros(1, dtype=np.uint64)
+        rng[0] = seeds[g]
+        next_u64(rng)
+        finish_greedy(st, cfg, odds, odds_off, moves, rng, risk, max_decisions)
+        winner[g] = st[L.S_WINNER] if st[L.S_PHASE] == L.PH_OVER else -2
+        for s in range(cfg[L.C_PLAYERS]):
+            scored[g, s] = scored_count(st, s)

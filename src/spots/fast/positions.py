@@ -25,6 +25,7 @@ from .batch import GOLDEN, next_u64, uniform
 from .machine import pbase, scored_count
 from .moves import apply, apply_reveal, apply_roll, legal
 from .policy import greedy
+from .rollouts import mean_returns
 from .tiles import build_cfg, card_names
 
 
@@ -110,9 +111,12 @@ def turn_start(st: np.ndarray, rules: Rules, names: list[str]) -> TurnStart:
 
 
 def record_positions(rules_per_game: Sequence[Rules], seeds: Sequence[int], risks: np.ndarray, explore: np.ndarray,
-                     keep: int = 6, max_decisions: int = 20_000) -> tuple[list[TurnStart], list[list[float]], int]:
+                     keep: int = 6, max_decisions: int = 20_000, rollouts: int = 0,
+                     risk: float = 0.25) -> tuple[list[TurnStart], list[list[float]], int]:
     """Play one game per rules (all with the same player count), keep up to ``keep`` turn starts of each; return
-    the positions, each one's game returns, and the number of games cut off (their positions are dropped)."""
+    the positions, each one's result, and the number of games cut off (their positions are dropped). The result is
+    the game's returns, or with ``rollouts`` the mean returns of that many greedy play-outs (``risk``) of the
+    position (``rollouts.mean_returns``): what greedy play makes of it, measured."""
     n = len(seeds)
     players = rules_per_game[0].players
     if any(r.players != players for r in rules_per_game):
@@ -126,12 +130,18 @@ def record_positions(rules_per_game: Sequence[Rules], seeds: Sequence[int], risk
                  np.asarray(explore, dtype=np.float64), max_decisions, snaps, kept, winner, scored)
     finished = kept >= 0
     returns = game_returns(np.where(winner >= 0, winner, -1), scored)
+    games = [int(g) for g in np.nonzero(finished)[0] for _ in range(kept[g])]
+    starts = np.stack([snaps[g, k] for g in np.nonzero(finished)[0] for k in range(kept[g])]) if games else snaps[:0, 0]
+    if rollouts and games:
+        measured = np.zeros((len(games), L.MAX_PLAYERS))
+        mean_returns(starts, np.asarray(games, dtype=np.int64), cfgs, table, offsets,
+                     np.asarray([seeds[g] for g in games], dtype=np.uint64) * np.uint64(31) + np.arange(len(games),
+                                                                                                     dtype=np.uint64),
+                     rollouts, float(risk), max_decisions, measured)
     positions: list[TurnStart] = []
     results: list[list[float]] = []
-    for g in (int(i) for i in np.nonzero(finished)[0]):
+    for i, (g, st) in enumerate(zip(games, starts, strict=True)):
         rules = rules_per_game[g]
-        names = card_names(rules)
-        for st in snaps[g, :kept[g]]:
-            positions.append(turn_start(st, rules, names))
-            results.append([float(r) for r in returns[g]])
+        positions.append(turn_start(st, rules, card_names(rules)))
+        results.append([float(r) for r in (measured[i, :players] if rollouts else returns[g])])
     return positions, results, int((~finished).sum())

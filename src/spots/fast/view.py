@@ -120,3 +120,75 @@ def state_dict(st: np.ndarray, rules: Rules, names: list[str]) -> dict[str, Any]
         "end_reason": {0: None, 1: "target", 2: "turn limit"}[s[L.S_REASON]],
         "busts": [s[L.S_PLAYERS + seat * L.P_SIZE + L.P_BUSTS] for seat in range(rules.players)],
     }
+
+
+def _counts(st: np.ndarray, base: int, dice: list[int]) -> None:
+    for v in dice:
+        st[base + v] += 1
+
+
+_TASK_CODES = {name: code for code, name in enumerate(L.TASK_NAMES) if name}
+_KEEP_CODES = {name: code for code, name in enumerate(L.KEEP_NAMES)}
+_CHANCE_CODES = {"deal": L.CF_DEAL, "top": L.CF_TOP, "first-die": L.CF_FIRST_DIE, "roll": L.CF_ROLL}
+
+
+def state_array(doc: dict[str, Any], rules: Rules, names: list[str]) -> np.ndarray:
+    """The simulator's array of an engine position (``State.to_dict()``): ``state_dict``'s inverse.
+
+    Why: a search or a rollout can start the compiled loop from any position of a real game, not only from
+    a new deal (the coach's reference rollouts play the rest of a game this way)."""
+    st = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    card = {name: i for i, name in enumerate(names)}
+    st[L.S_PHASE] = L.PHASE_NAMES.index(doc["phase"])
+    st[L.S_SEAT], st[L.S_TURN] = doc["seat"], doc["turn"]
+    st[L.S_FIRST] = -1 if doc["first_player"] is None else doc["first_player"]
+    st[L.S_DICE], st[L.S_TREATS] = doc["supply"]["dice"], doc["supply"]["treats"]
+    for i, tile in enumerate(doc["tiles"]):
+        st[L.S_FACE_UP + i], st[L.S_TILE_TREATS + i] = int(tile["face_up"]), tile["treats"]
+    top, rest = doc["deck"]["top"], doc["deck"]["rest"]
+    st[L.S_TOP] = -1 if top is None else card[top]
+    st[L.S_NREST] = len(rest)
+    for i, name in enumerate(rest):
+        st[L.S_REST + i] = card[name]
+    trick = doc["trick"]
+    st[L.S_TRICK] = -1
+    if trick is not None:
+        st[L.S_TRICK] = rules.tricks.index(trick["name"])
+        st[L.S_STEP], st[L.S_RIS], st[L.S_SET_ASIDE] = trick["step"], trick["rolls_in_step"], trick["set_aside"]
+        st[L.S_TAKEN], st[L.S_GUARD], st[L.S_DIGS] = int(trick["taken"]), trick["guard"] or 0, trick["digs_left"]
+        offer = trick["offer"]
+        st[L.S_OFFER] = L.OF_NONE if not offer else L.OF_ROLL if offer[0] == "roll" else L.OF_BOLT
+        st[L.S_OFFER_ARG] = offer[1] if offer and offer[0] == "roll" else 0
+    roll = doc["roll"]
+    if roll is not None:
+        st[L.S_ROLL], st[L.S_R_SIZE] = 1, roll["size"]
+        st[L.S_R_MODE], st[L.S_R_CHOOSING] = _KEEP_CODES[roll["mode"]], _KEEP_CODES[roll["choosing"]]
+        st[L.S_R_FRESH], st[L.S_R_PARTIAL] = int(roll["fresh"]), int(roll["partial"])
+        st[L.S_R_BONUS] = int(roll["bonus"] == "play-dead")
+        _counts(st, L.S_R_DICE, roll["dice"])
+        _counts(st, L.S_R_HELD, roll["held"])
+    chance = doc.get("chance")
+    if chance:
+        purpose = chance["for"]
+        st[L.S_PENDING], st[L.S_CF] = chance["dice"], _CHANCE_CODES[purpose[0]]
+        st[L.S_CF_SEAT] = purpose[1] if len(purpose) > 1 else 0
+    st[L.S_NTIED] = len(doc["tied"])
+    for i, seat in enumerate(doc["tied"]):
+        st[L.S_TIED + i] = seat
+    st[L.S_NAGENDA] = len(doc["agenda"])
+    for i, task in enumerate(doc["agenda"]):
+        st[L.S_AGENDA + 2 * i] = _TASK_CODES[task[0]]
+        st[L.S_AGENDA + 2 * i + 1] = task[1] if len(task) > 1 else 0
+    st[L.S_WINNER] = -1 if doc["winner"] is None else doc["winner"]
+    st[L.S_REASON] = {None: 0, "target": 1, "turn limit": 2}[doc["end_reason"]]
+    for seat, player in enumerate(doc["players"]):
+        base = L.S_PLAYERS + seat * L.P_SIZE
+        st[base + L.P_TREATS], st[base + L.P_BUSTS] = player["treats"], doc["busts"][seat]
+        st[base + L.P_NDOGS] = len(player["dogs"])
+        _counts(st, base + L.P_YARD, player["yard"])
+        for slot, dog in enumerate(player["dogs"]):
+            at = base + L.P_DOGS + 3 * slot
+            st[at] = card[dog["name"]]
+            st[at + 1] = sum(1 << v for v in dog["filled"])
+            st[at + 2] = int(dog["scored"])
+    return st
