@@ -131,7 +131,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     print(spec.render(state))
     print(result_line(state.returns(), names))
     if args.out:
-        spec.record(state).save(args.out)
+        spec.record(state, names, bots=list(names)).save(args.out)  # every seat a bot, named by its bot
         print(f"record written to {args.out}")
     return 0
 
@@ -202,7 +202,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         check_plot_path(args.plot)  # a bad chart file is refused before the analysis
     spec, doc = sniff(args.file, args.game or DEFAULT_GAME)
     check_file_game(spec, args, args.file)
-    report = analyse(spec.records.parse(doc, args.file))
+    report = analyse(spec.records.parse(doc, args.file), every_seat=args.all)
     if args.json == "-":
         sys.stdout.write(to_json(report))
     else:
@@ -396,6 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "('-': to stdout instead of the text)")
     p.add_argument("--plot", default=None, metavar="FILE", help="draw the win-chance chart (.png or .svg; matplotlib)")
     p.add_argument("--lang", default=None, help="language of the report: en, es, vi or zh-Hant (default: from LANG)")
+    p.add_argument("--all", action="store_true", help="list every seat's mistakes, bots' too (default: people's)")
     p.set_defaults(run=cmd_analyse)
     add_play_parser(sub)
     p = sub.add_parser("serve", help="the web app: tables, friends, bots and replays (default 127.0.0.1:8000)",

@@ -321,8 +321,9 @@ class GameSpec(Generic[RulesT, StateT]):
         """A bot of this game by name; a ValueError names the known bots or the bad option."""
         return make_bot(self.bots, name, seed, **budget)
 
-    def record(self, state: StateT, seats: list[str] | None = None, seed: int | None = None) -> Record:
-        return self.records.of(state, seats, seed)
+    def record(self, state: StateT, seats: list[str] | None = None, seed: int | None = None,
+               bots: list[str | None] | None = None, stand_ins: list[tuple[int, int, int]] | None = None) -> Record:
+        return self.records.of(state, seats, seed, bots, stand_ins)
 
     def open_record(self, path: str) -> Record:
         return self.records.open(path)

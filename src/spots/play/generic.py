@@ -35,7 +35,7 @@ def table_class(spec: GameSpec) -> type[SeatedTable]:
         make_bot = staticmethod(spec.make_bot)
 
         def save(self, path: Path) -> None:
-            spec.record(self.state, self.seats, self.seed).save(path)
+            spec.record(self.state, self.seats, self.seed, self.seat_bots()).save(path)
 
     return GameTable
 

@@ -47,6 +47,10 @@ class SeatedTable:
         seeded = random.Random(f"{self.seed}:{len(self.state.history())}")
         self.rng = spec_of_rules(self.state.rules).table_dice(self.state.rules, seeded)
 
+    def seat_bots(self) -> list[str | None]:
+        """Each seat's bot for the record (None for the person at the terminal)."""
+        return [None if name == HUMAN else name for name in self.seats]
+
     def save(self, path: Path) -> None:
         raise NotImplementedError  # each game writes its own record format
 

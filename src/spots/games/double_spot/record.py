@@ -24,14 +24,16 @@ RECORD_VERSION = 1
 FORMAT: RecordFormat[Rules, State] = RecordFormat(Game, RECORD_FORMAT, STATE_FORMAT, Rules.from_saved, RECORD_VERSION)
 
 
-def record_dict(state: State, seats: list[str] | None = None, seed: int | None = None) -> dict[str, Any]:
-    """The record of ``state``'s game as plain data (``seats`` and ``seed`` only when given)."""
-    return FORMAT.of(state, seats, seed).to_dict()
+def record_dict(state: State, seats: list[str] | None = None, seed: int | None = None,
+                bots: list[str | None] | None = None) -> dict[str, Any]:
+    """The record of ``state``'s game as plain data (``seats``, ``seed`` and ``bots`` only when given)."""
+    return FORMAT.of(state, seats, seed, bots).to_dict()
 
 
-def save_record(state: State, path: str | Path, seats: list[str] | None = None, seed: int | None = None) -> None:
+def save_record(state: State, path: str | Path, seats: list[str] | None = None, seed: int | None = None,
+                bots: list[str | None] | None = None) -> None:
     """Write the record atomically (a crash never leaves half a file)."""
-    FORMAT.of(state, seats, seed).save(path)
+    FORMAT.of(state, seats, seed, bots).save(path)
 
 
 def parse_record(doc: Any, source: str = "record") -> Record:

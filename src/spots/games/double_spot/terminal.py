@@ -91,7 +91,7 @@ class Table(SeatedTable):
     make_bot = staticmethod(make)
 
     def save(self, path: Path) -> None:
-        save_record(self.state, path, self.seats, self.seed)
+        save_record(self.state, path, self.seats, self.seed, self.seat_bots())
 
 
 def new_table(rules: Rules, seats: list[str], seed: int, autosave: Path | None) -> Table:

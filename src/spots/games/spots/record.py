@@ -49,14 +49,16 @@ def replay(history: Iterable[str] | Rules | Mapping[str, Any],
 FORMAT: RecordFormat[Rules, State] = RecordFormat(Game, RECORD_FORMAT, State.FORMAT, _rules, RECORD_VERSION)
 
 
-def record_dict(state: State, seats: list[str] | None = None, seed: int | None = None) -> dict[str, Any]:
-    """The record of ``state``'s game as plain data (``seats`` and ``seed`` only when given)."""
-    return FORMAT.of(state, seats, seed).to_dict()
+def record_dict(state: State, seats: list[str] | None = None, seed: int | None = None,
+                bots: list[str | None] | None = None) -> dict[str, Any]:
+    """The record of ``state``'s game as plain data (``seats``, ``seed`` and ``bots`` only when given)."""
+    return FORMAT.of(state, seats, seed, bots).to_dict()
 
 
-def save_record(state: State, path: str | Path, seats: list[str] | None = None, seed: int | None = None) -> None:
+def save_record(state: State, path: str | Path, seats: list[str] | None = None, seed: int | None = None,
+                bots: list[str | None] | None = None) -> None:
     """Write the state's record atomically (a crash never leaves half a file)."""
-    FORMAT.of(state, seats, seed).save(path)
+    FORMAT.of(state, seats, seed, bots).save(path)
 
 
 def parse_record(text: str, source: str = "record") -> tuple[Rules, list[str]]:

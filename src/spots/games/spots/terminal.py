@@ -36,10 +36,10 @@ class Table(SeatedTable):
     make_bot = staticmethod(bots.make)
 
     def record(self) -> dict[str, Any]:
-        return record_dict(self.state, self.seats, self.seed)
+        return record_dict(self.state, self.seats, self.seed, self.seat_bots())
 
     def save(self, path: Path) -> None:
-        save_record(self.state, path, self.seats, self.seed)
+        save_record(self.state, path, self.seats, self.seed, self.seat_bots())
 
 
 def load_table(path: str | Path, seats: list[str] | None, autosave: Path | None) -> Table:
