@@ -1,6 +1,10 @@
 """How long the coach takes to analyse one finished game: median and p95 over several seeded games.
 
     PYTHONPATH=src python benchmarks/analysis_speed.py --games 5
+    PYTHONPATH=src python benchmarks/analysis_speed.py --games 5 --against 31f62a7 --runs 2
+
+``--against REV`` runs the same on that commit's tree too, alternating (``benchmarks/against.py``), so the
+coach before and after a change is measured side by side on one machine.
 
 Games are played by greedy bots from seeds 0, 1, ... (default rules: Spots to 6 dogs with 2 and 4
 players, Double Spot on its 8x5 frame); each is analysed with a fresh evaluator (no cache carried
@@ -44,7 +48,14 @@ def p95(values: list[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5, help="games of each kind")
+    parser.add_argument("--against", metavar="REV", help="measure this commit's coach too, alternating")
+    parser.add_argument("--runs", type=int, default=1, help="with --against: runs of each")
     args = parser.parse_args()
+    if args.against:
+        from against import alternate
+
+        alternate(args.against, "benchmarks/analysis_speed.py", ["--games", str(args.games)], args.runs)
+        return
     print(f"{'game':<18} {'games':>5} {'steps':>6} {'median s':>9} {'p95 s':>7} {'CPU median':>11} {'CPU p95':>8} "
           f"{'CPU ms/step':>12}")
     for title, game, options in CASES:

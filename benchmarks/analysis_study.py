@@ -137,8 +137,8 @@ def main() -> None:
                         "random, greedy and expectimax, each pair)")
     parser.add_argument("--calibration", type=int, default=0, help="held-out games between two greedy bots")
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--value", choices=("linear", "learned"), default="linear",
-                        help="the coach's value at the turn's end: the fitted linear one, or the learned model")
+    parser.add_argument("--value", choices=("best", "linear", "learned", "learned-raw"), default="best",
+                        help="the coach's value at the turn's end (default: the shipped one, as the reports use)")
     parser.add_argument("--out", default=None, help="write the per-game rows and the figures as JSON")
     parser.add_argument("--rows", default=None, help="append each game's row to this JSON-lines file as it finishes, "
                         "and take the games already there from it (a long study can stop and resume)")

@@ -123,10 +123,34 @@ def test_a_version_1_model_reads_only_its_own_features_of_todays_rows() -> None:
     hidden_tiles = state.clone()
     hidden_tiles.tiles = [t._replace(face_up=t.name == "howl") for t in state.tiles]
     assert model.chances(hidden_tiles) == pytest.approx(model.chances(state), rel=1e-12)
-    with pytest.raises(LearnedValueError, match="features version 3; this code reads versions 1, 2"):
-        LearnedValue({**arrays, "features_version": np.array(3)})
+    with pytest.raises(LearnedValueError, match="features version 4; this code reads versions 1, 2, 3"):
+        LearnedValue({**arrays, "features_version": np.array(4)})
     with pytest.raises(LearnedValueError, match="version 2 model reads rows of 169 features, not 100"):
         LearnedValue({**arrays, "features_version": np.array(2)})
+
+
+def test_the_race_to_the_target_is_read_by_a_version_3_model_only() -> None:
+    """Version 3 reads, for every seat in turn order, whether scoring would win it the game and the dogs it lacks
+    besides its complete ones: a seat one dog from the target is told apart by whether that dog is complete."""
+    from spots.games.spots.learned_value import RACE_AT
+    from spots.games.spots.pieces import Dog
+
+    state = midgame(2, 3)
+    seat, cards = state.seat, state.rules.cards
+    names = [n for n in cards if n not in {d.name for p in state.players for d in p.dogs}][:state.rules.target]
+    scored = [Dog(n, cards[n].spaces, (), True) for n in names[:-1]]
+    last = cards[names[-1]]
+    state.players[seat].dogs = [*scored, Dog(last.name, last.spaces)]
+    ready = state.clone()
+    ready.players[seat].dogs = [*scored, Dog(last.name, last.spaces, last.spaces)]
+    lacking, winning = np.array(state_rows(state)), np.array(state_rows(ready))
+    assert lacking[seat, RACE_AT] == 0.0 and winning[seat, RACE_AT] == 1.0  # its own race comes first ...
+    assert winning[1 - seat, RACE_AT + 2] == 1.0  # ... and the other seat sees it next in turn order
+    race = np.arange(lacking.shape[1]) >= RACE_AT
+    only_race = np.where(race, lacking, winning).tolist()  # the winning tables with the lacking race
+    v2, v3 = LearnedValue(random_model(2, seed=6)), LearnedValue(random_model(3, seed=6))
+    assert v2.from_rows(only_race) == pytest.approx(v2.from_rows(winning.tolist()), rel=1e-12)
+    assert v3.from_rows(only_race) != pytest.approx(v3.from_rows(winning.tolist()), rel=1e-6)
 
 
 def test_the_last_card_drawn_is_a_new_position_for_a_version_1_model() -> None:
@@ -183,12 +207,13 @@ def test_the_coach_can_score_with_the_learned_value() -> None:
     from spots.games.spots.coach import evaluator
 
     state = midgame(2, 3)
-    linear, learned = evaluator(), evaluator("learned")
+    linear, learned = evaluator("linear"), evaluator("learned")
     assert "learned win-chance model" in learned.name and "learned" not in linear.name
+    assert "learned win-chance model" in evaluator().name  # the best value the install has: numpy is here
     values = learned.values(state)
     assert sum(values) == pytest.approx(1.0) and all(0 < v < 1 for v in values)
     assert values != linear.values(state)
-    with pytest.raises(ValueError, match="allowed: linear, learned"):
+    with pytest.raises(ValueError, match="allowed: best, learned, learned-raw, linear"):
         evaluator("magic")
 
 

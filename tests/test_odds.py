@@ -382,18 +382,27 @@ def test_advise_ranks_every_legal_move_once(state: State) -> None:
 
 def test_bust_chance_of_burying_a_six() -> None:
     # The limit is 7 and a yard *above* it busts: 1 + 6 = 7 is safe, 2 + 6 = 8 busts.
-    # (Yard 2 -> 0 and yard 3 -> 1 would be off by one.)
-    safe = play(position([1]), "trick walk", "roll 4 6")
-    bust = play(position([2]), "trick walk", "roll 4 6")
+    # (Yard 2 -> 0 and yard 3 -> 1 would be off by one.) The 3 left in hand fits a dog either way.
+    safe = play(position([1]), "trick walk", "roll 3 6")
+    bust = play(position([2]), "trick walk", "roll 3 6")
     assert "bury 6" in safe.legal_actions() and "bury 6" in bust.legal_actions()
     assert advisor.bust_chance(safe, "bury 6") == 0
     assert advisor.bust_chance(bust, "bury 6") == 1
-    assert advisor.bust_chance(bust, "bury 4") == 0  # 2 + 4 = 6
-    # Placing never busts.
-    assert advisor.bust_chance(bust, "place 6 wilbur") == 0
     # With the limit raised to 8, yard 2 + 6 is safe.
-    raised = play(adjust(start(bust_limit=8), yard=[2]), "trick walk", "roll 4 6")
+    raised = play(adjust(start(bust_limit=8), yard=[2]), "trick walk", "roll 3 6")
     assert advisor.bust_chance(raised, "bury 6") == 0
+
+
+def test_a_die_placed_or_buried_busts_you_when_the_dice_left_in_hand_must() -> None:
+    """The chance is of busting before your next choice: burying the 6 leaves a 4 that fits no dog (Wilbur and Doog
+    have no 4), and 1 + 6 + 4 busts; the move busts you though the 6 alone would not."""
+    state = play(position([1]), "trick walk", "roll 4 6")
+    assert advisor.bust_chance(state, "bury 6") == 1
+    assert advisor.bust_chance(state, "place 6 wilbur") == 0  # then the 4 is buried: 1 + 4 = 5
+    assert advisor.bust_chance(state, "bury 4") == 0  # then the 6 is placed
+    heavy = play(position([2]), "trick walk", "roll 4 6")
+    assert advisor.bust_chance(heavy, "place 6 wilbur") == 0  # 2 + 4 = 6
+    assert advisor.bust_chance(heavy, "bury 4") == 0  # 2 + 4 = 6, the 6 goes on a dog
 
 
 def test_bust_chance_of_a_plain_trick_matches_the_odds() -> None:

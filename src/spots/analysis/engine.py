@@ -17,11 +17,13 @@ from typing import Any
 
 from ..core.games import GameSpec, spec_of_rules
 from ..core.record import Record
-from .evaluator import Evaluator, Reason, terminal_values
+from .evaluator import Checked, Evaluator, Reason, terminal_values
 
-__all__ = ["EPSILON", "Analyser", "Mistake", "PlayerSummary", "Report", "Step", "analyse", "evaluator_of"]
+__all__ = ["CHECKED_AT_MOST", "EPSILON", "Analyser", "Mistake", "PlayerSummary", "Report", "Step", "analyse",
+           "evaluator_of", "move_values", "people_of"]
 
 EPSILON = 1e-9  # moves whose values differ by less are equal (a decision of equal moves is forced)
+CHECKED_AT_MOST = 6  # a seat's candidate mistakes checked at most, biggest first (a check is the costly part)
 Values = tuple[float, ...]
 
 
@@ -62,6 +64,7 @@ class Mistake:
     reasons: tuple[Reason, ...]
     after_played: Values = ()  # every seat's chance after the move played ...
     after_best: Values = ()  # ... and after the better move (what it would have left the others)
+    error: float = 0.0  # the standard error of ``lost`` where an independent check measured it (0: the search's)
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,8 @@ class PlayerSummary:
     given: float  # what the others' decisions moved this seat's chance by
     residual: float  # result − start − luck − (changes at every decision): the evaluator's inconsistency
     mistakes: tuple[Mistake, ...] = ()
+    stood_in: int = 0  # the seat's decisions a stand-in bot made (the person ran out of time): not coached
+    unchecked: int = 0  # losses that could have been mistakes, not named: the evaluator's check could not run here
 
     @property
     def mean_lost(self) -> float:
@@ -107,6 +112,7 @@ class Report:
     players: tuple[PlayerSummary, ...]
     result: Values
     chart: tuple[Values, ...] = field(default=())  # every seat's chance before each step, then the result
+    title: str = ""  # the evaluator in a few words, a message id (``Evaluator.title``), translated where shown
 
 
 def evaluator_of(spec: GameSpec) -> Evaluator:
@@ -144,17 +150,36 @@ class _Valuer:
         child.apply_action(move)
         return self(child)
 
+    def chance(self, state: Any, happened: str) -> tuple[Values, Values]:
+        """The expected values over a chance event's exact outcomes, and the values after the one that happened
+        (``Evaluator.chance`` where the evaluator values them its own way)."""
+        own = getattr(self.evaluator, "chance", None)
+        if own is not None:
+            expected, actual = own(state, happened)
+            return tuple(float(v) for v in expected), tuple(float(v) for v in actual)
+        total: list[float] | None = None
+        for outcome, probability in state.chance_outcomes(exact=True):
+            values = self.after(state, outcome)
+            if total is None:
+                total = [0.0] * len(values)
+            for seat, v in enumerate(values):
+                total[seat] += float(probability) * v
+        actual = self.after(state, happened)
+        return tuple(total or actual), actual
+
 
 def analyse(record: Record, evaluator: Evaluator | None = None, mistakes: int = 3,
-            progress: Callable[[int, int], None] | None = None, humans: Sequence[bool] | None = None) -> Report:
+            progress: Callable[[int, int], None] | None = None, humans: Sequence[bool] | None = None,
+            every_seat: bool = False) -> Report:
     """The report of a finished game's record (a record of an unfinished game is refused).
 
-    ``humans``: which seats are people (their mistakes are listed); by default a seat whose name in the record is
-    not one of the game's bots (the web app knows its seats' kinds, and a person may be called "greedy").
+    ``humans``: which seats are people; by default the record's ``bots`` say (a seat with no bot is a person), else a
+    seat whose name is not one of the game's bots, else every seat. Only people's mistakes are listed, unless
+    ``every_seat``; a stand-in's moves (``Record.stand_ins``) are nobody's.
     """
     analyser = Analyser(record.rules, evaluator)
     analyser.feed(record.moves, progress)
-    return analyser.report(record, mistakes, humans)
+    return analyser.report(record, mistakes, humans, every_seat)
 
 
 class Analyser:
@@ -197,39 +222,46 @@ class Analyser:
         state.apply_action(move)
         self.moves.append(move)
 
-    def report(self, record: Record, mistakes: int = 3, humans: Sequence[bool] | None = None) -> Report:
+    def report(self, record: Record, mistakes: int = 3, humans: Sequence[bool] | None = None,
+               every_seat: bool = False) -> Report:
         """The report of ``record``, whose moves must all have been fed (and finish the game)."""
         if list(record.moves) != self.moves:
             raise ValueError("the record's moves are not the ones analysed")
         if not self.state.is_terminal():
             raise ValueError("the game is not finished: only a finished game can be analysed")
         result = tuple(terminal_values(self.state))
-        players = _summaries(self.spec, record, self.steps, result, self.renders, self.evaluator, mistakes, humans)
+        people = list(humans) if humans is not None else people_of(self.spec, record, len(result))
+        players = _summaries(self.spec, record, self.steps, result, self.renders, self.evaluator, mistakes, people,
+                             every_seat)
         chart = (*(s.before for s in self.steps), result)
-        return Report(self.spec.name, self.evaluator.name, tuple(self.steps), players, result, chart)
+        title = str(getattr(self.evaluator, "title", ""))
+        return Report(self.spec.name, self.evaluator.name, tuple(self.steps), players, result, chart, title)
 
 
 def _chance_step(valuer: _Valuer, state: Any, index: int, turn: int, move: str) -> Step:
-    expected: list[float] | None = None
-    for outcome, probability in state.chance_outcomes(exact=True):
-        values = valuer.after(state, outcome)
-        if expected is None:
-            expected = [0.0] * len(values)
-        for seat, v in enumerate(values):
-            expected[seat] += float(probability) * v
-    actual = valuer.after(state, move)
-    before = tuple(expected or actual)
+    before, actual = valuer.chance(state, move)
     luck = tuple(a - e for a, e in zip(actual, before, strict=True))
     return Step(index, "chance", None, turn, move, before, actual, luck=luck)
+
+
+def move_values(evaluator: Evaluator, state: Any) -> dict[str, Values]:
+    """Every legal move's values at a decision, as a report computes them."""
+    return _move_values(_Valuer(evaluator), state)
+
+
+def _move_values(valuer: _Valuer, state: Any) -> dict[str, Values]:
+    ranked = valuer.moves(state)
+    legal = state.legal_actions()
+    return {m: ranked[m] for m in legal} if ranked else {m: valuer.after(state, m) for m in legal}
 
 
 def _decision_step(valuer: _Valuer, state: Any, index: int, turn: int, move: str) -> tuple[Step, Any]:
     seat = state.current_player()
     legal = state.legal_actions()
-    ranked = valuer.moves(state)
-    valued = [(m, ranked[m]) for m in legal] if ranked else [(m, valuer.after(state, m)) for m in legal]
+    values = _move_values(valuer, state)
+    valued = list(values.items())
     best, best_values = max(valued, key=lambda mv: mv[1][seat])  # the first of equal moves, in legal order
-    played = ranked[move] if ranked and move in ranked else valuer.after(state, move)
+    played = values[move] if move in values else valuer.after(state, move)
     lost = max(0.0, best_values[seat] - played[seat])
     forced = len(legal) == 1 or max(v[seat] for _, v in valued) - min(v[seat] for _, v in valued) <= EPSILON
     step = Step(index, "decision", seat, turn, move, best_values, played, best=best,
@@ -237,31 +269,74 @@ def _decision_step(valuer: _Valuer, state: Any, index: int, turn: int, move: str
     return step, best
 
 
+def people_of(spec: GameSpec, record: Record, seats: int) -> list[bool]:
+    """Which seats a record's people played: by its ``bots`` (None: a person), else by name, else all of them."""
+    if record.bots is not None and len(record.bots) == seats:
+        return [bot is None for bot in record.bots]
+    if record.seats and len(record.seats) == seats:
+        return [name not in spec.bots for name in record.seats]
+    return [True] * seats
+
+
 def _summaries(spec: GameSpec, record: Record, steps: Sequence[Step], result: Values,
-               renders: dict[int, tuple[Any, Any]], evaluator: Evaluator, mistakes: int,
-               humans: Sequence[bool] | None = None) -> tuple[PlayerSummary, ...]:
+               renders: dict[int, tuple[Any, Any]], evaluator: Evaluator, mistakes: int, humans: Sequence[bool],
+               every_seat: bool = False) -> tuple[PlayerSummary, ...]:
     seats = len(result)
     names = list(record.seats) if record.seats and len(record.seats) == seats else [f"seat {s}" for s in range(seats)]
     start = steps[0].before if steps else result
+    threshold = max(EPSILON, float(getattr(evaluator, "mistake", 0.0)))
     out = []
     for seat in range(seats):
-        own = [s for s in steps if s.kind == "decision" and s.seat == seat]
+        decisions = [s for s in steps if s.kind == "decision" and s.seat == seat]
+        own = [s for s in decisions if not record.stood_in(seat, s.index)]
         moved = sum(s.after[seat] - s.before[seat] for s in steps if s.kind == "decision")
         given = sum(s.after[seat] - s.before[seat] for s in steps if s.kind == "decision" and s.seat != seat)
         luck = sum(s.luck[seat] for s in steps if s.kind == "chance")
-        human = humans[seat] if humans is not None else not record.seats or names[seat] not in spec.bots
-        worst = sorted((s for s in own if s.lost > EPSILON), key=lambda s: (-s.lost, s.index))[:mistakes]
+        named, unchecked = _named(spec, own, renders, evaluator, threshold, mistakes) if humans[seat] or every_seat \
+            else ((), 0)
         out.append(PlayerSummary(
-            seat, names[seat], human, result[seat], start[seat], luck, sum(s.lost for s in own),
+            seat, names[seat], humans[seat], result[seat], start[seat], luck, sum(s.lost for s in own),
             sum(1 for s in own if not s.forced), sum(1 for s in own if s.forced),
             len({s.turn for s in own if not s.forced}), given,
             result[seat] - start[seat] - luck - moved,
-            tuple(_mistake(spec, s, renders[s.index][0], evaluator) for s in worst) if human else (),
+            named, len(decisions) - len(own), unchecked,
         ))
     return tuple(out)
 
 
-def _mistake(spec: GameSpec, step: Step, state: Any, evaluator: Evaluator) -> Mistake:
+def _named(spec: GameSpec, own: Sequence[Step], renders: dict[int, tuple[Any, Any]], evaluator: Evaluator,
+           threshold: float, mistakes: int) -> tuple[tuple[Mistake, ...], int]:
+    """A seat's mistakes to name, biggest first, and how many candidates went unchecked.
+
+    With an evaluator that checks (``Evaluator.check``): a decision whose loss by the search is at least half the
+    threshold is a candidate (biggest first, at most ``CHECKED_AT_MOST``), and it is named when the independent
+    check finds a loss of at least the threshold and more than twice its standard error, at the check's size
+    (docs/analysis.md: how often the reference set confirms them). Without a check: the search's losses from the
+    threshold up."""
+    check = getattr(evaluator, "check", None)
+    if check is None:
+        worst = sorted((s for s in own if s.lost >= threshold), key=lambda s: (-s.lost, s.index))[:mistakes]
+        return tuple(_mistake(spec, s, renders[s.index][0], evaluator) for s in worst), 0
+    candidates = sorted((s for s in own if s.lost >= threshold / 2), key=lambda s: (-s.lost, s.index))
+    named: list[Mistake] = []
+    for step in candidates[:CHECKED_AT_MOST]:
+        state = renders[step.index][0]
+        verdict = check(state, step.move, step.best or step.move)
+        if verdict is None:
+            return (), len(candidates)
+        if verdict.lost >= threshold and verdict.lost > 2 * verdict.error:
+            named.append(_mistake(spec, step, state, evaluator, verdict))
+            if len(named) == mistakes:
+                break
+    return tuple(sorted(named, key=lambda m: (-m.lost, m.step))), 0
+
+
+def _mistake(spec: GameSpec, step: Step, state: Any, evaluator: Evaluator, checked: Checked | None = None) -> Mistake:
+    """The mistake in words' terms: at the check's size and chances where it was checked, else the search's."""
     best = step.best or step.move
-    return Mistake(step.index, step.turn, spec.render(state), step.move, best, step.lost,
-                   tuple(evaluator.reasons(state, step.move, best)), step.after, step.before)
+    reasons = tuple(evaluator.reasons(state, step.move, best))
+    if checked is None:
+        return Mistake(step.index, step.turn, spec.render(state), step.move, best, step.lost, reasons, step.after,
+                       step.before)
+    return Mistake(step.index, step.turn, spec.render(state), step.move, best, checked.lost, reasons,
+                   checked.after_played, checked.after_best, checked.error)

@@ -8,17 +8,30 @@ clock, so the same record always gives the same report.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-__all__ = ["Evaluator", "Reason", "normalised", "terminal_values"]
+__all__ = ["Checked", "Evaluator", "Reason", "normalised", "terminal_values"]
 
 Reason = tuple[str, dict[str, str]]  # a message id with "{field}"s, and the fields
+
+
+class Checked(NamedTuple):
+    """An independent check of a loss (``Evaluator.check``): the loss, its standard error, and every seat's chance
+    after the move played and after the better move, by the same estimate."""
+
+    lost: float
+    error: float
+    after_played: tuple[float, ...]
+    after_best: tuple[float, ...]
 
 
 class Evaluator(Protocol):
     """A game's win-chance estimates: ``values`` of a position, ``reasons`` of a mistake in words."""
 
-    name: str  # the evaluator and its fixed budget, in words ("expectimax over the rest of the turn, depth 1")
+    @property
+    def name(self) -> str:
+        """The evaluator and its fixed budget, in words ("expectimax over the rest of the turn, depth 1")."""
+        ...
 
     def values(self, state: Any) -> Sequence[float]:
         """Every seat's chance to win from an unfinished ``state`` (they sum to 1 with two seats or more)."""
@@ -26,6 +39,9 @@ class Evaluator(Protocol):
 
     # Optional: ``moves(state) -> {move: values}``, every legal move's values at once, for an evaluator that ranks
     # the moves in one search (Double Spot's); without it each move's position is valued by ``values``.
+    # Optional: ``check(state, played, best) -> Checked | None``, what ``played`` lost against ``best`` by an
+    # estimate independent of ``values`` and stronger (Spots: play-outs to the end of the game); with it a mistake
+    # is named only where the check confirms it, at its size (``engine._named``); None where it cannot run here.
 
     def reasons(self, state: Any, played: str, best: str) -> list[Reason]:
         """Facts a player can check that tell ``played`` from ``best`` at ``state`` (bust odds, what it hands over):

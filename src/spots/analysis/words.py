@@ -13,19 +13,24 @@ from typing import Any
 from ..i18n import N_, pad
 from .engine import Mistake, PlayerSummary, Report
 
-__all__ = ["BANDS", "band", "format_report", "report_rows", "to_json"]
+__all__ = ["BANDS", "LEFT", "STOOD_IN", "UNCHECKED", "band", "format_report", "percent", "report_rows", "to_json"]
+
+LEFT = N_("It left the others a {left} chance to win, instead of {would}.")
+UNCHECKED = N_("{name}: {count} possible mistakes not named: a mistake is named only once play-outs to the end of "
+               "the game confirm it, and this installation cannot run them (pip install \"spots[fast]\").")
+STOOD_IN = N_("{name} ran out of time: the decisions a stand-in made for them ({count}) are not counted as theirs.")
 
 # (mean equity lost per decision from which the band starts, in thousandths; the band's name), best first. Set on
-# 36 two-player Spots games to 3 dogs among the bots (docs/analysis.md; 201 games later placed them in the same bands:
-# 11.2, 19.9, 37.0): expectimax loses 9.8 (Expert), greedy 20.3
-# (Intermediate), random 36.9 (Beginner); World class is half expectimax's loss or less.
+# 261 two-player Spots games to 3 dogs among the bots, measured by the coach of issue 40 (docs/analysis.md): mcts
+# loses 8.8 (Expert), greedy 17.7 and expectimax 19.0 (Intermediate), random 24.0 (Beginner), each bot's 95%
+# interval inside its band; World class is half mcts's loss or less.
 BANDS: tuple[tuple[float, str], ...] = (
     (0.0, N_("World class")),
-    (5.0, N_("Expert")),
+    (4.0, N_("Expert")),
     (12.0, N_("Strong")),
-    (17.0, N_("Intermediate")),
-    (25.0, N_("Casual")),
-    (32.0, N_("Beginner")),
+    (15.0, N_("Intermediate")),
+    (21.0, N_("Casual")),
+    (22.5, N_("Beginner")),
 )
 
 
@@ -39,8 +44,15 @@ def band(mean_lost: float) -> str:
     return name
 
 
-def _pct(value: float) -> str:
+def percent(value: float) -> str:
+    """A chance as a whole percentage that never reads 0% or 100% unless the chance is exactly that (only the rules
+    make a certainty)."""
+    if 0.0 < value < 0.005:
+        return "<1%"
+    if 0.995 <= value < 1.0:
+        return ">99%"
     return f"{value:.0%}"
+
 
 
 def _signed(value: float) -> str:
@@ -51,18 +63,23 @@ def format_report(report: Report, tr: gettext.NullTranslations | None = None) ->
     """The per-player summary, then each human's biggest mistakes (``spots analyse``)."""
     tr = tr or gettext.NullTranslations()
     _ = tr.gettext
-    lines = [_(N_("How did it go? ({steps} steps, evaluator: {evaluator})")).format(
-        steps=len(report.steps), evaluator=report.evaluator), ""]
+    lines = [_(N_("How did it go? ({steps} steps; the coach: {evaluator})")).format(
+        steps=len(report.steps), evaluator=_(report.title) if report.title else report.evaluator), ""]
     headings = [_(N_("player")), _(N_("result")), _(N_("start")), _(N_("luck")), _(N_("lost")), _(N_("per move")),
                 _(N_("band"))]
     lines.append(" ".join([pad(headings[0], 14), *(pad(h, 9, right=True) for h in headings[1:-1]), headings[-1]]))
     for p in report.players:
-        cells = [_pct(p.result), _pct(p.start), _signed(p.luck), _signed(-p.lost), f"{p.mean_lost * 1000:.1f}"]
+        cells = [percent(p.result), percent(p.start), _signed(p.luck), f"{p.lost * 100:.1f}",
+                 f"{p.mean_lost * 1000:.1f}"]
         lines.append(" ".join([pad(p.name, 14), *(pad(c, 9, right=True) for c in cells), _(band(p.mean_lost))]))
     lines += ["", _(N_("luck and lost: points of chance to win (100 = a whole game); per move: thousandths of a "
                        "game lost per decision that was not forced.")), ""]
     for p in report.players:
         lines.append(_summary_line(p, tr))
+        if p.stood_in:
+            lines.append(_(STOOD_IN).format(name=p.name, count=p.stood_in))
+        if p.unchecked:
+            lines.append(_(UNCHECKED).format(name=p.name, count=p.unchecked))
     for p in report.players:
         if p.mistakes:
             lines += ["", _(N_("The biggest mistakes of {name}:")).format(name=p.name)]
@@ -90,8 +107,8 @@ def _mistake_lines(rank: int, p: PlayerSummary, m: Mistake, tr: gettext.NullTran
     if others:
         left = sum(m.after_played[s] for s in others)
         would = sum(m.after_best[s] for s in others)
-        lines.append("   " + _(N_("It left the others a {left} chance to win, instead of {would}.")).format(
-            left=_pct(left), would=_pct(would)))
+        lines.append("   " + _(LEFT).format(
+            left=percent(left), would=percent(would)))
     lines += ["   " + row for row in m.position.splitlines()]
     return lines
 
@@ -106,8 +123,9 @@ def to_json(report: Report) -> str:
     players = [{"seat": p.seat, "name": p.name, "human": p.human, "result": p.result, "start": round(p.start, 6),
                 "luck": round(p.luck, 6), "lost": round(p.lost, 6), "decisions": p.decisions, "forced": p.forced,
                 "mean_lost": round(p.mean_lost, 6), "per_turn": round(p.per_turn, 6), "given": round(p.given, 6),
-                "residual": round(p.residual, 6), "band": band(p.mean_lost),
-                "mistakes": [{"step": m.step, "played": m.played, "best": m.best, "lost": round(m.lost, 6)}
-                             for m in p.mistakes]} for p in report.players]
+                "residual": round(p.residual, 6), "band": band(p.mean_lost), "stood_in": p.stood_in,
+                "unchecked": p.unchecked,
+                "mistakes": [{"step": m.step, "played": m.played, "best": m.best, "lost": round(m.lost, 6),
+                              "error": round(m.error, 6)} for m in p.mistakes]} for p in report.players]
     doc = {"game": report.game, "evaluator": report.evaluator, "players": players, "steps": report_rows(report)}
     return json.dumps(doc, indent=1) + "\n"

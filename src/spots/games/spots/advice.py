@@ -1,9 +1,10 @@
-"""The advisor: the legal moves ranked by the strongest bot, each with its bust chance.
+"""The advisor: the legal moves ranked by the coach's evaluator (or a bot), each with its bust chance.
 
-The terminal and web front ends show the same ``advise`` output. A move's bust
-chance is exact: the chance that the roll this move leads to (or the die it
-buries) busts you at once, resolving the dice well (``odds.py``); moves that roll
-nothing show None.
+The terminal and web front ends show the same ``advise`` output. By default a move's estimate is the mover's
+chance to win after it as the coach values it (``coach.py``), so a hint and the coach's report after the game
+never disagree. A move's bust chance is exact: the chance that the roll this move leads to (or the die it
+places or buries, with the dice still in hand) busts you before your next choice, resolving the dice well
+(``odds.py``); moves that roll nothing show None.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .odds import Position
 from .pieces import remove_dice
 from .state import State
 
-STRONGEST = "expectimax"
+STRONGEST = "coach"  # the coach's evaluator ranks the moves; any bot's name ranks them by that bot's search
 
 
 @dataclass(frozen=True)
@@ -31,9 +32,15 @@ class Advice:
 
 
 def advise(state: State, bot: str = STRONGEST, seed: int = 0) -> list[Advice]:
-    """Legal moves, best first, as the bot ranks them."""
+    """Legal moves, best first, as the coach (``bot="coach"``, the default) or the bot ranks them."""
     if state.is_terminal() or state.is_chance_node():
         return []
+    if bot == STRONGEST:
+        from .coach import evaluator
+
+        seat = state.current_player()
+        values = sorted(evaluator().moves(state).items(), key=lambda mv: -mv[1][seat])  # ties keep the rules' order
+        return [Advice(move, chances[seat], bust_chance(state, move)) for move, chances in values]
     ranker = bots.make(bot, seed=seed)
     ranked = ranker.rank(state) if hasattr(ranker, "rank") else [(m, 0.0) for m in state.legal_actions()]
     return [Advice(move, score, bust_chance(state, move)) for move, score in ranked]
@@ -44,6 +51,8 @@ def bust_chance(state: State, move: str) -> Fraction | None:
     pos = Position.of(state)
     parts = move.split()
     kind = parts[0]
+    if kind in ("bury", "place") and state.roll is not None and state.phase == "roll":
+        return _rest_of_roll_bust(state, move)
     if kind == "bury":
         return Fraction(int(pos.yard + int(parts[1]) > pos.limit))
     if kind == "choose" and state.phase == "guard":  # Guard: dice above the number return
@@ -58,6 +67,18 @@ def bust_chance(state: State, move: str) -> Fraction | None:
     if kind in ("continue", "trick"):
         return _next_roll_bust(state, move)
     return Fraction(0) if roll is not None else None
+
+
+def _rest_of_roll_bust(state: State, move: str) -> Fraction:
+    """A die placed or buried busts you if it takes the yard over the limit, or if the dice still in hand then
+    cannot all be resolved without busting (placing what fits, burying the rest)."""
+    seat, busts = state.seat, state.busts[state.seat]
+    probe = state.clone()
+    probe.apply_trusted(move)
+    if probe.busts[seat] > busts:
+        return Fraction(1)
+    rest = probe.roll.dice if probe.roll is not None and probe.seat == seat and probe.phase == "roll" else []
+    return Fraction(int(bool(rest) and Position.of(probe).busts(tuple(rest))))
 
 
 def _next_roll_bust(state: State, move: str) -> Fraction | None:

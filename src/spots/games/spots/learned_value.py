@@ -31,21 +31,25 @@ from .rules import Rules
 from .state import State
 from .tricks import TILES
 
-FEATURES_VERSION = 2
+FEATURES_VERSION = 3
 MODEL_FILE = "learned_value.npz"
 NEED_NUMPY = "the learned value needs numpy: pip install 'spots[rl]' (or 'spots[fast]')"
 TILE_INDEX = {name: i for i, name in enumerate(sorted(TILES))}
 FACES = range(1, 7)
 TABLE = 26  # features of one seat's table
+RACE = 2  # a table's race to the target, read apart (version 3): its score would win, the dogs it still lacks
 OPPONENTS = 3  # the most a seat has (4 players)
 GAME = 3 + 4 + 2 * len(TILE_INDEX) + 1 + len(FACES)  # player count, turn, supplies, deck; tiles in play, face up; top
-ROW = TABLE * (1 + OPPONENTS) + OPPONENTS + 4 + GAME  # one seat's row
+ROW = TABLE * (1 + OPPONENTS) + OPPONENTS + 4 + GAME + RACE * (1 + OPPONENTS)  # one seat's row
 SEATS_AT = TABLE * (1 + OPPONENTS)  # where the row's seat flags begin (which opponents exist, turns away)
+RACE_AT = ROW - RACE * (1 + OPPONENTS)  # where the race begins: the seat's own, then each opponent's in turn order
 # Version 1 read a part of today's row: each table's first 16 numbers, the seat flags, and the game's first 29 (player
-# count, turn, supplies, deck, tiles in play). A version-1 model is run on today's rows with zero weights elsewhere.
+# count, turn, supplies, deck, tiles in play); version 2 all of it but the race. An older model is run on today's
+# rows with zero weights for what it did not read.
 COLUMNS = {
     1: [b * TABLE + i for b in range(1 + OPPONENTS) for i in range(16)] + list(range(SEATS_AT, SEATS_AT + 7 + 29)),
-    2: list(range(ROW)),
+    2: list(range(RACE_AT)),
+    3: list(range(ROW)),
 }
 # Entries remembered before the caches start afresh: big caches cost more than they save, as Python's garbage
 # collector walks every cached tuple on its full passes (a pause of 100 ms and more at 200,000 entries).
@@ -78,9 +82,10 @@ class TurnStart:
 
 
 def table_features(dogs: Iterable[Dog], yard: Sequence[int], treats: int, rules: Rules) -> list[float]:
-    """One seat's table as ``TABLE`` numbers: dogs scored and to go, dogs by empty spaces, faces wanted (how many
-    kinds, and how many spaces of each face), paw prints, the yard's load against the bust limit, dice at risk,
-    room for more dogs, treats."""
+    """One seat's table as ``TABLE + RACE`` numbers: dogs scored and to go, dogs by empty spaces, faces wanted (how
+    many kinds, and how many spaces of each face), paw prints, the yard's load against the bust limit, dice at risk,
+    room for more dogs, treats; then its race to the target (whether its complete dogs would win if it scored them,
+    and how many dogs it lacks besides them), which ``seat_rows`` puts at the row's end."""
     scored = complete = unscored = empty_total = paws = placed = held = 0
     by_empty = [0, 0, 0, 0]
     by_face = [0] * 7
@@ -109,6 +114,8 @@ def table_features(dogs: Iterable[Dog], yard: Sequence[int], treats: int, rules:
         min(treats, 3) / 3, treats / 10, unscored / 4,
         paws / 4, *(by_face[f] / 2 for f in FACES), len(yard) / 4, placed / 10,
         ((rules.dog_limit or 0) - held) / 6,  # Rules fills dog_limit in
+        # the race (read into the row's tail, ``RACE``): scoring now would win, and the dogs still lacking
+        float(0 < to_go <= complete), min(max(to_go - complete, 0), 3) / 3,
     ]
 
 
@@ -128,18 +135,20 @@ def game_features(rules: Rules, turn: int, dice_supply: int, treat_supply: int, 
 
 
 def seat_rows(tables: Sequence[list[float]], mover: int, shared: list[float]) -> list[list[float]]:
-    """Every seat's row: its table, the opponents' in turn order after it, which exist, its distance to the turn."""
+    """Every seat's row: its table, the opponents' in turn order after it, which exist, its distance to the turn,
+    the game; then the race: its own and each opponent's, in the same order (so a seat sees who would win first)."""
     players = len(tables)
     zeros = [0.0] * TABLE
     rows = []
     for seat in range(players):
-        row = list(tables[seat])
-        for j in range(1, OPPONENTS + 1):
-            row += tables[(seat + j) % players] if j < players else zeros
+        order = [tables[(seat + j) % players] if j < players else None for j in range(1 + OPPONENTS)]
+        row = [x for table in order for x in (table[:TABLE] if table is not None else zeros)]
         row += [float(j < players) for j in range(1, OPPONENTS + 1)]
         away = (seat - mover) % players  # 0: this seat is to move
         row += [float(away == k) for k in range(4)]
-        rows.append(row + shared)
+        row += shared
+        row += [x for table in order for x in (table[TABLE:] if table is not None else [0.0] * RACE)]
+        rows.append(row)
     return rows
 
 

@@ -87,7 +87,7 @@ LOBBY_BOTS = (
     LobbyBot("random", N_("easiest"), "uniform over the legal moves: loses every game to greedy"),
     LobbyBot("greedy", N_("easy"), "a casual player's rules of thumb: wins 100% against random"),
     LobbyBot("mcts", N_("strong"), "88.0% against greedy"),
-    LobbyBot("expectimax", N_("strong"), "85.8% against greedy over 2,000 games, 61% against mcts; the advisor"),
+    LobbyBot("expectimax", N_("strong"), "85.8% against greedy over 2,000 games, 61% against mcts"),
     LobbyBot("expectimax-learned", N_("strongest"),
              "the learned value at expectimax's leaves (numpy, in the web extra): 93.2% against greedy, 57.6% against "
              "expectimax-v2 over 2,000 games"),
@@ -95,8 +95,7 @@ LOBBY_BOTS = (
 
 
 def advise(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
-    """``spots.advisor.advise`` in the shared shape: a bot's ranking (the strongest by default), each move's bust
-    chance."""
+    """``spots.advisor.advise`` in the shared shape: the coach's ranking (or a bot's), each move's bust chance."""
     ranked = spots_advise(state, seed=seed) if bot is None else spots_advise(state, bot=bot, seed=seed)
     return [Advice(a.move, a.score, bust=a.bust) for a in ranked]
 
