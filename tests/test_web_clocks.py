@@ -160,10 +160,29 @@ def test_a_silent_player_runs_out_the_others_choose_a_bot_the_game_ends_and_the_
                 assert c.sent_at > 0  # Cy played their own turns again
             await a.until(lambda: a.view["over"], "the game to end")
             assert a.errors == b.errors == [], (a.errors, b.errors)
+            assert a.view["absent"] == ["Cy ran out of time; a stand-in finished the game for them."]
 
     asyncio.run(scenario())
     final = httpx.get(f"{server.url}/api/tables/{table['id']}").json()
     assert final["status"] == "over" and final["ran_out"] == [2]
+    # The record keeps who sat where and which of Cy's moves the bot played; the coach does not coach them as Cy's.
+    record = httpx.get(f"{server.url}/api/tables/{table['id']}/record").json()
+    assert record["seats"] == NAMES and record["bots"] == [None, None, None]
+    assert record["stand_ins"] and {row[0] for row in record["stand_ins"]} == {2}
+    report = ready_report(server, table["id"])
+    assert report["players"][2]["stood_in"] > 0 and report["players"][0]["stood_in"] == 0
+
+
+def ready_report(server: Server, table: str) -> dict[str, Any]:
+    """Ask for the coach's report until it is ready (the game has just ended: it is being computed)."""
+    deadline = time.monotonic() + PATIENT_S
+    while time.monotonic() < deadline:
+        r = httpx.get(f"{server.url}/api/tables/{table}/analysis")
+        if r.status_code == 200:
+            return dict(r.json()["report"])
+        assert r.status_code == 202, r.text
+        time.sleep(0.2)
+    raise AssertionError(f"no report for table {table} within {PATIENT_S:.0f} s")
 
 
 def test_with_nobody_left_to_choose_bots_play_every_silent_seat_and_the_game_ends(server: Server) -> None:

@@ -43,8 +43,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def play_against_greedy(c: TestClient) -> str:
-    """Ann (always the first legal move: rarely the best) against the greedy bot, to the end; the table's id."""
-    t = new_table(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}])
+    """Ann (always the first legal move: rarely the best) against the greedy bot, to 3 dogs (long enough for her to
+    make mistakes the coach is sure of, whatever the server's dice); the table's id."""
+    t = new_table(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}], target=3)
     with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
         view = opened(ws)["state"]["view"]
         while not view["over"]:
@@ -147,8 +148,9 @@ def test_a_game_analysed_while_it_is_played_has_the_same_report_and_only_its_end
     for end in ends:  # the game as the server saw it, move after move
         assert coach.advance("t-live", state.rules, moves[:end]) == end
     heard: list[tuple[str, int, int]] = []
-    live = coach.compute("job", "t-live", state, ["Ann", "greedy"], [True, False], heard.append)
-    fresh = coach.compute("job", "t-fresh", state, ["Ann", "greedy"], [True, False], lambda item: None)
+    record = spec.record(state, ["Ann", "greedy"], bots=[None, "greedy"])
+    live = coach.compute("job", "t-live", state, record, heard.append)
+    fresh = coach.compute("job", "t-fresh", state, record, lambda item: None)
     assert live == fresh
     assert heard[0][1] == ends[-1] + 1, "only the moves after the ones fed while it was played were left"
     assert heard[-1] == ("job", len(moves), len(moves))

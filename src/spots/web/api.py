@@ -218,8 +218,7 @@ class Api:
         room = await self.hub.table(table_id)
         if room is None:
             return _error(404, "unknown-table", f"there is no table {table_id!r}")
-        doc = {"format": room.kind.record_format, "version": 1, "rules": room.state.rules.to_dict(),
-               "moves": room.state.history()}
+        doc = room.record().to_dict()
         return JSONResponse(doc, headers={
             "Content-Disposition": f'attachment; filename="{room.kind.name}-{room.id}.json"'})
 

@@ -155,6 +155,7 @@ class Clock:
     since: float = 0.0
     away: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {"as": out|bot|skip, "since": t}
     ran_out: list[int] = field(default_factory=list)  # seats that ran out of time, in order (finish last)
+    covered: list[list[int]] = field(default_factory=list)  # [seat, first move, last move] a stand-in played
 
     @classmethod
     def new(cls, pace: Pace, seats: int) -> Clock:
@@ -165,15 +166,15 @@ class Clock:
     def to_json(self) -> str:
         return json.dumps({"pace": self.pace.to_dict(), "left": [round(x, 3) for x in self.left],
                            "running": self.running, "since": self.since,
-                           "away": {str(s): a for s, a in sorted(self.away.items())}, "ran_out": self.ran_out},
-                          sort_keys=True)
+                           "away": {str(s): a for s, a in sorted(self.away.items())}, "ran_out": self.ran_out,
+                           "covered": self.covered}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Clock:
         doc = json.loads(text)
         return cls(Pace.from_dict(doc["pace"]), [float(x) for x in doc["left"]], doc.get("running"),
                    float(doc.get("since", 0.0)), {int(s): dict(a) for s, a in doc.get("away", {}).items()},
-                   [int(s) for s in doc.get("ran_out", [])])
+                   [int(s) for s in doc.get("ran_out", [])], [[int(x) for x in row] for row in doc.get("covered", [])])
 
     def copy(self) -> Clock:
         return Clock.from_json(self.to_json())
@@ -204,8 +205,11 @@ class Clock:
             self.left[self.running] = self.left_at(self.running, now)
         self.running = None
 
-    def moved(self, mover: int | None, to_move: int | None, now: float) -> None:
-        """A decision by ``mover`` was played; ``to_move`` is the seat whose clock runs next (None: no clock)."""
+    def moved(self, mover: int | None, to_move: int | None, now: float, index: int | None = None) -> None:
+        """A decision by ``mover`` (move number ``index`` of the record) was played; ``to_move`` is the seat whose
+        clock runs next (None: no clock). A stand-in's move is noted in ``covered``: it is not the person's."""
+        if mover is not None and index is not None and self.stand_in(mover) in STAND_INS:
+            self._cover(mover, index)
         was = self.running
         self._stop(now)
         pace = self.pace
@@ -217,6 +221,16 @@ class Clock:
         if to_move is not None and to_move != was and pace.mode == "turn-based":
             self.left[to_move] = pace.base
         self.start(to_move, now)
+
+    def _cover(self, seat: int, index: int) -> None:
+        """Move ``index`` was a stand-in's for ``seat``: it extends the seat's current absence, or starts one."""
+        away = self.away[seat]
+        row = away.get("covered")
+        if row is None or row >= len(self.covered):
+            away["covered"] = len(self.covered)
+            self.covered.append([seat, index, index])
+        else:
+            self.covered[row][2] = index
 
     def start(self, seat: int | None, now: float) -> None:
         """Run ``seat``'s clock from ``now`` (None: none runs)."""

@@ -38,7 +38,7 @@ from fastapi.responses import JSONResponse, Response
 
 from .. import i18n
 from ..analysis import Analyser, Report, evaluator_of
-from ..analysis.words import band
+from ..analysis.words import LEFT, band, percent
 from .analysis_store import STALE
 from .context import request_lang
 from .guard import Refused
@@ -53,11 +53,10 @@ if TYPE_CHECKING:
     from .rooms import Room
 
 log = logging.getLogger("spots.web")
-REPORT_VERSION = 1  # part of the budget key: a change to the stored document computes the reports again
+REPORT_VERSION = 3  # part of the budget key: a change to the stored document computes the reports again
 AT_ONCE = 8  # reports this process computes or queues at once; more are refused with "try again"
 HEARD_EVERY = 1.0  # seconds between progress notes in the shared store
 KEPT = 64  # finished reports kept in memory (more are read back from the store)
-LEFT = "It left the others a {left} chance to win, instead of {would}."  # spots.analysis.words' message
 
 LIVE = 2  # games a worker analyses while they are played (their analysers are kept between moves)
 _SINK: Any = None  # in a worker process: the queue its progress goes to
@@ -94,7 +93,7 @@ def advance(table: str, rules: Any, moves: list[str]) -> int:
 
 
 @stoppable
-def compute(job: str, table: str, state: Any, names: list[str], humans: list[bool],
+def compute(job: str, table: str, state: Any, record: Any,
             heard: Callable[[tuple[str, int, int]], None] | None = None) -> dict[str, Any]:
     """The report of a finished game as a document without words (runs in a worker; ``heard`` gets progress).
 
@@ -111,7 +110,7 @@ def compute(job: str, table: str, state: Any, names: list[str], humans: list[boo
     moves = list(state.history())
     analyser = analyser_of(table, state.rules, moves)
     analyser.feed(moves, progress)
-    return report_document(analyser.report(analyser.spec.record(state, names), humans=humans))
+    return report_document(analyser.report(record))
 
 
 def report_document(report: Report) -> dict[str, Any]:
@@ -122,10 +121,13 @@ def report_document(report: Report) -> dict[str, Any]:
         for m in p.mistakes:
             others = [s for s in range(len(m.after_played)) if s != p.seat]
             mistakes.append({"step": m.step, "turn": m.turn, "played": m.played, "best": m.best,
-                             "lost": round(m.lost, 6), "reasons": [[text, fields] for text, fields in m.reasons],
+                             "lost": round(m.lost, 6), "error": round(m.error, 6),
+                             "reasons": [[text, fields] for text, fields in m.reasons],
                              "left": round(sum(m.after_played[s] for s in others), 6),
                              "would": round(sum(m.after_best[s] for s in others), 6)})
-        players.append({"seat": p.seat, "human": p.human, "result": p.result, "start": round(p.start, 6),
+        players.append({"seat": p.seat, "human": p.human, "stood_in": p.stood_in, "unchecked": p.unchecked,
+                        "result": p.result,
+                        "start": round(p.start, 6),
                         "luck": round(p.luck, 6), "lost": round(p.lost, 6), "decisions": p.decisions,
                         "forced": p.forced, "mean_lost": round(p.mean_lost, 6), "band": band(p.mean_lost),
                         "mistakes": mistakes})
@@ -184,7 +186,8 @@ class Coach:
         game = room.kind.name
         if game not in self.budgets:
             self.budgets[game] = f"report {REPORT_VERSION}: {evaluator_of(room.kind.spec).name}"
-        record = json.dumps([game, room.state.rules.to_dict(), room.state.history()], sort_keys=True)
+        covered = room.timekeeper.clock.covered if room.timekeeper is not None else []
+        record = json.dumps([game, room.state.rules.to_dict(), room.state.history(), covered], sort_keys=True)
         return hashlib.sha256(record.encode()).hexdigest(), self.budgets[game]
 
     def moved(self, room: Room) -> None:
@@ -266,11 +269,10 @@ class Coach:
     async def _compute(self, room: Room, key: tuple[str, str]) -> None:
         """Compute in the pool; meanwhile tell the store how far it got (other processes show it)."""
         job, loop = key[0], asyncio.get_running_loop()
-        humans = [s.kind == "human" for s in room.row.seats]
         heard = None if self.workers > 0 else self._note
         try:
             future = loop.run_in_executor(self._executor(), compute, job, room.id, room.state.clone(),
-                                          list(room.names), humans, heard)
+                                          room.record(), heard)
             said = 0
             while not future.done():
                 await asyncio.wait({future}, timeout=HEARD_EVERY)
@@ -329,7 +331,7 @@ def in_words(doc: dict[str, Any], room: Room, lang: str, at: Callable[[int], Any
                 words[which] = room.kind.narrate(before, m[which], after, names, tr)
             reasons = [_(text).format(**fields) for text, fields in m["reasons"]]
             if len(names) > 1:
-                reasons.append(_(LEFT).format(left=f"{m['left']:.0%}", would=f"{m['would']:.0%}"))
+                reasons.append(_(LEFT).format(left=percent(m["left"]), would=percent(m["would"])))
             mistakes.append({**m, "played_words": words["played"], "best_words": words["best"], "reasons": reasons})
         players.append({**p, "name": names[p["seat"]], "band": _(p["band"]), "mistakes": mistakes})
     return {**doc, "players": players}

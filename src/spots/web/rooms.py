@@ -170,6 +170,14 @@ class Room(Takebacks):
             for s, name in zip(self.row.seats, self.names_in(lang), strict=True)
         ]
 
+    def record(self, state: Any = None) -> Any:
+        """The table's record: its moves, who sat where (names, which seats were bots) and the moves a stand-in
+        played for someone out of time."""
+        covered = self.timekeeper.clock.covered if self.timekeeper is not None else []
+        return self.kind.spec.record(state or self.state, self.names, None,
+                                     [s.bot or "random" if s.kind == "bot" else None for s in self.row.seats],
+                                     [(seat, first, last) for seat, first, last in covered])
+
     def current_view(self, lang: str = "en", seat: int | None = None) -> dict[str, Any]:
         """The position as ``seat`` sees it (for Spots every viewer sees the same), in one language."""
         return dict(json.loads(self._view_text(lang, seat)))
@@ -182,8 +190,20 @@ class Room(Takebacks):
                                   True)
             view["table"] = self.id
             view["undo"] = self.undo_offer()  # who may take back a move now (the page's Undo button)
+            view["absent"] = self.absences(key[0])
             self._views[key] = json.dumps(view)
         return self._views[key]
+
+    def absences(self, lang: str) -> list[str]:
+        """Once the game is over, who ran out of time, in words: at a rated table they are rated last whatever the
+        board says (a stand-in finished their game)."""
+        if self.timekeeper is None or not self.state.is_terminal():
+            return []
+        _ = i18n.translator(lang).gettext
+        names = self.names_in(lang)
+        said = (_("{who} ran out of time: rated last, whatever the board says.") if self.row.rated else
+                _("{who} ran out of time; a stand-in finished the game for them."))
+        return [said.format(who=names[seat]) for seat in self.timekeeper.clock.ran_out]
 
     def state_message(self, conn: Conn) -> str:
         """The state message a viewer is owed now: the view and the log lines it has not had."""
@@ -330,7 +350,7 @@ class Room(Takebacks):
         if after.is_terminal():
             final = {**self._make_summary(after, start + len(moves)), "updated": time.time()}
         mover = moves[0][1] if moves else None
-        clock = None if self.timekeeper is None else self.timekeeper.after(after, mover, time.time())
+        clock = None if self.timekeeper is None else self.timekeeper.after(after, mover, time.time(), start)
         try:  # durable before anyone hears
             await self.hub.writer.run(self.hub.store.append_moves, self.id, start, moves, status,
                                       self.kind.summary(after).winner, final, clock and clock.to_json())

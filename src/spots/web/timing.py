@@ -87,10 +87,10 @@ class Timekeeper:
 
     # -------------------------------------------------------------- moves (called by the room, under its lock)
 
-    def after(self, after: Any, mover: int | None, now: float) -> Clock:
-        """The clock once ``mover``'s decision (None: only chance events) has led to position ``after``."""
+    def after(self, after: Any, mover: int | None, now: float, index: int | None = None) -> Clock:
+        """The clock once ``mover``'s decision (move ``index``; None: only chance events) has led to ``after``."""
         clock = self.clock.copy()
-        clock.moved(mover, self.clock_seat(after, clock), now)
+        clock.moved(mover, self.clock_seat(after, clock), now, index)
         return clock
 
     def moved(self, clock: Clock) -> None:

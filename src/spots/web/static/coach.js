@@ -56,15 +56,18 @@ const Coach = (() => {
       <td>${percent(p.result)}</td><td>${points(p.luck)}</td><td>${tenths(p.lost * 100)}</td>
       <td>${tenths(p.mean_lost * 1000)}</td><td class="coach-band">${esc(p.band)}</td></tr>`).join("");
     const people = report.players.filter((p) => p.human);
+    const away = people.filter((p) => p.stood_in > 0).map((p) => `<p class="coach-stood-in">${esc(T(
+      "{name} ran out of time: the decisions a stand-in made for them ({count}) are not counted as theirs.",
+      { name: p.name, count: p.stood_in }))}</p>`).join("");
     const mistakes = people.map((p) => `<h3>${esc(T("The biggest mistakes of {name}:", { name: p.name }))}</h3>` +
       (p.mistakes.length ? `<ol class="coach-mistakes">${p.mistakes.map((m) => mistake(m, table)).join("")}</ol>`
-        : `<p>${esc(T("No mistakes: every decision was the best one or forced."))}</p>`)).join("");
+        : `<p>${esc(T("No mistakes: every decision was the best, forced, or too close to the best to call a mistake."))}</p>`)).join("");
     box.innerHTML = `<h2>${esc(T("How did it go?"))}</h2>
       <table class="summary coach-summary"><thead><tr><th>${esc(T("Player"))}</th><th>${esc(T("Result"))}</th>
       <th>${esc(T("Luck"))}</th><th>${esc(T("Equity lost"))}</th><th>${esc(T("Per decision"))}</th><th>${esc(T("Band"))}</th></tr></thead>
       <tbody>${rows}</tbody></table>
       <p class="coach-note">${esc(T("Luck and equity lost are points of chance to win (100 = a whole game); per decision: thousandths of a game lost per decision that was not forced."))}</p>
-      ${chartBox ? "" : `<div class="coach-chart">${svg()}</div>`}${mistakes}`;
+      ${away}${chartBox ? "" : `<div class="coach-chart">${svg()}</div>`}${mistakes}`;
     if (chartBox) { chartBox.innerHTML = svg(); chartBox.hidden = false; }
     document.querySelectorAll("[data-coach-step]").forEach((el) => {
       if (jump) el.addEventListener("click", (e) => { e.preventDefault(); jump(Number(el.dataset.coachStep)); });

@@ -70,7 +70,7 @@
     if (R.after) R.after(prev, view, snap, $("board"), me, busy);
     const end = $("end");
     end.hidden = !view.over;
-    end.innerHTML = R.end(view, table, true);
+    end.innerHTML = R.end(view, table, true) + (view.absent || []).map((line) => `<p class="absent">${Page.esc(line)}</p>`).join("");
     $("replay-link").hidden = !view.over;
     if (view.over && typeof Coach !== "undefined") Coach.open(table, $("coach"));  // "How did it go?" under the end screen
     $("hint-button").hidden = me === null || view.over || view.to_move !== me || view.claim;
