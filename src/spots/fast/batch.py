@@ -190,6 +190,23 @@ def winning_score(st: np.ndarray, cfg: np.ndarray, moves: np.ndarray, n: int) ->
 
 
 @njit(cache=True)
+def draw_chance(st: np.ndarray, cfg: np.ndarray, faces: np.ndarray, rng: np.ndarray) -> bool:
+    """Draw the chance event ``st`` stands at (a roll's dice, or a card revealed) from ``rng``, and apply it; False
+    where ``st`` waits for a decision instead. ``faces`` is scratch space of 7 counts."""
+    phase = st[L.S_PHASE]
+    if phase == L.PH_CHANCE_ROLL:
+        faces[:] = 0
+        for _ in range(st[L.S_PENDING]):
+            faces[int(uniform(rng) * 6.0) + 1] += 1
+        apply_roll(st, cfg, faces)
+        return True
+    if phase == L.PH_CHANCE_REVEAL:
+        apply_reveal(st, cfg, st[L.S_REST + int(uniform(rng) * st[L.S_NREST])])
+        return True
+    return False
+
+
+@njit(cache=True)
 def finish_greedy(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: np.ndarray, moves: np.ndarray,
                   rng: np.ndarray, risk: float, max_decisions: int) -> None:
     """Play a game on from wherever ``st`` stands to its end, every seat greedy, dice from ``rng``. Unlike the greedy
@@ -198,15 +215,7 @@ def finish_greedy(st: np.ndarray, cfg: np.ndarray, odds: np.ndarray, odds_off: n
     faces = np.zeros(7, dtype=np.int64)
     decisions = 0
     while st[L.S_PHASE] != L.PH_OVER and decisions < max_decisions:
-        phase = st[L.S_PHASE]
-        if phase == L.PH_CHANCE_ROLL:
-            faces[:] = 0
-            for _ in range(st[L.S_PENDING]):
-                faces[int(uniform(rng) * 6.0) + 1] += 1
-            apply_roll(st, cfg, faces)
-        elif phase == L.PH_CHANCE_REVEAL:
-            apply_reveal(st, cfg, st[L.S_REST + int(uniform(rng) * st[L.S_NREST])])
-        else:
+        if not draw_chance(st, cfg, faces, rng):
             n = legal(st, cfg, moves)
             move = L.M_SCORE if winning_score(st, cfg, moves, n) else greedy(st, cfg, odds, odds_off, moves, n, risk)
             apply(st, cfg, move)

@@ -21,9 +21,9 @@ from ..games.spots.pieces import Dog, Player, Tile
 from . import layout as L
 from .agenda import init
 from .api import game_returns, odds
-from .batch import GOLDEN, next_u64, uniform
+from .batch import GOLDEN, draw_chance, next_u64, uniform
 from .machine import pbase, scored_count
-from .moves import apply, apply_reveal, apply_roll, legal
+from .moves import apply, legal
 from .policy import greedy
 from .rollouts import mean_returns
 from .tiles import build_cfg, card_names
@@ -41,15 +41,7 @@ def play_keeping(st: np.ndarray, cfg: np.ndarray, odds_table: np.ndarray, odds_o
     while st[L.S_PHASE] != L.PH_OVER:
         if decisions >= max_decisions:
             return -1
-        phase = st[L.S_PHASE]
-        if phase == L.PH_CHANCE_ROLL:
-            faces[:] = 0
-            for _ in range(st[L.S_PENDING]):
-                faces[int(uniform(rng) * 6.0) + 1] += 1
-            apply_roll(st, cfg, faces)
-            continue
-        if phase == L.PH_CHANCE_REVEAL:
-            apply_reveal(st, cfg, st[L.S_REST + int(uniform(rng) * st[L.S_NREST])])
+        if draw_chance(st, cfg, faces, rng):
             continue
         seat = st[L.S_SEAT]
         if st[L.S_TURN] != last_turn and st[L.S_FIRST] >= 0:
