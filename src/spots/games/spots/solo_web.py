@@ -2,19 +2,22 @@
 
 Spots' own pages in the web app (its ``WebView.routes``; the app names no game). A solo table is a normal table
 (the player alone) whose dice are the deal's keyed dice, so the player meets the dice everyone meets that day and
-the bot met in its race (``par.py``). Par is worked out once
-per deal in a thread (cached on disk, ``SPOTS_PAR_CACHE``); until it is known the race panel says so and asks
-again. A guest's bests and streaks are the browser's (``web/static/solo.js``, localStorage); the board of the day is
-the server's: the signed-in players' games it played on the deal, scored from their stored moves
+the bot met in its race (``par.py``). Par is worked out once per deal in a thread of its own, one par at a time
+and at most ``PAR_QUEUE`` waiting (cached on disk, ``SPOTS_PAR_CACHE``), never in the server's shared thread pool,
+so a flood of deals cannot hold up a sign-in; and only for the deals that are open (today's and the ``PAST_DAYS``
+before, the challenges, or the deal of a table being played). Until par is known the race panel says so and asks
+again. A guest's bests and streaks are the browser's (``web/static/solo.js``, localStorage); the board of the day
+is the server's: the signed-in players' games it played on the deal, scored from their stored moves
 (``spots.web.solo_store``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
-from datetime import timedelta
+import queue
+import threading
+from datetime import date, timedelta
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -52,6 +55,7 @@ log = logging.getLogger("spots.web.solo")  # the name the logs have always had
 SOLO_FORM = 1024  # bytes: a name and a date or a challenge
 PLAYER = N_("Solo player")
 PAST_DAYS = 30  # the daily deals a player may still play (today's and the month before)
+PAR_QUEUE = 8  # deals waiting for their par at most; a deal asked for beyond that waits to be asked again
 
 
 def par_games() -> int:
@@ -61,12 +65,16 @@ def par_games() -> int:
 
 
 class Pars:
-    """Each deal's par, worked out once in a thread; asked again while it is worked out, it says so."""
+    """Each deal's par, worked out once, one deal at a time in a daemon thread of its own (a stop never waits for
+    it; the cache file is written whole or not at all); asked again while it is worked out, it says so."""
 
-    def __init__(self) -> None:
+    def __init__(self, waiting: int = PAR_QUEUE) -> None:
         self.known: dict[str, Par] = {}
-        self.working: dict[str, asyncio.Task[Par]] = {}
+        self.working: set[str] = set()  # deals queued or being worked out
         self.races: dict[str, list[RaceTurn]] = {}  # the bot's race, known before the rest of par
+        self.waiting: queue.Queue[Deal] = queue.Queue(waiting)
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
 
     def peek(self, deal: Deal) -> Par | None:
         """The par if known (here or in the cache), without working it out: what the Daily page shows."""
@@ -76,27 +84,35 @@ class Pars:
         return found
 
     def get(self, deal: Deal) -> Par | None:
-        """The par if known; else start working it out (once) and give None."""
+        """The par if known; else queue it to be worked out (once; not while the queue is full) and give None."""
         if self.peek(deal) is not None:
             return self.known[deal.name]
-        if deal.name not in self.working:
-            def raced(turns: list[RaceTurn], name: str = deal.name) -> None:
-                self.races[name] = turns  # from the worker thread: one assignment
-
-            task = asyncio.get_running_loop().create_task(asyncio.to_thread(par_of, deal, par_games(), None, True,
-                                                                            raced))
-            task.add_done_callback(lambda t: self._done(deal.name, t))
-            self.working[deal.name] = task
+        with self._lock:
+            if deal.name in self.working:
+                return None
+            try:
+                self.waiting.put_nowait(deal)
+            except queue.Full:
+                return None  # a flood of deals: this one is queued when it is asked for again
+            self.working.add(deal.name)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="spots-par", daemon=True)
+                self._thread.start()
         return None
 
-    def _done(self, name: str, task: asyncio.Task[Par]) -> None:
-        self.working.pop(name, None)
-        if task.cancelled():
-            return
-        if task.exception() is not None:  # a bug, never a player's doing: said in the log, asked again next time
-            log.error("par of %s could not be worked out: %r", name, task.exception())
-            return
-        self.known[name] = task.result()
+    def _work(self) -> None:
+        while True:
+            deal = self.waiting.get()
+            try:
+                def raced(turns: list[RaceTurn], name: str = deal.name) -> None:
+                    self.races[name] = turns  # one assignment, read by the server's loop
+
+                self.known[deal.name] = par_of(deal, par_games(), None, True, raced)
+            except Exception as exc:  # a bug, never a player's doing: said in the log, asked again next time
+                log.error("par of %s could not be worked out: %r", deal.name, exc)
+            finally:
+                with self._lock:
+                    self.working.discard(deal.name)
 
 
 PARS = Pars()
@@ -210,6 +226,14 @@ async def daily_page(request: Request) -> HTMLResponse:
                                       signed_in=account_of(request) is not None)
 
 
+def closed_day(day: date) -> str:
+    """Why a daily deal is not open (empty if it is): only today's and the ``PAST_DAYS`` days before it are."""
+    today = utc_today()
+    if today - timedelta(days=PAST_DAYS) <= day <= today:
+        return ""
+    return f"the daily deals open are today's ({today}) and the {PAST_DAYS} days before it, not {day}"
+
+
 @router.post("/daily")
 async def play_daily(request: Request) -> RedirectResponse:
     """Play a daily deal: today's, or one of the last ``PAST_DAYS`` days' (``date``)."""
@@ -218,10 +242,9 @@ async def play_daily(request: Request) -> RedirectResponse:
         day = parse_day(form.get("date"))
     except RulesError as exc:
         raise Refused(400, "bad-date", str(exc)) from None
-    today = utc_today()
-    if not today - timedelta(days=PAST_DAYS) <= day <= today:
-        raise Refused(400, "bad-date", f"the daily deals open are today's ({today}) and the {PAST_DAYS} days "
-                      f"before it, not {day}")
+    closed = closed_day(day)
+    if closed:
+        raise Refused(400, "bad-date", closed)
     deal = daily_deal(day)
     token = await new_solo_table(request, deal, form.get("name"))
     return RedirectResponse(f"/play/{token}?solo={deal.name}", status_code=303)
@@ -247,6 +270,9 @@ async def solo_api(request: Request, name: str, table: str = "") -> JSONResponse
     except RulesError as exc:
         return JSONResponse({"error": "unknown-deal", "message": str(exc)}, status_code=404)
     state = None
+    closed = closed_day(parse_day(name.removeprefix("daily-"))) if name.startswith("daily-") else ""
+    if closed and not table:  # a table being played keeps its deal's race, whatever its date
+        return JSONResponse({"error": "bad-date", "message": closed}, status_code=400)
     if table:
         room = await request.app.state.hub.table(table)
         if room is None or room.state.rules != deal.rules:
