@@ -182,6 +182,22 @@ def test_a_line_that_cannot_be_stored_is_refused_and_heard_by_nobody(tmp_path: P
         assert [text for _, text in chat_rows(db, t["id"])] == ["stored"]
 
 
+def test_invisible_format_characters_are_taken_out_of_a_line(tmp_path: Path) -> None:
+    """A right-to-left override or a zero-width space makes a line read other than it is (issue 42, finding 10):
+    they are taken out; the joiners that emoji and scripts need stay; a line of nothing else is empty."""
+    db = tmp_path / "t.db"
+    with client(db) as c:
+        with two_players(c) as (t, _, ann, bob):
+            ann.send_json({"type": "chat", "text": "\u202eevil\u200b gg\u2066!\u2069\ufeff"})
+            assert until(bob, of_type("chat"))["line"]["text"] == "evil gg!"
+            family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+            ann.send_json({"type": "chat", "text": f"hi {family}"})
+            assert until(bob, of_type("chat"))["line"]["text"] == f"hi {family}"
+            ann.send_json({"type": "chat", "text": "\u200b\u202e"})
+            assert until(ann, of_type("error"))["code"] == "empty-chat"
+        assert [text for _, text in chat_rows(db, t["id"])] == ["evil gg!", f"hi {family}"]
+
+
 def test_lines_said_at_once_are_stored_together_in_their_order(tmp_path: Path) -> None:
     """Table talk's own writer (chatlog.py) stores the lines said while one write is under way in one statement;
     each table's talk reads back in the order it was said."""

@@ -16,6 +16,7 @@ import math
 import re
 import secrets
 import time
+import unicodedata
 from collections import OrderedDict
 from typing import Any
 from urllib.parse import urlsplit
@@ -168,6 +169,16 @@ def parse_json(raw: bytes | str) -> Any:
         return json.loads(raw)
     except (ValueError, RecursionError):
         raise Refused(400, "bad-json", "the request body is not valid JSON") from None
+
+
+KEPT_FORMAT = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner: they shape scripts and join emoji
+
+
+def without_format(value: str) -> str:
+    """The text without invisible format characters (Unicode category Cf: bidi overrides and isolates, zero-width
+    spaces, byte-order marks), which can make a line read other than it is; the joiners emoji and scripts need
+    are kept."""
+    return "".join(ch for ch in value if ch in KEPT_FORMAT or unicodedata.category(ch) != "Cf")
 
 
 def check_text(value: str, what: str) -> str:

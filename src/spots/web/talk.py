@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .. import i18n
 from ..i18n import N_
 from .chatlog import ChatLog
-from .guard import Buckets, Refused, check_text
+from .guard import Buckets, Refused, check_text, without_format
 from .writer import Unavailable
 
 if TYPE_CHECKING:
@@ -192,7 +192,8 @@ class Talk:
             if not isinstance(raw, str):
                 return _error("bad-message", _("a chat message has a 'text' (or a quick 'phrase')"))
             try:
-                text = re.sub(r"\s+", " ", check_text(raw.replace("\n", " ").replace("\t", " "), "chat")).strip()
+                text = without_format(check_text(raw.replace("\n", " ").replace("\t", " "), "chat"))
+                text = re.sub(r"\s+", " ", text).strip()
             except Refused:
                 return _error("bad-text", _("the message holds characters that cannot be shown"))
             if not text:
