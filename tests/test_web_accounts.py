@@ -145,6 +145,27 @@ def test_wrong_passwords_are_slowed_then_refused_for_that_account_only(db: str) 
         assert r.status_code == 401 and error_of(r) == "Wrong name or password."
 
 
+def test_an_unknown_name_is_slowed_and_locked_as_a_real_one_is(db: str) -> None:
+    """The answers to wrong passwords do not tell which names have an account (issue 42, finding 9)."""
+    with app_on(db, signin_failures=4, signin_lockout=120.0) as c:
+        sign_up(c, "Ada")
+
+        def answers(name: str) -> list[tuple[int, str]]:
+            out = []
+            for attempt in range(4):
+                start = time.monotonic()
+                r = sign_in(c, name, "wrong guess")
+                if attempt == 2:  # past half the limit: slowed, whether the name exists or not
+                    assert time.monotonic() - start >= 1.0, name
+                out.append((r.status_code, error_of(r)))
+            return out
+
+        real, unknown = answers("ada"), answers("nobody")
+        assert unknown == real, (real, unknown)
+        assert [status for status, _ in unknown] == [401, 401, 401, 429]
+        assert "A passkey still signs in" in unknown[3][1]
+
+
 def test_sign_in_attempts_are_limited_per_client(db: str) -> None:
     with app_on(db, signins_per_minute=3) as c:
         for name in ("Ada", "Bo"):  # sign-ups count as attempts too

@@ -53,6 +53,7 @@ SESSION_DAYS = 30  # a session unused this long ends by itself
 SEEN_EVERY = 3600.0  # seconds: how often a session's last use is written back (not at every request)
 NAME = re.compile(r"[\w.-]{2,24}")  # letters and digits of any script, '_', '.', '-'
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
+UNKNOWN_KEPT = 10_000  # unknown names whose wrong passwords are counted (in memory), the most recent kept
 SLOW_STEP, SLOWEST = 1.0, 5.0  # seconds added per wrong password past the slow-down point, at most
 EMAIL = re.compile(r"[^@\s]{1,64}@[^@\s]+\.[^@\s.]{2,63}")
 Tr = Callable[[str], str]
@@ -121,6 +122,9 @@ class Accounts:
         self.hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
         self.hashing = asyncio.Semaphore(2)
         self.unknown = ""  # a hash checked for unknown names, so they take as long (made at the first sign-in)
+        # wrong passwords for names that have no account, (count, last), so that they are slowed and locked exactly
+        # as a real name is and the answers do not tell which names exist
+        self.unknown_failures: OrderedDict[str, tuple[int, float]] = OrderedDict()
         rate = limits.signins_per_minute
         self.attempts = Buckets(rate / 60, max(1.0, rate))
         self.seen: OrderedDict[str, float] = OrderedDict()  # session hash -> when its use was last written
@@ -165,15 +169,19 @@ class Accounts:
         key = name_key(name) if isinstance(name, str) else ""
         account = await self._run(self.store.account_named, key) if key else None
         now = time.time()
-        if account is not None and account.failures >= limits.signin_failures:
-            left = account.failed_at + limits.signin_lockout - now
+        failed, failed_at = ((account.failures, account.failed_at) if account is not None
+                             else self.unknown_failures.get(key, (0, 0.0)))
+        if failed >= limits.signin_failures:
+            left = failed_at + limits.signin_lockout - now
             if left > 0:
                 raise SignInRefused(429, self._locked(left, _), left)
         right = await self._verify(account.password if account else None, password if isinstance(password, str)
                                    else "")
         if account is None or not right:
-            failures = 0 if account is None else await self._run(self.store.sign_in_failed, account.id,
-                                                                 now - limits.signin_lockout)
+            if account is None:
+                failures = self._unknown_failed(key, now)
+            else:
+                failures = await self._run(self.store.sign_in_failed, account.id, now - limits.signin_lockout)
             if failures >= limits.signin_failures:
                 raise SignInRefused(429, self._locked(limits.signin_lockout, _), limits.signin_lockout)
             slow_from = max(1, limits.signin_failures // 2)
@@ -185,6 +193,15 @@ class Accounts:
         if account.failures:
             await self._run(self.store.set_account, account.id, failures=0)
         return account
+
+    def _unknown_failed(self, key: str, now: float) -> int:
+        """Count a wrong password for a name without an account, as the store counts a real one's."""
+        count, at = self.unknown_failures.pop(key, (0, 0.0))
+        count = count + 1 if at >= now - self.limits.signin_lockout else 1
+        self.unknown_failures[key] = (count, now)
+        while len(self.unknown_failures) > UNKNOWN_KEPT:
+            self.unknown_failures.popitem(last=False)
+        return count
 
     @staticmethod
     def _locked(seconds: float, _: Tr) -> str:
