@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from conftest import PATIENT_S
 from spots.web import create_app
@@ -173,6 +174,32 @@ def test_sign_in_attempts_are_limited_per_client(db: str) -> None:
         assert sign_in(c, "Ada", "correct horse").status_code == 303
         r = sign_in(c, "Bo", "correct horse")
         assert r.status_code == 429 and "from your address" in error_of(r) and int(r.headers["Retry-After"]) >= 1
+
+
+def test_sign_ups_resets_and_passkey_challenges_are_limited_per_network(db: str) -> None:
+    """Behind a trusted proxy, the addresses of one IPv6 /64 are one client to every route that makes an account,
+    a session or a stored challenge (issue 42, findings 6 and 12)."""
+    app = ProxyHeadersMiddleware(create_app(db, bot_delay=30.0, requests_per_second=1000.0, signins_per_minute=3),
+                                 trusted_hosts="*")
+    with TestClient(app) as c:
+        def post(path: str, address: str, **kwargs: Any) -> httpx.Response:
+            c.cookies.clear()
+            return c.post(path, headers={"X-Forwarded-For": address, "Origin": "http://testserver"},
+                          follow_redirects=False, **kwargs)
+
+        for n, name in enumerate(("Ada", "Bo", "Cy"), 1):
+            assert post("/signup", f"2001:db8:1:2::{n}", data={"name": name, "password": "correct horse"}
+                        ).status_code == 303
+        refused = post("/signup", "2001:db8:1:2::4", data={"name": "Dee", "password": "correct horse"})
+        assert refused.status_code == 429 and "from your address" in error_of(refused)
+        assert post("/reset", "2001:db8:1:2::5", data={"name": "Ada", "code": "x", "password": "new horse"}
+                    ).status_code == 429
+        assert post("/signup", "2001:db8:1:3::1", data={"name": "Dee", "password": "correct horse"}
+                    ).status_code == 303  # the next /64 is another client
+
+        answers = [post("/api/passkeys/signin/options", f"2001:db8:7:7::{n}", json={}) for n in range(1, 5)]
+        assert [r.status_code for r in answers] == [200, 200, 200, 429]
+        assert answers[3].json()["error"] == "too-many-attempts" and int(answers[3].headers["Retry-After"]) >= 1
 
 
 @pytest.mark.parametrize("target", ["//evil.example/", "/\t/evil.example/", "/\\evil.example", "https://evil.example/",

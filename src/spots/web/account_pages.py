@@ -78,7 +78,7 @@ class AccountPages:
         _ = tr_of(request)
         form = await form_of(request)
         name, next_path = form.get("name", ""), local_path(form.get("next"))
-        wait = self.accounts.attempts.take(client_of(request))
+        wait = self.accounts.attempt(client_of(request))
         if wait:
             return self.form_page(request, "signup", 429, _("Too many sign-in attempts from your address; try"
                                                             " again in {n} s.").format(n=max(1, round(wait))),
@@ -110,7 +110,7 @@ class AccountPages:
         _ = tr_of(request)
         form = await form_of(request)
         name = form.get("name", "")
-        wait = self.accounts.attempts.take(client_of(request))
+        wait = self.accounts.attempt(client_of(request))
         if wait:
             return self.form_page(request, "reset", 429, _("Too many sign-in attempts from your address; try"
                                                            " again in {n} s.").format(n=max(1, round(wait))),
@@ -132,7 +132,7 @@ class AccountPages:
     async def signout_everywhere(self, request: Request) -> Response:
         me = account_of(request)
         if me is not None:
-            await self.hub.writer.run(self.hub.store.end_sessions, me.id)
+            await self.accounts.end_sessions(me.id)
         response = see_other("/signin")
         self.accounts.forget_cookie(response)
         return response
@@ -248,6 +248,12 @@ class AccountPages:
         return JSONResponse({"registered": True}, status_code=201)
 
     async def signin_options(self, request: Request) -> Response:
+        """A passkey sign-in's challenge: an attempt on the accounts like any other (each one is a stored row)."""
+        wait = self.accounts.attempt(client_of(request))
+        if wait:
+            raise Refused(429, "too-many-attempts", tr_of(request)(
+                "Too many sign-in attempts from your address; try again in {n} s.").format(n=max(1, round(wait))),
+                wait)
         return JSONResponse(await self.passkeys.sign_in_options(self.rp(request)))
 
     async def passkey_signin(self, request: Request) -> Response:

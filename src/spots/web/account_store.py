@@ -215,7 +215,7 @@ class AccountStore:
 
     def add_challenge(self, challenge_hash: str, account_id: str | None, expires: float) -> None:
         """Remember a WebAuthn challenge handed out (any process may receive the answer); old ones go."""
-        self._write([("DELETE FROM challenges WHERE expires < ?", (time.time() - 3600,)),
+        self._write([("DELETE FROM challenges WHERE expires < ?", (time.time(),)),
                      ("INSERT INTO challenges (hash, account, expires) VALUES (?,?,?)",
                       (challenge_hash, account_id, expires))])
 

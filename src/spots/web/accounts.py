@@ -41,7 +41,8 @@ from .account_store import NOTIFY_DIGEST, NOTIFY_EACH_TURN, NOTIFY_NEVER, Accoun
 from .guard import Buckets, Refused, network_of
 
 if TYPE_CHECKING:
-    from fastapi import Request, Response
+    from fastapi import Response
+    from starlette.requests import HTTPConnection
 
     from .config import Limits
     from .hub import Hub
@@ -128,6 +129,8 @@ class Accounts:
         rate = limits.signins_per_minute
         self.attempts = Buckets(rate / 60, max(1.0, rate))
         self.seen: OrderedDict[str, float] = OrderedDict()  # session hash -> when its use was last written
+        # the sockets open under a session in this process: (session hash, account id, how to hang it up)
+        self.live: dict[object, tuple[str, str, Callable[[], None]]] = {}
 
     async def _run(self, call: Any, *args: Any, **kwargs: Any) -> Any:
         return await self.hub.writer.run(functools.partial(call, **kwargs) if kwargs else call, *args)
@@ -158,11 +161,15 @@ class Accounts:
         except Duplicate:
             raise ValueError(_("The name {name} is taken; choose another.").format(name=name)) from None
 
+    def attempt(self, client: str) -> float:
+        """Count an attempt on the accounts (a sign-in, a sign-up, a reset, a passkey challenge) for the client's
+        network (``--ipv4-prefix``, ``--ipv6-prefix``): 0, or the seconds to wait (``--signins-per-minute``)."""
+        return self.attempts.take(network_of(client, self.limits.ipv4_prefix, self.limits.ipv6_prefix))
+
     async def sign_in(self, name: Any, password: Any, client: str, _: Tr) -> AccountRow:
         """The account whose name and password these are, within the attempt limits (raises SignInRefused)."""
         limits = self.limits
-        network = network_of(client, limits.ipv4_prefix, limits.ipv6_prefix)
-        wait = self.attempts.take(network)
+        wait = self.attempt(client)
         if wait:
             raise SignInRefused(429, _("Too many sign-in attempts from your address; try again in {n} s.").format(
                 n=max(1, round(wait))), wait)
@@ -222,15 +229,14 @@ class Accounts:
         digest = await self._hash(check_password(password, _))
         await self._run(self.store.set_account, account.id, password=digest, reset=None, reset_until=None,
                         failures=0)
-        await self._run(self.store.end_sessions, account.id)
+        await self.end_sessions(account.id)
         return account
 
     # -------------------------------------------------------------- sessions
 
     async def start_session(self, account: AccountRow, response: Response, old_token: str | None = None) -> None:
         """A fresh session for ``account`` in the response's cookie; the old one (if any) ends: rotated."""
-        if old_token:
-            await self._run(self.store.end_session, hash_secret(old_token))
+        await self.end_session(old_token)
         token = secrets.token_urlsafe(32)
         await self._run(self.store.new_session, hash_secret(token), account.id)
         response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True, samesite="lax",
@@ -240,8 +246,41 @@ class Accounts:
         response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=self.secure, path="/")
 
     async def end_session(self, token: str | None) -> None:
+        """End one session, and hang up the sockets opened under it here (other processes re-check theirs)."""
         if token:
-            await self._run(self.store.end_session, hash_secret(token))
+            digest = hash_secret(token)
+            await self._run(self.store.end_session, digest)
+            self._hang_up(lambda session, _account: session == digest)
+
+    async def end_sessions(self, account_id: str) -> None:
+        """End every session of an account ("sign out everywhere", a new password), and hang up its sockets here."""
+        await self._run(self.store.end_sessions, account_id)
+        self._hang_up(lambda _session, account: account == account_id)
+
+    # -------------------------------------------------------------- sockets of a session
+
+    def watch(self, token: str, account_id: str, hang_up: Callable[[], None]) -> object:
+        """Remember a socket opened signed in, so that ending its session hangs it up at once; a key to forget it."""
+        key = object()
+        self.live[key] = (hash_secret(token), account_id, hang_up)
+        return key
+
+    def unwatch(self, key: object) -> None:
+        self.live.pop(key, None)
+
+    def _hang_up(self, ended: Callable[[str, str], bool]) -> None:
+        for key, (session, account, hang_up) in list(self.live.items()):
+            if ended(session, account) and self.live.pop(key, None) is not None:
+                hang_up()
+
+    async def still_signed_in(self, token: str, account_id: str) -> bool:
+        """Whether a socket's session still signs this account in: not ended anywhere, nor the account disabled.
+
+        Asked before each thing a socket does, so that a session ended on another process, or an account the
+        host disabled (``spots users disable``), acts no more.
+        """
+        account = await self.lookup(token)
+        return account is not None and account.id == account_id
 
     async def lookup(self, token: str) -> AccountRow | None:
         """The signed-in account of a session token (None: unknown, expired, ended or disabled)."""
@@ -293,7 +332,8 @@ def account_of(scope: Any) -> AccountRow | None:
     return found if isinstance(found, AccountRow) else None
 
 
-def session_token(request: Request) -> str | None:
+def session_token(request: HTTPConnection) -> str | None:
+    """The session cookie of a request or a WebSocket handshake."""
     return request.cookies.get(COOKIE)
 
 

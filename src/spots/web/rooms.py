@@ -84,6 +84,9 @@ class Conn:
     bucket: Bucket | None = None
     dropped: bool = False
     closed: bool = False
+    session: str | None = None  # the session token it was opened under (signed in), re-checked before each act
+    account: str | None = None  # that session's account id
+    hung_up: bool = False  # its session ended: the writer sends what is queued, then closes (4401)
 
     def send(self, text: str) -> None:
         """Queue a message; a viewer that lets ``limit`` messages pile up is dropped."""
@@ -116,6 +119,12 @@ class Conn:
 
     def close(self) -> None:
         self.closed = True
+        self.wake.set()
+
+    def hang_up(self, farewell: str) -> None:
+        """Its session ended: send ``farewell`` (an error saying so), then the writer closes the socket."""
+        self.send(farewell)
+        self.hung_up = True
         self.wake.set()
 
     def allow(self, rate: float, burst: float) -> bool:

@@ -19,7 +19,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .. import i18n
-from .accounts import account_of
+from .accounts import account_of, session_token
 from .context import Context, request_lang
 from .guard import client_of, kept_for_newcomers, network_of
 from .invitations import guest_refusal
@@ -127,11 +127,38 @@ class SocketServer:
             if bound is not None:  # a seat of an account: its link alone is not enough
                 await self.refuse(ws, _error("not-your-seat", bound), 4403)
                 return
+        conn = Conn(seat, lang, client, self.ctx.limits.queue)
+        watched = self._watch(ws, conn)
         self.sockets.opened(client, network)
         try:
-            await self.serve(ws, room, Conn(seat, lang, client, self.ctx.limits.queue))
+            await self.serve(ws, room, conn)
         finally:
             self.sockets.closed(client, network)
+            if watched is not None and self.ctx.accounts:
+                self.ctx.accounts.unwatch(watched)
+
+    def _watch(self, ws: WebSocket, conn: Conn) -> object | None:
+        """A socket opened signed in acts only while its session lasts: hung up when it ends in this process,
+        and re-checked before each act (an end on another process, or the account disabled)."""
+        me, token = account_of(ws), session_token(ws)
+        if me is None or not token or self.ctx.accounts is None:
+            return None
+        conn.session, conn.account = token, me.id
+        return self.ctx.accounts.watch(token, me.id, lambda: conn.hang_up(self._signed_out(conn)))
+
+    @staticmethod
+    def _signed_out(conn: Conn) -> str:
+        _ = i18n.translator(conn.lang).gettext
+        return json.dumps(_error("signed-out", _("You were signed out, so this connection is closed; sign in again"
+                                                 " to go on.")))
+
+    async def _still_signed_in(self, conn: Conn) -> bool:
+        if conn.session is None or conn.account is None or self.ctx.accounts is None:
+            return True
+        try:
+            return await self.ctx.accounts.still_signed_in(conn.session, conn.account)
+        except Unavailable:
+            return True  # the store cannot answer now: the act itself will meet the same store
 
     async def serve(self, ws: WebSocket, room: Room, conn: Conn) -> None:
         """Read one viewer's messages until it leaves (or is dropped); its writer runs beside."""
@@ -179,13 +206,13 @@ class SocketServer:
                         text = room.state_message(conn)
                     await asyncio.wait_for(ws.send_text(text), timeout)
                 conn.drained.set()
-                if conn.dropped:
+                if conn.dropped or conn.hung_up:
                     break
         except Exception:
             conn.dropped = True
-        if conn.dropped:
+        if conn.dropped or conn.hung_up:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(ws.close(code=1008), 1.0)
+                await asyncio.wait_for(ws.close(code=1008 if conn.dropped else 4401), 1.0)
 
     async def _handle(self, room: Room, conn: Conn, text: str | None, size: int) -> dict[str, Any] | None:
         """One client message: a reply for the sender (an error, a hint), or None."""
@@ -211,6 +238,11 @@ class SocketServer:
             return {"type": "pong"}
         if kind == "sync":
             conn.state_changed(full=True)
+            return None
+        if conn.hung_up:
+            return None
+        if not await self._still_signed_in(conn):
+            conn.hang_up(self._signed_out(conn))
             return None
         if kind in TALK_TYPES:
             return await self.hub.talk.handle(room, conn, msg)

@@ -118,7 +118,7 @@
       if (!handled && forHint) hintPanel(`<p class="hint-refused" role="status">${Page.esc(msg.message)}</p>`);
       else if (!handled) toast(msg.message);
       draw(null);
-      if (msg.code === "unknown-table" || msg.code === "bad-token") { retry = -1; setConn(T("not available"), false); }
+      if (["unknown-table", "bad-token", "signed-out", "not-your-seat"].includes(msg.code)) { retry = -1; setConn(T("not available"), false); }
     } else if (msg.type === "hint") {
       hintAsked = false;
       if (!listeners.hint.some((f) => f(msg))) showHints(msg);
