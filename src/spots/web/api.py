@@ -18,7 +18,7 @@ from .forms import clean_name, parse_new_table
 from .games import games_json
 from .guard import Refused, client_of, parse_json, read_body, whole_number
 from .invitations import keep_invites, read_invites
-from .notices import PUSH_SERVICES, is_push_service
+from .notices import PUSH_SERVICES, PUSHES_PER_SEAT, is_push_service
 from .ratings import check_rated
 from .standing import routes as standing_routes
 from .writer import Unavailable
@@ -180,10 +180,11 @@ class Api:
         sub: dict[str, Any] = given_sub if isinstance(given_sub, dict) else {}
         endpoint, keys = sub.get("endpoint"), sub.get("keys")
         if not isinstance(endpoint, str) or not is_push_service(endpoint) or not isinstance(keys, dict):
-            return _error(400, "bad-subscription", "send the browser's PushSubscription: its 'keys' and an https"
-                          f" 'endpoint' at a browser's push service ({', '.join(PUSH_SERVICES)})")
+            return _error(400, "bad-subscription", "send the browser's PushSubscription: its 'keys' and a plain"
+                          f" https 'endpoint' (no user info, port 443) at a browser's push service"
+                          f" ({', '.join(PUSH_SERVICES)})")
         await self.hub.writer.run(self.hub.store.add_push, found[0], found[1], endpoint,
-                                  json.dumps({"endpoint": endpoint, "keys": keys}))
+                                  json.dumps({"endpoint": endpoint, "keys": keys}), PUSHES_PER_SEAT)
         return JSONResponse({"ok": True})
 
     async def replay_step(self, request: Request, table_id: str) -> Response:

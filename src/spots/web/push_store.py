@@ -34,11 +34,15 @@ class PushStore:
     @abstractmethod
     def _write(self, statements: Sequence[tuple[str, Sequence[Any]]], seats_of: Sequence[str] = ()) -> list[int]: ...
 
-    def add_push(self, table_id: str, seat: int, endpoint: str, subscription: str) -> None:
-        """Keep a browser's push subscription for a seat (the same endpoint again replaces it)."""
+    def add_push(self, table_id: str, seat: int, endpoint: str, subscription: str, keep: int = 5) -> None:
+        """Keep a browser's push subscription for a seat (the same endpoint again replaces it), and only the
+        ``keep`` newest of the seat's."""
         self._write([("INSERT INTO push_subscriptions VALUES (?,?,?,?,?) ON CONFLICT (table_id, seat, endpoint)"
-                      " DO UPDATE SET subscription = excluded.subscription",
-                      (table_id, seat, endpoint, subscription, time.time()))])
+                      " DO UPDATE SET subscription = excluded.subscription, created = excluded.created",
+                      (table_id, seat, endpoint, subscription, time.time())),
+                     ("DELETE FROM push_subscriptions WHERE table_id = ? AND seat = ? AND endpoint NOT IN"
+                      " (SELECT endpoint FROM push_subscriptions WHERE table_id = ? AND seat = ?"
+                      " ORDER BY created DESC LIMIT ?)", (table_id, seat, table_id, seat, keep))])
 
     def drop_push(self, table_id: str, seat: int, endpoint: str) -> None:
         self._write([("DELETE FROM push_subscriptions WHERE table_id = ? AND seat = ? AND endpoint = ?",
