@@ -36,6 +36,6 @@ warm=$!
 # The suite runs in two processes (pytest-xdist), one a core on the project's 2-core machine; each test file
 # stays in one process, so a file's browser and server start once. SPOTS_TEST_PROCESSES=0 runs it in this one.
 status=0
-.venv/bin/python -m pytest -n "${SPOTS_TEST_PROCESSES:-2}" --dist loadfile "$@" || status=$?
+.venv/bin/python -m pytest -n "${SPOTS_TEST_PROCESSES:-2}" --dist loadfile --durations=15 "$@" || status=$?
 wait "$warm" || true
 exit "$status"
