@@ -2,9 +2,10 @@
 
 Spots' own pages in the web app (its ``WebView.routes``; the app names no game). A solo table is a normal table
 (the player alone) whose dice are the deal's keyed dice, so the player meets the dice everyone meets that day and
-the bot met in its race (``par.py``). Par is worked out once per deal in a thread of its own, one par at a time
-and at most ``PAR_QUEUE`` waiting (cached on disk, ``SPOTS_PAR_CACHE``), never in the server's shared thread pool,
-so a flood of deals cannot hold up a sign-in; and only for the deals that are open (today's and the ``PAST_DAYS``
+the bot met in its race (``par.py``). Par is worked out once per deal in a process of its own at a lower
+priority, one par at a time and at most ``PAR_QUEUE`` waiting (cached on disk, ``SPOTS_PAR_CACHE``), never in the
+server's shared thread pool nor under its interpreter lock, so a flood of deals can neither hold up a sign-in nor
+slow a table's moves; and only for the deals that are open (today's and the ``PAST_DAYS``
 before, the challenges, or the deal of a table being played). Until par is known the race panel says so and asks
 again. A guest's bests and streaks are the browser's (``web/static/solo.js``, localStorage); the board of the day
 is the server's: the signed-in players' games it played on the deal, scored from their stored moves
@@ -13,9 +14,12 @@ is the server's: the signed-in players' games it played on the deal, scored from
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import queue
+import subprocess
+import sys
 import threading
 from datetime import date, timedelta
 from typing import Any
@@ -31,8 +35,9 @@ from ...web.forms import clean_name
 from ...web.games import hosted
 from ...web.guard import Refused, client_of, read_body
 from ...web.solo_store import BoardRow
+from ...web.workers import NICE
 from ...web.writer import Unavailable
-from . import TILES, Rules, State, replay
+from . import TILES, Rules, State, par_worker, replay
 from .daily import (
     CHALLENGES,
     MEDAL_WORDS,
@@ -47,7 +52,7 @@ from .daily import (
 )
 from .errors import RulesError
 from .keyed import KeyedDice
-from .par import PAR_GAMES, Par, RaceTurn, cached_par, par_bot, par_of
+from .par import PAR_GAMES, Par, RaceTurn, cached_par, par_bot
 from .tricks import N_
 
 router = APIRouter()
@@ -65,8 +70,9 @@ def par_games() -> int:
 
 
 class Pars:
-    """Each deal's par, worked out once, one deal at a time in a daemon thread of its own (a stop never waits for
-    it; the cache file is written whole or not at all); asked again while it is worked out, it says so."""
+    """Each deal's par, worked out once, one deal at a time in a process of its own (``par_worker``), watched by
+    a daemon thread, so a stop never waits for it (the cache file is written whole or not at all); asked again
+    while it is worked out, it says so."""
 
     def __init__(self, waiting: int = PAR_QUEUE) -> None:
         self.known: dict[str, Par] = {}
@@ -104,15 +110,32 @@ class Pars:
         while True:
             deal = self.waiting.get()
             try:
-                def raced(turns: list[RaceTurn], name: str = deal.name) -> None:
-                    self.races[name] = turns  # one assignment, read by the server's loop
-
-                self.known[deal.name] = par_of(deal, par_games(), None, True, raced)
-            except Exception as exc:  # a bug, never a player's doing: said in the log, asked again next time
+                self._work_out(deal)
+            except (OSError, ValueError, KeyError, TypeError) as exc:  # no worker, or a worker that said nonsense
                 log.error("par of %s could not be worked out: %r", deal.name, exc)
             finally:
                 with self._lock:
                     self.working.discard(deal.name)
+
+    def _work_out(self, deal: Deal) -> None:
+        """Start a worker for the deal, take its race and then its par (each one assignment, read by the server's
+        loop). The worker has its own session, so a Ctrl-C at the terminal is the server's alone to handle."""
+        command = [sys.executable, "-m", "spots.games.spots.par_worker"]
+        with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                              start_new_session=True) as worker:
+            assert worker.stdin is not None and worker.stdout is not None
+            worker.stdin.write(par_worker.request(deal, par_games(), NICE))
+            worker.stdin.flush()
+            for line in worker.stdout:
+                answer = json.loads(line)
+                if "race" in answer:
+                    self.races[deal.name] = [RaceTurn(**turn) for turn in answer["race"]]
+                elif "par" in answer:
+                    self.known[deal.name] = Par.from_dict(answer["par"])
+                else:
+                    log.error("par of %s could not be worked out: %s", deal.name, answer.get("error"))
+            if deal.name not in self.known:
+                log.error("par of %s could not be worked out: its worker ended (%s)", deal.name, worker.wait())
 
 
 PARS = Pars()
