@@ -23,7 +23,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from conftest import PATIENT_S
 from spots.web import create_app
-from spots.web.accounts import COOKIE, hash_secret
+from spots.web.accounts import COOKIE, DEVICE_COOKIE, hash_secret
 from spots.web.store import open_store
 from spots.web.users import main as users
 
@@ -165,6 +165,41 @@ def test_an_unknown_name_is_slowed_and_locked_as_a_real_one_is(db: str) -> None:
         assert unknown == real, (real, unknown)
         assert [status for status, _ in unknown] == [401, 401, 401, 429]
         assert "A passkey still signs in" in unknown[3][1]
+
+
+def sign_in_on(c: TestClient, device: str, name: str, password: str) -> httpx.Response:
+    """A sign-in from a browser holding a device cookie (and no session)."""
+    as_(c, None).cookies.set(DEVICE_COOKIE, device)
+    return c.post("/signin", data={"name": name, "password": password}, follow_redirects=False)
+
+
+def test_a_strangers_wrong_passwords_do_not_lock_the_owners_own_browser_out(db: str) -> None:
+    """Issue 42, finding 7: anyone could lock an owner's password out with a few wrong tries from anywhere. A
+    browser that signed in to the account before is past the account's lock; its own wrong tries lock it alone."""
+    with app_on(db, signin_failures=2, signin_lockout=120.0, signins_per_minute=1000) as c:
+        sign_up(c, "Ada")
+        owners = str(c.cookies[DEVICE_COOKIE])  # the browser that signed up holds a device cookie
+        sign_up(c, "Bo")
+        bos = str(c.cookies[DEVICE_COOKIE])
+        assert owners != bos
+        assert [sign_in(c, "ada", "wrong guess").status_code for _ in range(2)] == [401, 429]  # a stranger locks it
+        assert sign_in(c, "ada", "correct horse").status_code == 429  # a new browser, even with the password
+        assert sign_in_on(c, bos, "ada", "correct horse").status_code == 429  # another account's browser
+        assert sign_in_on(c, "made-up", "ada", "correct horse").status_code == 429  # a cookie nobody was given
+        r = sign_in_on(c, owners, "Ada", "correct horse")  # the owner's own browser signs in
+        assert r.status_code == 303 and COOKIE in r.cookies, error_of(r)
+        assert signed_in_as(c, str(r.cookies[COOKIE])) == "Ada"
+        assert r.cookies[DEVICE_COOKIE] == owners  # the same browser, its cookie renewed
+        assert sign_in(c, "ada", "correct horse").status_code == 429  # and the account stays locked to strangers
+        # the owner's own wrong tries are slowed and locked as the account's are, on that browser alone
+        assert [sign_in_on(c, owners, "ada", "wrong guess").status_code for _ in range(2)] == [401, 429]
+        assert sign_in_on(c, owners, "ada", "correct horse").status_code == 429
+        assert sign_in_on(c, bos, "Bo", "correct horse").status_code == 303  # Bo's browser is Bo's business
+        # "sign out everywhere" forgets the browsers: Bo's cookie is no longer past a lock
+        assert as_(c, sign_in(c, "Bo", "correct horse").cookies[COOKIE]).post("/signout/everywhere").status_code \
+            == 200
+        assert [sign_in(c, "bo", "wrong guess").status_code for _ in range(2)] == [401, 429]
+        assert sign_in_on(c, bos, "Bo", "correct horse").status_code == 429
 
 
 def test_sign_in_attempts_are_limited_per_client(db: str) -> None:
@@ -319,8 +354,9 @@ def test_behind_https_the_session_cookie_is_secure(tmp_path: Path) -> None:
     with TestClient(app, base_url="https://spots.example.org") as c:
         r = c.post("/signup", data={"name": "Ada", "password": "correct horse"}, follow_redirects=False,
                    headers={"Origin": "https://spots.example.org"})
-        cookie = r.headers["set-cookie"]
-        assert r.status_code == 303 and "Secure" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+        cookies = r.headers.get_list("set-cookie")
+        assert r.status_code == 303 and {c.split("=")[0] for c in cookies} == {COOKIE, DEVICE_COOKIE}
+        assert all("Secure" in c and "HttpOnly" in c and "SameSite=lax" in c for c in cookies), cookies
 
 
 def test_my_games_puts_the_tables_waiting_on_me_first_and_profiles_count_wins(db: str) -> None:

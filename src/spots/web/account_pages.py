@@ -18,7 +18,16 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from .account_store import AccountRow
-from .accounts import Accounts, SignInRefused, account_of, check_email, check_notify, name_key, session_token
+from .accounts import (
+    Accounts,
+    SignInRefused,
+    account_of,
+    check_email,
+    check_notify,
+    device_token,
+    name_key,
+    session_token,
+)
 from .context import Context, tr_of
 from .games import hosted
 from .guard import Refused, client_of, parse_json, read_body
@@ -88,7 +97,7 @@ class AccountPages:
         except ValueError as exc:
             return self.form_page(request, "signup", 400, str(exc), name, next_path)
         response = see_other(next_path)
-        await self.accounts.start_session(account, response, session_token(request))
+        await self.accounts.start_session(account, response, session_token(request), device_token(request))
         return response
 
     async def signin(self, request: Request) -> Response:
@@ -96,11 +105,12 @@ class AccountPages:
         form = await form_of(request)
         name, next_path = form.get("name", ""), local_path(form.get("next"))
         try:
-            account = await self.accounts.sign_in(name, form.get("password", ""), client_of(request), _)
+            account = await self.accounts.sign_in(name, form.get("password", ""), client_of(request), _,
+                                                  device_token(request))
         except SignInRefused as exc:
             return self.form_page(request, "signin", exc.status, exc.message, name, next_path, exc.retry)
         response = see_other(next_path)
-        await self.accounts.start_session(account, response, session_token(request))
+        await self.accounts.start_session(account, response, session_token(request), device_token(request))
         return response
 
     async def reset_page(self, request: Request) -> HTMLResponse:
@@ -120,7 +130,7 @@ class AccountPages:
         except ValueError as exc:
             return self.form_page(request, "reset", 400, str(exc), name)
         response = see_other("/me")
-        await self.accounts.start_session(account, response, session_token(request))
+        await self.accounts.start_session(account, response, session_token(request), device_token(request))
         return response
 
     async def signout(self, request: Request) -> Response:
@@ -265,7 +275,7 @@ class AccountPages:
         except PasskeyError as exc:
             raise Refused(400, "passkey-refused", str(exc)) from None
         response = JSONResponse({"next": local_path(body.get("next")), "name": account.name})
-        await self.accounts.start_session(account, response, session_token(request))
+        await self.accounts.start_session(account, response, session_token(request), device_token(request))
         return response
 
 

@@ -60,6 +60,16 @@ class AccountRow:
 
 
 @dataclass
+class DeviceRow:
+    """A browser that signed in to an account before: its wrong passwords count here, not on the account."""
+
+    hash: str  # SHA-256 of its device cookie's token
+    account: str
+    failures: int
+    failed_at: float
+
+
+@dataclass
 class PasskeyRow:
     id: str  # the credential id, base64url
     account: str
@@ -140,10 +150,14 @@ class AccountStore:
 
     def sign_in_failed(self, account_id: str, forget_before: float, now: float | None = None) -> int:
         """Count a wrong password; failures older than ``forget_before`` are forgotten first. The count now."""
+        return self._count_failure("accounts", "id", account_id, forget_before, now)
+
+    def _count_failure(self, table: str, key: str, value: str, forget_before: float, now: float | None) -> int:
+        """A wrong password counted on an account or a device (``table`` and ``key`` are this module's names)."""
         now = time.time() if now is None else now
-        self._write([("UPDATE accounts SET failures = CASE WHEN failed_at < ? THEN 1 ELSE failures + 1 END,"
-                      " failed_at = ? WHERE id = ?", (forget_before, now, account_id))])
-        row = self._one("SELECT failures FROM accounts WHERE id = ?", (account_id,))
+        self._write([(f"UPDATE {table} SET failures = CASE WHEN failed_at < ? THEN 1 ELSE failures + 1 END,"
+                      f" failed_at = ? WHERE {key} = ?", (forget_before, now, value))])
+        row = self._one(f"SELECT failures FROM {table} WHERE {key} = ?", (value,))
         return 0 if row is None else int(row[0])
 
     def delete_account(self, account_id: str) -> int:
@@ -156,6 +170,7 @@ class AccountStore:
         counts = self._write([
             ("UPDATE seats SET account = NULL, name = ? WHERE account = ?", (DELETED, account_id)),
             ("DELETE FROM sessions WHERE account = ?", (account_id,)),
+            ("DELETE FROM devices WHERE account = ?", (account_id,)),
             ("DELETE FROM passkeys WHERE account = ?", (account_id,)),
             ("DELETE FROM challenges WHERE account = ?", (account_id,)),
             ("DELETE FROM invitations WHERE account = ? OR inviter = ?", (account_id, account_id)),  # invite_store
@@ -188,8 +203,30 @@ class AccountStore:
         self._write([("DELETE FROM sessions WHERE hash = ?", (token_hash,))])
 
     def end_sessions(self, account_id: str) -> int:
-        """End every session of an account ("sign out everywhere"); how many there were."""
-        return self._write([("DELETE FROM sessions WHERE account = ?", (account_id,))])[0]
+        """End every session of an account ("sign out everywhere", a new password, disabling) and forget the
+        browsers it signed in on (each is trusted again at its next sign-in); how many sessions there were."""
+        return self._write([("DELETE FROM sessions WHERE account = ?", (account_id,)),
+                            ("DELETE FROM devices WHERE account = ?", (account_id,))])[0]
+
+    # -------------------------------------------------------------- devices that signed in before
+
+    def new_device(self, token_hash: str, account_id: str, keep: int, now: float | None = None) -> None:
+        """A browser that signed in to the account (its device cookie's hash); the ``keep`` newest are kept."""
+        now = time.time() if now is None else now
+        self._write([("INSERT INTO devices (hash, account, created) VALUES (?,?,?)", (token_hash, account_id, now)),
+                     ("DELETE FROM devices WHERE account = ? AND hash NOT IN (SELECT hash FROM devices"
+                      " WHERE account = ? ORDER BY created DESC, hash LIMIT ?)", (account_id, account_id, keep))])
+
+    def device(self, token_hash: str) -> DeviceRow | None:
+        row = self._one("SELECT hash, account, failures, failed_at FROM devices WHERE hash = ?", (token_hash,))
+        return None if row is None else DeviceRow(row[0], row[1], int(row[2]), float(row[3]))
+
+    def device_failed(self, token_hash: str, forget_before: float, now: float | None = None) -> int:
+        """Count a wrong password from a browser that signed in before, as ``sign_in_failed`` counts an account's."""
+        return self._count_failure("devices", "hash", token_hash, forget_before, now)
+
+    def device_signed_in(self, token_hash: str) -> None:
+        self._write([("UPDATE devices SET failures = 0 WHERE hash = ?", (token_hash,))])
 
     # -------------------------------------------------------------- passkeys
 

@@ -11,10 +11,14 @@ Why this shape (docs/web.md, "Accounts"):
   deletes every session of the account. Each request looks its session up in the
   store, so with several processes on PostgreSQL a session made (or ended) on one
   is honoured (or refused) by every other at once.
-- Guessing is bounded twice: per client address (``signins_per_minute``) and per
+- Guessing is bounded twice: per client network (``signins_per_minute``) and per
   account (the store counts wrong passwords: after half of ``signin_failures``
   each answer is slowed, at ``signin_failures`` the account refuses passwords for
   ``signin_lockout`` seconds; a passkey still signs in, it cannot be guessed).
+  So that a stranger's guesses cannot keep the owner out, a browser that signed in
+  to the account before (its ``spots_device`` cookie, 256 random bits, kept as a
+  SHA-256 like a session) is past the account's lock: its wrong passwords are
+  counted on it alone, with the same slowing and lock.
 - A seat bound to an account is played only by that account: its link alone no
   longer seats anyone (``seat_refusal``).
 """
@@ -32,12 +36,12 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
 from http.cookies import SimpleCookie
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from .account_store import NOTIFY_DIGEST, NOTIFY_EACH_TURN, NOTIFY_NEVER, AccountRow, Duplicate
+from .account_store import NOTIFY_DIGEST, NOTIFY_EACH_TURN, NOTIFY_NEVER, AccountRow, DeviceRow, Duplicate
 from .guard import Buckets, Refused, network_of
 
 if TYPE_CHECKING:
@@ -51,6 +55,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("spots.web")
 COOKIE = "spots_session"
 SESSION_DAYS = 30  # a session unused this long ends by itself
+DEVICE_COOKIE = "spots_device"  # a browser that signed in before: past the account-wide lock (``sign_in``)
+DEVICE_DAYS = 365  # the device cookie's life, renewed at each sign-in
+DEVICES_KEPT = 20  # browsers remembered per account, the newest
 SEEN_EVERY = 3600.0  # seconds: how often a session's last use is written back (not at every request)
 NAME = re.compile(r"[\w.-]{2,24}")  # letters and digits of any script, '_', '.', '-'
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
@@ -166,8 +173,9 @@ class Accounts:
         network (``--ipv4-prefix``, ``--ipv6-prefix``): 0, or the seconds to wait (``--signins-per-minute``)."""
         return self.attempts.take(network_of(client, self.limits.ipv4_prefix, self.limits.ipv6_prefix))
 
-    async def sign_in(self, name: Any, password: Any, client: str, _: Tr) -> AccountRow:
-        """The account whose name and password these are, within the attempt limits (raises SignInRefused)."""
+    async def sign_in(self, name: Any, password: Any, client: str, _: Tr, device: str | None = None) -> AccountRow:
+        """The account whose name and password these are, within the attempt limits (raises SignInRefused).
+        ``device`` is the browser's device cookie, if it has one."""
         limits = self.limits
         wait = self.attempt(client)
         if wait:
@@ -175,8 +183,10 @@ class Accounts:
                 n=max(1, round(wait))), wait)
         key = name_key(name) if isinstance(name, str) else ""
         account = await self._run(self.store.account_named, key) if key else None
+        known = await self._device_of(device, account)
         now = time.time()
-        failed, failed_at = ((account.failures, account.failed_at) if account is not None
+        failed, failed_at = ((known.failures, known.failed_at) if known is not None
+                             else (account.failures, account.failed_at) if account is not None
                              else self.unknown_failures.get(key, (0, 0.0)))
         if failed >= limits.signin_failures:
             left = failed_at + limits.signin_lockout - now
@@ -185,21 +195,40 @@ class Accounts:
         right = await self._verify(account.password if account else None, password if isinstance(password, str)
                                    else "")
         if account is None or not right:
-            if account is None:
-                failures = self._unknown_failed(key, now)
-            else:
-                failures = await self._run(self.store.sign_in_failed, account.id, now - limits.signin_lockout)
-            if failures >= limits.signin_failures:
-                raise SignInRefused(429, self._locked(limits.signin_lockout, _), limits.signin_lockout)
-            slow_from = max(1, limits.signin_failures // 2)
-            if failures >= slow_from:  # slowed: each further guess costs more time
-                await asyncio.sleep(min(SLOWEST, SLOW_STEP * (failures - slow_from + 1)))
-            raise SignInRefused(401, _("Wrong name or password."))
+            await self._failed(account, known, key, now, _)
         if account.disabled:
             raise SignInRefused(403, _("This account is disabled by the server's host."))
-        if account.failures:
+        if known is not None:  # the browser's count starts again; the account's lock on strangers stays
+            if known.failures:
+                await self._run(self.store.device_signed_in, known.hash)
+        elif account.failures:
             await self._run(self.store.set_account, account.id, failures=0)
         return account
+
+    async def _device_of(self, token: str | None, account: AccountRow | None) -> DeviceRow | None:
+        """The browser's device row, if it signed in to this very account before."""
+        if not token or account is None:
+            return None
+        found = await self._run(self.store.device, hash_secret(token))
+        return found if found is not None and found.account == account.id else None
+
+    async def _failed(self, account: AccountRow | None, known: DeviceRow | None, key: str, now: float,
+                      _: Tr) -> NoReturn:
+        """A wrong password (or name): counted on the browser that signed in before, else on the account (or the
+        unknown name); slowed from half the limit on, locked at it. Always raises SignInRefused."""
+        limits = self.limits
+        if known is not None:
+            failures = await self._run(self.store.device_failed, known.hash, now - limits.signin_lockout)
+        elif account is not None:
+            failures = await self._run(self.store.sign_in_failed, account.id, now - limits.signin_lockout)
+        else:
+            failures = self._unknown_failed(key, now)
+        if failures >= limits.signin_failures:
+            raise SignInRefused(429, self._locked(limits.signin_lockout, _), limits.signin_lockout)
+        slow_from = max(1, limits.signin_failures // 2)
+        if failures >= slow_from:  # slowed: each further guess costs more time
+            await asyncio.sleep(min(SLOWEST, SLOW_STEP * (failures - slow_from + 1)))
+        raise SignInRefused(401, _("Wrong name or password."))
 
     def _unknown_failed(self, key: str, now: float) -> int:
         """Count a wrong password for a name without an account, as the store counts a real one's."""
@@ -234,13 +263,20 @@ class Accounts:
 
     # -------------------------------------------------------------- sessions
 
-    async def start_session(self, account: AccountRow, response: Response, old_token: str | None = None) -> None:
-        """A fresh session for ``account`` in the response's cookie; the old one (if any) ends: rotated."""
+    async def start_session(self, account: AccountRow, response: Response, old_token: str | None = None,
+                            device: str | None = None) -> None:
+        """A fresh session for ``account`` in the response's cookie; the old one (if any) ends: rotated. The
+        browser is remembered as one that signed in to the account (``device``: its device cookie, if any)."""
         await self.end_session(old_token)
         token = secrets.token_urlsafe(32)
         await self._run(self.store.new_session, hash_secret(token), account.id)
         response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True, samesite="lax",
                             secure=self.secure, path="/")
+        if await self._device_of(device, account) is None:  # a browser new to this account: a new device
+            device = secrets.token_urlsafe(32)
+            await self._run(self.store.new_device, hash_secret(device), account.id, DEVICES_KEPT)
+        response.set_cookie(DEVICE_COOKIE, str(device), max_age=DEVICE_DAYS * 86400, httponly=True,
+                            samesite="lax", secure=self.secure, path="/")
 
     def forget_cookie(self, response: Response) -> None:
         response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=self.secure, path="/")
@@ -335,6 +371,11 @@ def account_of(scope: Any) -> AccountRow | None:
 def session_token(request: HTTPConnection) -> str | None:
     """The session cookie of a request or a WebSocket handshake."""
     return request.cookies.get(COOKIE)
+
+
+def device_token(request: HTTPConnection) -> str | None:
+    """The device cookie of a browser that signed in before, if it has one."""
+    return request.cookies.get(DEVICE_COOKIE)
 
 
 class SessionReader:

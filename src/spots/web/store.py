@@ -108,6 +108,14 @@ CREATE TABLE IF NOT EXISTS challenges (
     account TEXT,
     expires REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS devices (    -- version 11: browsers that signed in before (migrations/0011_devices.sql)
+    hash TEXT PRIMARY KEY,               -- SHA-256 of the device cookie's token
+    account TEXT NOT NULL REFERENCES accounts(id),
+    created REAL NOT NULL,
+    failures INTEGER NOT NULL DEFAULT 0, -- this browser's wrong passwords since its last right one
+    failed_at REAL NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS devices_by_account ON devices (account);
 """
 COLUMNS = {  # columns added after the first release: (table, column, definition)
     ("tables", "game", "TEXT NOT NULL DEFAULT 'spots'"),  # before Double Spot every table was Spots
@@ -128,9 +136,9 @@ CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);"""
 # push_store.py), 6 the coach's ANALYSES (migrations/0006_analysis.sql, analysis_store.py), 7 table talk,
 # rematches and ratings (migrations/0007_talk.sql: talkstore.py, tables.rated), 8 the solo games
 # (migrations/0008_solo.sql, solo_store.py), 9 the invitations by name (migrations/0009_invitations.sql,
-# invite_store.py), 10 their answers (migrations/0010_invitation_status.sql, invitations.status). A database of
-# a newer version is refused.
-SCHEMA_VERSION = 10
+# invite_store.py), 10 their answers (migrations/0010_invitation_status.sql, invitations.status), 11 the
+# browsers that signed in before (migrations/0011_devices.sql, devices). A database of a newer version is refused.
+SCHEMA_VERSION = 11
 
 
 class StoreError(Exception):
