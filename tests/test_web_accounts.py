@@ -202,6 +202,22 @@ def test_a_strangers_wrong_passwords_do_not_lock_the_owners_own_browser_out(db: 
         assert sign_in_on(c, bos, "Bo", "correct horse").status_code == 429
 
 
+def test_a_name_that_looks_like_one_taken_or_mixes_alphabets_is_refused(db: str) -> None:
+    """Issue 42, finding 8: Аlice (a Cyrillic А), Alıce and ALİCE were all accepted beside Alice."""
+    with app_on(db, signins_per_minute=1000) as c:
+        sign_up(c, "Alice")
+        for name in ("Alıce", "ALİCE", "ＡＬＩＣＥ", "A1ice"):  # a dotless ı, a dotted İ, full width, a one for an l
+            r = as_(c, None).post("/signup", data={"name": name, "password": "correct horse"}, follow_redirects=False)
+            assert r.status_code == 400 and COOKIE not in r.cookies, name
+            assert error_of(r) == f"The name {name} looks too much like Alice, a name taken here; choose another."
+        r = as_(c, None).post("/signup", data={"name": "Аlice", "password": "correct horse"}, follow_redirects=False)
+        assert r.status_code == 400 and "mixes letters of several (such as Latin and Cyrillic)" in error_of(r)
+        # names that only share letters, other scripts, and the mixes East Asian names make are welcome
+        for name in ("Alicia", "Zoë", "Zoe", "Nguyễn", "Nguyên", "Дмитрий", "陳大文", "陳Tai", "さくらSakura"):
+            sign_up(c, name)
+        assert signed_in_as(c, sign_up(c, "Ελένη")) == "Ελένη"
+
+
 def test_sign_in_attempts_are_limited_per_client(db: str) -> None:
     with app_on(db, signins_per_minute=3) as c:
         for name in ("Ada", "Bo"):  # sign-ups count as attempts too

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from spots.web.account_store import DELETED, Duplicate
+from spots.web.account_store import DELETED, Duplicate, LooksLike
 from spots.web.games import hosted
+from spots.web.look_alike import look_alike_key
 from spots.web.rooms import replay_with_log
 from spots.web.store import SCHEMA_VERSION, TableStore, open_store
 
@@ -98,6 +99,22 @@ def test_a_version_2_database_upgrades_to_accounts_and_keeps_every_table_seat_an
 SEATS: list[dict[str, Any]] = [{"kind": "human", "name": "Ada", "claimed": True, "account": "a1"},
                                {"kind": "human", "name": "Bo"},
                                {"kind": "bot", "bot": "greedy", "name": "Rex"}]
+
+
+def test_a_look_alike_of_a_name_taken_is_refused_also_beside_names_made_before_keys(db: str) -> None:
+    """Accounts made before look-alike keys were kept have none (NULL): theirs is worked out when a name is checked."""
+    store = open_store(db)
+    try:
+        store.create_account("a1", "Alice", "alice", None)  # as a server before schema 12 made it: no key
+        store.create_account("b1", "Bo", "bo", None, look_alike_key("Bo"))
+        with pytest.raises(LooksLike, match="^Alice$"):
+            store.create_account("a2", "Alıce", "alıce", None, look_alike_key("Alıce"))
+        with pytest.raises(LooksLike, match="^Bo$"):
+            store.create_account("b2", "B0", "b0", None, look_alike_key("B0"))
+        assert store.account("a2") is None and store.account("b2") is None
+        assert store.create_account("c1", "Alicia", "alicia", None, look_alike_key("Alicia")).name == "Alicia"
+    finally:
+        store.close()
 
 
 def test_accounts_sessions_passkeys_and_seats_come_back_as_written(db: str) -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..i18n import N_
+from .look_alike import look_alike_key
 
 DELETED = N_("deleted player")  # the name a deleted account's seats keep (shown translated: Room.names_in)
 ACCOUNT_COLUMNS = ("id, name, name_key, password, email, notify, created, disabled, failures, failed_at, reset,"
@@ -37,6 +38,10 @@ NOTIFY_NEVER, NOTIFY_EACH_TURN, NOTIFY_DIGEST = 0, 1, 2
 
 class Duplicate(Exception):
     """A row with that key exists already (an account name taken, a passkey registered twice)."""
+
+
+class LooksLike(Exception):
+    """A new name looks like one taken (the same look-alike key, ``look_alike.py``): that name is the message."""
 
 
 @dataclass
@@ -113,14 +118,27 @@ class AccountStore:
     # -------------------------------------------------------------- accounts
 
     def create_account(self, account_id: str, name: str, name_key: str, password: str | None,
-                       now: float | None = None) -> AccountRow:
-        """A new account (raises ``Duplicate`` when the name, whatever its capitals, is taken)."""
+                       look_alike: str | None = None, now: float | None = None) -> AccountRow:
+        """A new account (raises ``Duplicate`` when the name, whatever its capitals, is taken, and ``LooksLike``
+        when ``look_alike``, the name's look-alike key, is a name's taken)."""
+        if look_alike is not None:
+            taken = self.name_looking_like(look_alike)
+            if taken is not None:
+                raise LooksLike(taken)
         now = time.time() if now is None else now
-        self._write([("INSERT INTO accounts (id, name, name_key, password, created) VALUES (?,?,?,?,?)",
-                      (account_id, name, name_key, password, now))])
+        self._write([("INSERT INTO accounts (id, name, name_key, password, created, look_alike) VALUES"
+                      " (?,?,?,?,?,?)", (account_id, name, name_key, password, now, look_alike))])
         found = self.account(account_id)
         assert found is not None
         return found
+
+    def name_looking_like(self, key: str) -> str | None:
+        """A name taken whose look-alike key is ``key``; the keys of names made before keys were kept (NULL) are
+        worked out here."""
+        with self.lock:
+            rows = self._read("SELECT name, look_alike FROM accounts WHERE look_alike = ? OR look_alike IS NULL"
+                              " ORDER BY created", (key,))
+        return next((name for name, kept in rows if (kept or look_alike_key(name)) == key), None)
 
     def account(self, account_id: str) -> AccountRow | None:
         row = self._one(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?", (account_id,))

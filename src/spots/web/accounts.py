@@ -41,8 +41,17 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from .account_store import NOTIFY_DIGEST, NOTIFY_EACH_TURN, NOTIFY_NEVER, AccountRow, DeviceRow, Duplicate
+from .account_store import (
+    NOTIFY_DIGEST,
+    NOTIFY_EACH_TURN,
+    NOTIFY_NEVER,
+    AccountRow,
+    DeviceRow,
+    Duplicate,
+    LooksLike,
+)
 from .guard import Buckets, Refused, network_of
+from .look_alike import look_alike_key, mixes_scripts
 
 if TYPE_CHECKING:
     from fastapi import Response
@@ -82,6 +91,9 @@ def check_name(value: Any, _: Tr) -> str:
     name = unicodedata.normalize("NFC", value.strip()) if isinstance(value, str) else ""
     if not NAME.fullmatch(name):
         raise ValueError(_("A name is 2 to 24 letters, digits, '_', '.' or '-' (no spaces)."))
+    if mixes_scripts(name):
+        raise ValueError(_("A name is written in one alphabet: {name} mixes letters of several (such as Latin and"
+                           " Cyrillic).").format(name=name))
     return name
 
 
@@ -164,9 +176,13 @@ class Accounts:
         password = check_password(password, _)
         digest = await self._hash(password)
         try:
-            return await self._run(self.store.create_account, secrets.token_hex(8), name, name_key(name), digest)
+            return await self._run(self.store.create_account, secrets.token_hex(8), name, name_key(name), digest,
+                                   look_alike_key(name))
         except Duplicate:
             raise ValueError(_("The name {name} is taken; choose another.").format(name=name)) from None
+        except LooksLike as exc:
+            raise ValueError(_("The name {name} looks too much like {taken}, a name taken here; choose"
+                               " another.").format(name=name, taken=exc)) from None
 
     def attempt(self, client: str) -> float:
         """Count an attempt on the accounts (a sign-in, a sign-up, a reset, a passkey challenge) for the client's

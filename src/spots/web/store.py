@@ -127,9 +127,11 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("seats", "account", "TEXT"),  # version 3: the account that took the seat (NULL: a guest or a bot)
     ("tables", "clock", "TEXT"),  # version 5: a clocked table's clock (web/clocks.py: JSON), NULL without one
     ("invitations", "status", "TEXT NOT NULL DEFAULT 'invited'"),  # version 10: 'invited', 'accepted', 'declined'
+    ("accounts", "look_alike", "TEXT"),  # version 12: the name's look-alike key (look_alike.py); NULL: made before
 }
 INDEXES = """CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);
-CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);"""
+CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);
+CREATE INDEX IF NOT EXISTS accounts_by_look_alike ON accounts (look_alike);"""
 # The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
 # release, 2 added the first COLUMNS and INDEXES, 3 the accounts (migrations/0003_accounts.sql, the
 # accounts tables in SCHEMA, seats.account), 5 the clocks and push subscriptions (migrations/0005_clocks.sql,
@@ -137,8 +139,9 @@ CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);"""
 # rematches and ratings (migrations/0007_talk.sql: talkstore.py, tables.rated), 8 the solo games
 # (migrations/0008_solo.sql, solo_store.py), 9 the invitations by name (migrations/0009_invitations.sql,
 # invite_store.py), 10 their answers (migrations/0010_invitation_status.sql, invitations.status), 11 the
-# browsers that signed in before (migrations/0011_devices.sql, devices). A database of a newer version is refused.
-SCHEMA_VERSION = 11
+# browsers that signed in before (migrations/0011_devices.sql, devices), 12 the names' look-alike keys
+# (migrations/0012_look_alike.sql, accounts.look_alike). A database of a newer version is refused.
+SCHEMA_VERSION = 12
 
 
 class StoreError(Exception):
