@@ -107,9 +107,9 @@ def test_a_look_alike_of_a_name_taken_is_refused_also_beside_names_made_before_k
     try:
         store.create_account("a1", "Alice", "alice", None)  # as a server before schema 12 made it: no key
         store.create_account("b1", "Bo", "bo", None, look_alike_key("Bo"))
-        with pytest.raises(LooksLike, match="^Alice$"):
+        with pytest.raises(LooksLike, match=r"^Alice$"):
             store.create_account("a2", "Alıce", "alıce", None, look_alike_key("Alıce"))
-        with pytest.raises(LooksLike, match="^Bo$"):
+        with pytest.raises(LooksLike, match=r"^Bo$"):
             store.create_account("b2", "B0", "b0", None, look_alike_key("B0"))
         assert store.account("a2") is None and store.account("b2") is None
         assert store.create_account("c1", "Alicia", "alicia", None, look_alike_key("Alicia")).name == "Alicia"

@@ -28,7 +28,8 @@ from .accounts import (
     name_key,
     session_token,
 )
-from .context import Context, tr_of
+from .addresses import Addresses
+from .context import Context, request_lang, tr_of
 from .games import hosted
 from .guard import Refused, client_of, parse_json, read_body
 from .invitations import mine as my_invitations
@@ -59,8 +60,8 @@ def see_other(path: str) -> RedirectResponse:
 class AccountPages:
     """The routes, on ``ctx``'s tables and ``accounts``."""
 
-    def __init__(self, ctx: Context, accounts: Accounts, origin: str) -> None:
-        self.ctx, self.accounts, self.origin = ctx, accounts, origin
+    def __init__(self, ctx: Context, accounts: Accounts, origin: str, addresses: Addresses) -> None:
+        self.ctx, self.accounts, self.origin, self.addresses = ctx, accounts, origin, addresses
         self.passkeys = Passkeys(accounts)
         self.hub = ctx.hub
 
@@ -181,7 +182,10 @@ class AccountPages:
         invitations = await my_invitations(self.ctx, me, _)
         return self.ctx.page(request, "me.html", status, games=games, invitations=invitations, passkeys=len(passkeys),
                              email=me.email or "" if email is None else email, notify=me.notify,
-                             saved=request.query_params.get("saved") == "1" and not error, error=error)
+                             saved=request.query_params.get("saved") == "1" and not error, error=error,
+                             unconfirmed=bool(me.email) and not me.email_confirmed,
+                             mails=self.addresses.notices.smtp is not None,
+                             sent=request.query_params.get("sent") == "1")
 
     async def settings(self, request: Request) -> Response:
         me = account_of(request)
@@ -194,8 +198,14 @@ class AccountPages:
             notify = check_notify(form.get("notify"), email, _)
         except ValueError as exc:
             return await self.my_games(request, 400, str(exc), form.get("email", ""))
-        await self.accounts._run(self.hub.store.set_account, me.id, email=email, notify=notify)
-        return see_other("/me?saved=1")
+        if email == me.email:
+            await self.accounts._run(self.hub.store.set_account, me.id, notify=notify)
+            return see_other("/me?saved=1")
+        # a new address is unconfirmed: nothing goes to it but the link that confirms it
+        await self.accounts._run(self.hub.store.set_account, me.id, email=email, notify=notify, email_confirmed=False,
+                                 email_token=None, email_token_until=None)
+        sent = email is not None and await self.addresses.ask_to_confirm(me, email, request_lang(request))
+        return see_other("/me?saved=1&sent=1" if sent else "/me?saved=1")
 
     async def take_seat(self, request: Request, token: str) -> Response:
         """A signed-in player keeps the seat of a link: the seat is bound to the account."""
@@ -279,9 +289,9 @@ class AccountPages:
         return response
 
 
-def routes(ctx: Context, accounts: Accounts, origin: str) -> APIRouter:
+def routes(ctx: Context, accounts: Accounts, origin: str, addresses: Addresses) -> APIRouter:
     router = APIRouter()
-    pages = AccountPages(ctx, accounts, origin)
+    pages = AccountPages(ctx, accounts, origin, addresses)
     html: dict[str, Any] = {"response_class": HTMLResponse}
     router.add_api_route("/signup", pages.signup_page, methods=["GET"], **html)
     router.add_api_route("/signup", pages.signup, methods=["POST"])

@@ -29,8 +29,9 @@ from .look_alike import look_alike_key
 
 DELETED = N_("deleted player")  # the name a deleted account's seats keep (shown translated: Room.names_in)
 ACCOUNT_COLUMNS = ("id, name, name_key, password, email, notify, created, disabled, failures, failed_at, reset,"
-                   " reset_until")
-SETTABLE = {"password", "email", "notify", "disabled", "reset", "reset_until", "failures", "failed_at"}
+                   " reset_until, email_confirmed, unsubscribe")
+SETTABLE = {"password", "email", "notify", "disabled", "reset", "reset_until", "failures", "failed_at",
+            "email_confirmed", "email_token", "email_token_until", "unsubscribe"}
 # What an account's ``notify`` says (a number, so the column kept since migration 3 holds the third choice): no
 # e-mail, one e-mail each time a turn of theirs begins, or one a day listing the tables waiting for them.
 NOTIFY_NEVER, NOTIFY_EACH_TURN, NOTIFY_DIGEST = 0, 1, 2
@@ -58,10 +59,13 @@ class AccountRow:
     failed_at: float
     reset: str | None
     reset_until: float | None
+    email_confirmed: bool = False  # the address's owner opened the confirmation link (version 13)
+    unsubscribe: str | None = None  # the token of the one-click "stop these e-mails" link in every e-mail
 
     @classmethod
     def of(cls, r: Sequence[Any]) -> AccountRow:
-        return cls(r[0], r[1], r[2], r[3], r[4], int(r[5]), r[6], bool(r[7]), int(r[8]), float(r[9]), r[10], r[11])
+        return cls(r[0], r[1], r[2], r[3], r[4], int(r[5]), r[6], bool(r[7]), int(r[8]), float(r[9]), r[10], r[11],
+                   bool(r[12]), r[13])
 
 
 @dataclass
@@ -155,7 +159,7 @@ class AccountStore:
             rows = self._read(f"SELECT {ACCOUNT_COLUMNS}, (SELECT COUNT(*) FROM sessions s WHERE s.account = a.id),"
                               " (SELECT COUNT(*) FROM passkeys p WHERE p.account = a.id) FROM accounts a"
                               " ORDER BY name_key")
-        return [(AccountRow.of(r), int(r[12]), int(r[13])) for r in rows]
+        return [(AccountRow.of(r), int(r[14]), int(r[15])) for r in rows]
 
     def set_account(self, account_id: str, **values: Any) -> bool:
         """Change some of an account's fields (password hash, e-mail, notify, disabled, reset code)."""
@@ -165,6 +169,35 @@ class AccountStore:
         sets = ", ".join(f"{k} = ?" for k in values)
         args = [int(v) if isinstance(v, bool) else v for v in values.values()]
         return self._write([(f"UPDATE accounts SET {sets} WHERE id = ?", (*args, account_id))])[0] == 1
+
+    def email_to_confirm(self, token_hash: str, now: float) -> AccountRow | None:
+        """The account whose address a confirmation link's token (hashed) confirms, while the link works."""
+        row = self._one(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE email_token = ? AND email_token_until >= ?"
+                        " AND email IS NOT NULL", (token_hash, now))
+        return None if row is None else AccountRow.of(row)
+
+    def confirm_email(self, token_hash: str, now: float, unsubscribe: str) -> AccountRow | None:
+        """Confirm the address the token is for (once: the token is spent), giving it an unsubscribe token if it has
+        none; the account as it is now, or None for a wrong or expired token."""
+        found = self.email_to_confirm(token_hash, now)
+        if found is None:
+            return None
+        self._write([("UPDATE accounts SET email_confirmed = 1, email_token = NULL, email_token_until = NULL,"
+                      " unsubscribe = COALESCE(unsubscribe, ?) WHERE id = ? AND email_token = ?",
+                      (unsubscribe, found.id, token_hash))])
+        return self.account(found.id)
+
+    def account_unsubscribing(self, token: str) -> AccountRow | None:
+        """The account an unsubscribe link's token belongs to."""
+        row = self._one(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE unsubscribe = ?", (token,))
+        return None if row is None else AccountRow.of(row)
+
+    def count_email(self, account_id: str, day: int, cap: int) -> bool:
+        """Count an e-mail to the account on ``day`` (days since 1970, UTC), unless it had ``cap`` that day
+        already: whether it may be sent. One statement, so every process counts on the same row."""
+        return self._write([("UPDATE accounts SET emails = CASE WHEN email_day = ? THEN emails + 1 ELSE 1 END,"
+                             " email_day = ? WHERE id = ? AND (email_day <> ? OR emails < ?)",
+                             (day, day, account_id, day, cap))])[0] == 1
 
     def sign_in_failed(self, account_id: str, forget_before: float, now: float | None = None) -> int:
         """Count a wrong password; failures older than ``forget_before`` are forgotten first. The count now."""

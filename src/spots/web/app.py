@@ -20,6 +20,8 @@ from fastapi.staticfiles import StaticFiles
 
 from . import account_pages, api, coach, invitations, pages, sockets, standing, tutorial
 from .accounts import Accounts, SessionReader
+from .addresses import Addresses
+from .addresses import routes as address_routes
 from .config import Limits
 from .context import HERE, Context
 from .games import ASSET_TYPES, asset_path, hosted
@@ -117,7 +119,9 @@ def create_app(
     for kind in hosted().values():  # each game's own pages (``WebView.routes``: Spots' Daily page and challenges)
         if kind.web.routes is not None:
             app.include_router(kind.web.routes())
-    app.include_router(account_pages.routes(ctx, accounts, origin))  # sign up and in, My games, profiles
+    addresses = Addresses(ctx, told)  # e-mail only to confirmed addresses, each with its way out (addresses.py)
+    app.include_router(account_pages.routes(ctx, accounts, origin, addresses))  # sign up and in, My games, profiles
+    app.include_router(address_routes(ctx, addresses))
     app.include_router(invitations.routes(ctx))  # accepting and declining invitations by name (My games)
 
     @app.exception_handler(Refused)

@@ -67,6 +67,8 @@ class Limits:
     signin_failures: int = limit(10, "wrong passwords in a row after which an account takes no password for a"
                                  " while (slowed from half as many)")
     signin_lockout: float = limit(900.0, "seconds an account takes no password after too many wrong ones")
+    emails_per_day: int = limit(20, "e-mails an account may be sent a day (UTC): your-turn notices, digests and"
+                                " address confirmations")
 
     @classmethod
     def private(cls) -> Limits:

@@ -2,7 +2,9 @@
 
 Why here and how often: the process that stored the move that began a human's turn (``Hub.turn_changed``)
 sends it, so with several processes on one database a turn is told once. At most one e-mail per table and
-turn, only to a signed-in player whose account has an e-mail address and asked for notices. A player who chose
+turn, only to a signed-in player whose account has a confirmed e-mail address (``addresses.py``) and asked for
+notices, never while the player's page of that table is open here, and at most ``emails_per_day`` an account a
+day; each e-mail carries its one-click unsubscribe link. A player who chose
 one e-mail a day (or everyone, with ``--email-digest``) has the turns waiting on them gathered into a daily digest
 instead, in the language they last played in. Every notice
 links straight to the seat: the seat's link is a secret, so it goes only to that seat's own player and is
@@ -98,10 +100,12 @@ class Smtp:
         return cls(parts.hostname, port, sender, unquote(parts.username or ""), unquote(parts.password or ""),
                    parts.scheme == "smtps", query.get("starttls", ["0"])[0] in ("1", "true", "yes"))
 
-    def send(self, to: str, subject: str, text: str) -> None:
+    def send(self, to: str, subject: str, text: str, headers: dict[str, str] | None = None) -> None:
         """One e-mail (blocking: run it on a thread)."""
         message = EmailMessage()
         message["From"], message["To"], message["Subject"] = self.sender, to, subject
+        for name, value in (headers or {}).items():
+            message[name] = value
         message.set_content(text)
         opener = smtplib.SMTP_SSL if self.tls else smtplib.SMTP
         with opener(self.host, self.port, timeout=10) as smtp:
@@ -122,8 +126,8 @@ class Vapid:
 
 
 def address_of(account: AccountRow | None) -> str | None:
-    """Where to e-mail this account's notices: its address, if it is enabled and asked for them; else None."""
-    if account is None or account.disabled or account.notify == NOTIFY_NEVER:
+    """Where to e-mail this account's notices: its address, if it is enabled, confirmed and asked for them."""
+    if account is None or account.disabled or account.notify == NOTIFY_NEVER or not account.email_confirmed:
         return None
     return account.email or None
 
@@ -167,12 +171,13 @@ class Notices:
             self.told.clear()
         self.told[(room.id, seat)] = turn
         token = room.row.seats[seat].token
+        here = any(c.seat == seat for c in room.conns)  # the player's page of this table is open (here)
         if token:
-            self._spawn(self._tell(room, seat, self.public_url + f"/play/{token}"))
+            self._spawn(self._tell(room, seat, self.public_url + f"/play/{token}", here))
 
-    async def _tell(self, room: Room, seat: int, link: str) -> None:
+    async def _tell(self, room: Room, seat: int, link: str, here: bool) -> None:
         try:
-            if self.vapid is not None:
+            if self.vapid is not None and not here:
                 await self._push(room, seat, link)
             account_id = room.row.seats[seat].account
             if self.smtp is None or account_id is None:
@@ -182,20 +187,39 @@ class Notices:
             if account is None or to is None:
                 return
             lang = room.langs.get(seat, i18n.DEFAULT)  # the language they play in
-            if self.digest or account.notify == NOTIFY_DIGEST:
+            if self.digest or account.notify == NOTIFY_DIGEST:  # gathered whatever the page: the digest is later
                 self.pending.setdefault(account.id, {})[room.id] = link
                 self.pending_lang[account.id] = lang
                 return
+            if here:
+                return  # they see their turn
             _ = i18n.translator(lang).gettext
             subject = _("Your turn at table {id}").format(id=room.id)
             text = _("It is your turn at table {id} ({game}). Your seat: {link}").format(
                 id=room.id, game=room.kind.title, link=link)
-            await asyncio.to_thread(self.smtp.send, to, subject, text)
-            self.sent += 1
-            log.info("table %s: your-turn e-mail sent for seat %d", room.id, seat)  # never the link
+            if await self.mail(account, to, subject, text, lang):
+                log.info("table %s: your-turn e-mail sent for seat %d", room.id, seat)  # never the link
         except Exception as exc:
             log.warning("table %s: a your-turn notice for seat %d could not be sent (%s)", room.id, seat,
                         type(exc).__name__)
+
+    async def mail(self, account: AccountRow, to: str, subject: str, text: str, lang: str | None = None) -> bool:
+        """Send one e-mail to the account at ``to``, unless it had ``emails_per_day`` today already; with ``lang``
+        (a notice, not a confirmation) and the account's unsubscribe token, its one-click way out. Whether sent."""
+        if self.smtp is None:
+            return False
+        day = int(time.time() // 86400)
+        if not await self.hub.writer.run(self.hub.store.count_email, account.id, day, self.hub.limits.emails_per_day):
+            log.info("an e-mail was not sent: the account had its %d for today", self.hub.limits.emails_per_day)
+            return False
+        headers: dict[str, str] = {}
+        if lang is not None and account.unsubscribe:
+            link = f"{self.public_url}/unsubscribe/{account.unsubscribe}"
+            text += "\n\n" + i18n.translator(lang).gettext("Stop these e-mails: {link}").format(link=link)
+            headers = {"List-Unsubscribe": f"<{link}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+        await asyncio.to_thread(self.smtp.send, to, subject, text, headers)
+        self.sent += 1
+        return True
 
     async def _digests(self) -> None:
         """Once a day: one e-mail per player listing the tables that waited on them."""
@@ -208,14 +232,14 @@ class Notices:
         pending, self.pending = self.pending, {}
         langs, self.pending_lang = self.pending_lang, {}
         for account_id, tables in pending.items():
-            to = address_of(await self.hub.writer.run(self.hub.store.account, account_id))
-            if to is None or self.smtp is None:
+            account = await self.hub.writer.run(self.hub.store.account, account_id)
+            to = address_of(account)
+            if account is None or to is None:
                 continue  # (a player who chose e-mail each turn since gets what was gathered)
-            _ = i18n.translator(langs.get(account_id, i18n.DEFAULT)).gettext
+            lang = langs.get(account_id, i18n.DEFAULT)
             lines = "\n".join(f"{table}: {link}" for table, link in tables.items())
             try:
-                await asyncio.to_thread(self.smtp.send, to, _("Tables waiting for you"), lines)
-                self.sent += 1
+                await self.mail(account, to, i18n.translator(lang).gettext("Tables waiting for you"), lines, lang)
             except Exception as exc:
                 log.warning("a digest e-mail could not be sent (%s)", type(exc).__name__)
 

@@ -128,10 +128,19 @@ COLUMNS = {  # columns added after the first release: (table, column, definition
     ("tables", "clock", "TEXT"),  # version 5: a clocked table's clock (web/clocks.py: JSON), NULL without one
     ("invitations", "status", "TEXT NOT NULL DEFAULT 'invited'"),  # version 10: 'invited', 'accepted', 'declined'
     ("accounts", "look_alike", "TEXT"),  # version 12: the name's look-alike key (look_alike.py); NULL: made before
+    # version 13: e-mail only to a confirmed address, with a one-click unsubscribe link, at most so many a day
+    ("accounts", "email_confirmed", "INTEGER NOT NULL DEFAULT 0"),
+    ("accounts", "email_token", "TEXT"),  # hash of the confirmation link's token
+    ("accounts", "email_token_until", "REAL"),
+    ("accounts", "unsubscribe", "TEXT"),  # the unsubscribe link's token
+    ("accounts", "email_day", "INTEGER NOT NULL DEFAULT 0"),  # the day (since 1970, UTC) ``emails`` counts
+    ("accounts", "emails", "INTEGER NOT NULL DEFAULT 0"),
 }
 INDEXES = """CREATE INDEX IF NOT EXISTS tables_by_status ON tables (status, updated);
 CREATE INDEX IF NOT EXISTS seats_by_account ON seats (account);
-CREATE INDEX IF NOT EXISTS accounts_by_look_alike ON accounts (look_alike);"""
+CREATE INDEX IF NOT EXISTS accounts_by_look_alike ON accounts (look_alike);
+CREATE INDEX IF NOT EXISTS accounts_by_email_token ON accounts (email_token);
+CREATE INDEX IF NOT EXISTS accounts_by_unsubscribe ON accounts (unsubscribe);"""
 # The schema's version, kept in SQLite's user_version and PostgreSQL's schema_migrations: 1 is the first
 # release, 2 added the first COLUMNS and INDEXES, 3 the accounts (migrations/0003_accounts.sql, the
 # accounts tables in SCHEMA, seats.account), 5 the clocks and push subscriptions (migrations/0005_clocks.sql,
@@ -140,8 +149,9 @@ CREATE INDEX IF NOT EXISTS accounts_by_look_alike ON accounts (look_alike);"""
 # (migrations/0008_solo.sql, solo_store.py), 9 the invitations by name (migrations/0009_invitations.sql,
 # invite_store.py), 10 their answers (migrations/0010_invitation_status.sql, invitations.status), 11 the
 # browsers that signed in before (migrations/0011_devices.sql, devices), 12 the names' look-alike keys
-# (migrations/0012_look_alike.sql, accounts.look_alike). A database of a newer version is refused.
-SCHEMA_VERSION = 12
+# (migrations/0012_look_alike.sql, accounts.look_alike), 13 confirmed addresses, unsubscribe links and a daily
+# cap on e-mail (migrations/0013_email_confirmation.sql, accounts.email_*). A database of a newer version is refused.
+SCHEMA_VERSION = 13
 
 
 class StoreError(Exception):
