@@ -93,6 +93,47 @@ def test_add_a_passkey_then_sign_in_with_it(site: tuple[Server, str], browser: A
     context.close()
 
 
+def test_a_replayed_or_made_up_passkey_challenge_signs_nobody_in(site: tuple[Server, str], browser: Any) -> None:
+    """Issue 42's untested list: a real ceremony's answer sent again, and an answer the authenticator really signed
+    over a challenge the server never handed out, are both refused and sign nobody in."""
+    _, base = site
+    context = browser.new_context()
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+        "isUserVerified": True}})
+    sign_up(page, base, "Lee", "a long enough password")
+    page.click("#passkey-register")
+    page.wait_for_selector("#passkey-message[data-done='1']")
+    page.click("#signout")
+    page.wait_for_selector("#signin-link")
+    page.click("#signin-link")
+    with page.expect_request(lambda r: r.url.endswith("/api/passkeys/signin") and r.method == "POST") as sent:
+        page.click("#passkey-signin")
+    page.wait_for_url("**/me")
+    answer = sent.value.post_data
+    assert answer and "Lee" in page.inner_text("#me-link")
+    stranger = browser.new_context()  # someone who copied the answer off the wire
+    replayed = stranger.request.post(base + "/api/passkeys/signin", data=answer,
+                                     headers={"Content-Type": "application/json", "Origin": base})
+    assert replayed.status == 400 and replayed.json()["error"] == "passkey-refused", replayed.text()
+    assert not [c for c in stranger.cookies() if c["name"] == "spots_session"]
+    made_up = page.evaluate("""async () => {
+        const challenge = crypto.getRandomValues(new Uint8Array(32));
+        const credential = await navigator.credentials.get({publicKey: {challenge, rpId: "localhost",
+                                                                         userVerification: "required"}});
+        return JSON.stringify({credential: credential.toJSON()});
+    }""")
+    forged = stranger.request.post(base + "/api/passkeys/signin", data=made_up,
+                                   headers={"Content-Type": "application/json", "Origin": base})
+    assert forged.status == 400 and forged.json()["error"] == "passkey-refused", forged.text()
+    assert not [c for c in stranger.cookies() if c["name"] == "spots_session"]
+    stranger.close()
+    context.close()
+
+
 def test_a_guest_plays_through_an_invite_link_as_before(site: tuple[Server, str], browser: Any) -> None:
     _, base = site
     host = browser.new_context()
