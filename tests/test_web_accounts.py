@@ -218,6 +218,32 @@ def test_a_name_that_looks_like_one_taken_or_mixes_alphabets_is_refused(db: str)
         assert signed_in_as(c, sign_up(c, "Ελένη")) == "Ελένη"
 
 
+@pytest.mark.parametrize("trouble", ["database or disk is full", "attempt to write a readonly database"])
+def test_sign_up_and_settings_on_a_full_or_read_only_database_say_so_and_change_nothing(tmp_path: Path,
+                                                                                      trouble: str) -> None:
+    """Issue 42's untested list. SQLite itself raises the error, from triggers that refuse the writes as a full disk
+    or a read-only file would: a page saying to try again (503 with Retry-After, never a bare 500), nothing kept,
+    and everything as before once the trouble is gone."""
+    with app_on(str(tmp_path / "s.db"), signins_per_minute=1000) as c:
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+        ada = sign_up(c, "Ada")
+        with store.lock, store.db:
+            for table, when in (("accounts", "INSERT"), ("accounts", "UPDATE")):
+                store.db.execute(f"CREATE TRIGGER trouble_{when.lower()} BEFORE {when} ON {table}"
+                                 f" BEGIN SELECT RAISE(ABORT, '{trouble}'); END")
+        r = as_(c, None).post("/signup", data={"name": "Bo", "password": "correct horse"}, follow_redirects=False)
+        assert r.status_code == 503 and int(r.headers["Retry-After"]) > 0 and COOKIE not in r.cookies
+        assert "could not save this just now, so nothing was changed" in r.text
+        r = as_(c, ada).post("/me/settings", data={"email": "ada@example.org", "notify": "1"}, follow_redirects=False)
+        assert r.status_code == 503 and "nothing was changed" in r.text
+        assert store.account_named("bo") is None and store.account_named("ada").email is None  # type: ignore[union-attr]
+        with store.lock, store.db:
+            store.db.execute("DROP TRIGGER trouble_insert")
+            store.db.execute("DROP TRIGGER trouble_update")
+        assert signed_in_as(c, sign_up(c, "Bo")) == "Bo"
+        assert signed_in_as(c, ada) == "Ada"
+
+
 def test_sign_in_attempts_are_limited_per_client(db: str) -> None:
     with app_on(db, signins_per_minute=3) as c:
         for name in ("Ada", "Bo"):  # sign-ups count as attempts too

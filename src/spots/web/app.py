@@ -23,14 +23,14 @@ from .accounts import Accounts, SessionReader
 from .addresses import Addresses
 from .addresses import routes as address_routes
 from .config import Limits
-from .context import HERE, Context
+from .context import HERE, Context, tr_of
 from .games import ASSET_TYPES, asset_path, hosted
 from .guard import Gate, Refused
 from .hub import Hub
 from .notices import Notices
 from .store import open_store
 from .workers import Workers
-from .writer import Writer
+from .writer import Unavailable, Writer
 
 
 def create_app(
@@ -127,5 +127,17 @@ def create_app(
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> Response:
         return exc.response()
+
+    @app.exception_handler(Unavailable)
+    async def unavailable(request: Request, exc: Unavailable) -> Response:
+        """A write the database could not take (a full disk, a file turned read-only) where no route said more:
+        503 saying so, with when to try again, never a bare 500; nothing was changed (the log has the cause)."""
+        if request.url.path.startswith("/api/"):
+            return Refused(503, "unavailable", f"{exc.why}; nothing was changed, try again later", exc.retry
+                           ).response()
+        _ = tr_of(request)
+        return ctx.message(request, 503, _("Try again shortly"), _(
+            "The server could not save this just now, so nothing was changed; try again in a few minutes."),
+            exc.retry)
 
     return app
