@@ -362,6 +362,27 @@ def test_a_player_who_leaves_a_rated_game_counts_as_last(tmp_path: Path) -> None
         assert con.execute("SELECT status FROM tables WHERE id = ?", (t["id"],)).fetchone() == ("abandoned",)
 
 
+def test_a_spectators_open_page_does_not_keep_a_leavers_rated_game_from_its_result(tmp_path: Path) -> None:
+    """Issue 42's untested list, leaving a rated game to dodge a loss: any open page kept an unclocked table from
+    being retired, so a losing player could keep a spectator's tab open for ever and never be rated."""
+    db = tmp_path / "t.db"
+    with client(db, expire_after=1.0, linger_after_end=1.0) as c:  # the bot plays at once; retired after 1 s
+        sign_up(c, "leaver")
+        t = new_table(c, [{"kind": "human", "name": "Lea"}, {"kind": "bot", "bot": "greedy"}], rated=True, target=4)
+        with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+            until(ws, lambda m: m["type"] == "state" and m["view"]["to_move"] == 0 and bool(m["view"]["legal"]))
+        with c.websocket_connect(f"/ws/{t['id']}") as spectator:  # her turn, and she is gone; a tab stays open
+            until(spectator, of_type("state"))
+            deadline = time.monotonic() + PATIENT_S
+            while not ratings(c, "leaver"):
+                assert time.monotonic() < deadline, "the table was never retired: the open tab kept it waiting"
+                time.sleep(0.1)
+        (rating,) = ratings(c, "leaver")
+        assert rating["history"][0]["place"] == 3 and rating["mu"] < 25  # last, below the bot
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT status FROM tables WHERE id = ?", (t["id"],)).fetchone() == ("abandoned",)
+
+
 def test_who_ran_out_of_time_finishes_below_everyone_who_played_on() -> None:
     """Issue 26's rule for rated games: running out of time counts as finishing last, the first to run out last
     of all, below even a winner's place; a retired table's player to move is below them all."""

@@ -33,8 +33,8 @@ class Limits:
     bot_tables_per_client: int = limit(2, "live tables where only bots play, per client")
     bot_tables_per_network: int = limit(2, "live tables where only bots play, per network")
     max_bot_tables: int = limit(8, "live tables where only bots play, on the server")
-    expire_after: float = limit(24 * 3600.0, "seconds before a table nobody watches or plays at is retired (never one"
-                                                " with a clock)")
+    expire_after: float = limit(24 * 3600.0, "seconds before an unfinished table whose player to move stays away (no"
+                                                " move, no page of theirs open) is retired (never one with a clock)")
     linger_after_end: float = limit(600.0, "seconds a finished table stays in memory after its last viewer")
     sockets_per_client: int = limit(32, "WebSockets one client may have open")
     sockets_per_network: int = limit(64, "WebSockets the addresses of one network may have open")

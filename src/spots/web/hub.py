@@ -372,22 +372,35 @@ class Hub:
                 log.exception("the table sweep failed")
 
     async def sweep(self, now: float | None = None) -> None:
-        """Retire tables nobody has touched, and unload finished ones nobody is looking at."""
+        """Retire unfinished tables whose player to move stays away, and unload finished ones nobody looks at.
+
+        An unclocked table waits for its player to move while their page is open (a clock is what moves a player
+        who is there but does not play); once it is closed, ``expire_after`` from their last move or visit the
+        table is retired, and at a rated table they count as last. Nobody else's page keeps it: a spectator's tab
+        (or the winner's) once let a losing player dodge the result by never coming back."""
         now = time.time() if now is None else now
         for room in list(self.rooms.values()):
-            if room.conns:
+            if room.state.is_terminal():
+                if not room.conns and now - room.touched > self.limits.linger_after_end:
+                    self._unload(room)
                 continue
-            idle = now - room.touched
-            if room.state.is_terminal() and idle > self.limits.linger_after_end:
-                self._unload(room)
-            elif not room.state.is_terminal() and idle > self.limits.expire_after and room.timekeeper is None:
-                try:
-                    await self.writer.run(self.store.set_status, room.id, "abandoned")
-                except Unavailable:
-                    continue  # next sweep
-                log.info("table %s retired after %.0f s without anyone", room.id, idle)
-                self.ratings.finished(room, leaver=room.kind.summary(room.state).seat)  # who stopped is last
-                self._unload(room)
+            mover = room.kind.summary(room.state).seat
+            if mover is None or room.row.seats[mover].kind != "human":  # a bot plays by itself: watched, it stays
+                waited_on = bool(room.conns)
+            else:
+                waited_on = any(c.seat == mover for c in room.conns)
+            if room.timekeeper is not None or waited_on:
+                continue
+            idle = now - room.awaited_since
+            if idle <= self.limits.expire_after:
+                continue
+            try:
+                await self.writer.run(self.store.set_status, room.id, "abandoned")
+            except Unavailable:
+                continue  # next sweep
+            log.info("table %s retired after %.0f s without its player to move", room.id, idle)
+            self.ratings.finished(room, leaver=mover)  # who stopped is last
+            self._unload(room)
 
     def _unload(self, room: Room) -> None:
         if room.timekeeper is not None:

@@ -152,6 +152,8 @@ class Room(Takebacks):
         self.dice: random.Random = DICE  # a tutorial table rolls seeded dice (web/tutorial.py)
         self.lock = asyncio.Lock()
         self.touched = time.time()  # the last sign of a person: a viewer, a human move
+        # the last sign of the seat to move: its move, or its own page opened or closed (never a spectator's)
+        self.awaited_since = self.touched
         self._views: dict[tuple[str, int | None], str] = {}
         self._summary: dict[str, Any] | None = None
         self._presence: asyncio.TimerHandle | None = None
@@ -458,6 +460,7 @@ class Room(Takebacks):
             final = {**self._make_summary(after, len(self.log) + len(moves)), "updated": time.time()}
         if not self.bot_only:
             self.touched = time.time()
+        self.awaited_since = time.time()  # a new seat to move, or the same one again: awaited from now
         self.followed(before, moves)
         self._swap(before, after, lines, final)
         if self.timekeeper is not None:  # the process that stored the moves stored their clock too
@@ -471,7 +474,7 @@ class Room(Takebacks):
         if conn.seat is not None:
             self.langs[conn.seat] = conn.lang
         self.conns.add(conn)
-        self.touched = time.time()
+        self._seen(conn)
         conn.state_changed(full=True)
         if conn.seat is not None and not was_online:
             self._presence_changed()
@@ -480,9 +483,15 @@ class Room(Takebacks):
 
     def leave(self, conn: Conn) -> None:
         self.conns.discard(conn)
-        self.touched = time.time()
+        self._seen(conn)
         if conn.seat is not None and not any(c.seat == conn.seat for c in self.conns):
             self._presence_changed()
+
+    def _seen(self, conn: Conn) -> None:
+        """A page opened or closed: a person was here; the seat to move, if it was theirs."""
+        self.touched = time.time()
+        if conn.seat is not None and not self.state.is_terminal() and conn.seat == self.kind.summary(self.state).seat:
+            self.awaited_since = self.touched
 
     def _presence_changed(self) -> None:
         """A seat came online or went away: tell the table once, shortly, however often it flickers."""
