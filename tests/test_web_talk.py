@@ -282,6 +282,31 @@ def test_a_rematch_needs_every_human_and_takes_each_to_their_rotated_seat(tmp_pa
             assert until(spy, of_type("error"))["code"] == "spectator"
 
 
+def test_a_rematch_keeps_the_clock_and_a_yes_said_again_tells_nobody_again(tmp_path: Path) -> None:
+    """Issue 42's untested list, a rematch flood: every repeated yes was written and sent to every viewer again
+    (past the table caps nothing was made, but each one cost a write and a message to all); and the rematch of a
+    clocked table had no clock, so a clocked rated game's rematch could be left to stall."""
+    with client(tmp_path / "t.db") as c:
+        t = new_table(c, clock={"pace": "real-time", "minutes": 5})
+        tok = [token(s["link"]) for s in t["seats"]]
+        with c.websocket_connect(f"/ws/{t['id']}?token={tok[0]}") as ann, \
+                c.websocket_connect(f"/ws/{t['id']}?token={tok[1]}") as bob:
+            listen(ann)
+            listen(bob)
+            play_to_the_end({0: ann, 1: bob})
+            for _ in range(30):
+                ann.send_json({"type": "rematch"})
+            ann.send_json({"type": "chat", "text": "again?"})  # Bob hears it after all that the 30 yeses caused
+            told = []
+            while (msg := bob.receive_json())["type"] != "chat":
+                told += [msg] if msg["type"] == "rematch" else []
+            assert [m["accepted"] for m in told] == [[0]]  # told once
+            bob.send_json({"type": "rematch"})
+            done = until(bob, lambda m: m["type"] == "rematch" and m["next"])
+        new = c.get(f"/api/tables/{done['next']}").json()
+        assert new["clock"]["mode"] == "real-time" and max(seat["left"] for seat in new["clock"]["seats"]) == 300
+
+
 def ratings(c: TestClient, name: str) -> list[Msg]:
     r = c.get(f"/api/players/{name}/ratings")
     assert r.status_code == 200, r.text

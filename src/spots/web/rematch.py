@@ -66,6 +66,14 @@ class Rematch:
         if not room.state.is_terminal():
             return _error("not-over", _("a rematch is offered when the game is over"))
         try:
+            accepted, following = await self.hub.writer.run(self.hub.store.rematch_of, room.id)
+        except Unavailable as exc:
+            return _error("server-error", _("the rematch could not be saved; try again"), retry_after=exc.retry)
+        if conn.seat in accepted or following:  # said already: nothing changes, so nobody is told again
+            new = await self.hub.table(following) if following else None
+            conn.send(json.dumps(self.message(room, conn, accepted, new)))
+            return None
+        try:
             _, complete = await self.hub.writer.run(self.hub.store.accept_rematch, room.id, conn.seat,
                                                            humans(room))
         except Unavailable as exc:
@@ -82,7 +90,8 @@ class Rematch:
         return None
 
     async def create(self, room: Room, conn: Conn) -> Room:
-        """The new table: the same game, options and rated flag, seats rotated, every human seat by invitation."""
+        """The new table: the same game, options, clock and rated flag, seats rotated, every human seat by
+        invitation."""
         kind, row = room.kind, room.row
         options = dict(row.rules)
         for option in kind.spec.options:
@@ -93,7 +102,9 @@ class Rematch:
             s = row.seats[old]
             seats.append({"kind": s.kind, "bot": s.bot, "name": s.name, "open": False, "claimed": False,
                           **({"account": account} if (account := account_of(s)) else {})})
-        new = await self.hub.create(kind, kind.rules_from_dict(options), seats, conn.client, rated=row.rated)
+        pace = room.timekeeper.clock.pace if room.timekeeper is not None else None  # the same clock, afresh
+        new = await self.hub.create(kind, kind.rules_from_dict(options), seats, conn.client, pace=pace,
+                                    rated=row.rated)
         await self.hub.writer.run(self.hub.store.link_rematch, room.id, new.id)
         log.info("table %s: rematch at table %s", room.id, new.id)
         return new
