@@ -154,3 +154,46 @@ def test_a_game_analysed_while_it_is_played_has_the_same_report_and_only_its_end
     assert live == fresh
     assert heard[0][1] == ends[-1] + 1, "only the moves after the ones fed while it was played were left"
     assert heard[-1] == ("job", len(moves), len(moves))
+
+
+def test_reports_asked_for_at_once_are_held_to_the_coachs_eight(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    """Issue 42's untested list, the coach's CPU under many finished games at once: the cap of ``coach.AT_ONCE``
+    reports was checked before an await and taken after it, so reports asked for at the same moment all got past
+    it. Each report here waits until the test lets it go, so none finishes while they are counted; then each
+    fails at once (this test is about the asking, not the reports)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    let_go = threading.Event()
+
+    def held(*args: Any) -> dict[str, Any]:
+        let_go.wait(PATIENT_S)
+        raise RuntimeError("let go")  # the report fails at once: what is counted here is only the asking
+
+    monkeypatch.setattr(coach, "compute", held)
+    many = coach.AT_ONCE + 4
+    app = create_app(tmp_path / "coach.db", bot_delay=0.0, requests_per_second=1e6, tables_per_minute=1e6,
+                     bot_tables_per_client=many,
+                     bot_tables_per_network=many, max_bot_tables=2 * many)
+    with TestClient(app) as c:
+        bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        tables = [new_table(c, seats=bots, target=1)["id"] for _ in range(many)]
+        deadline = time.time() + PATIENT_S
+        while not all(c.get(f"/api/tables/{t}").json()["view"]["over"] for t in tables):
+            assert time.time() < deadline, "the bots' games did not end"
+            time.sleep(0.1)
+        try:
+            with ThreadPoolExecutor(many) as asking:  # every report asked for at the same moment
+                answers = list(asking.map(lambda t: c.get(f"/api/tables/{t}/analysis"), tables))
+        finally:
+            let_go.set()
+        statuses = sorted(a.status_code for a in answers)
+        assert statuses == [202] * coach.AT_ONCE + [503] * (many - coach.AT_ONCE), statuses
+        busy = next(a for a in answers if a.status_code == 503)
+        assert busy.json()["error"] == "coach-busy" and int(busy.headers["Retry-After"]) > 0
+        refused = tables[answers.index(busy)]
+        while (again := c.get(f"/api/tables/{refused}/analysis")).status_code == 503:  # as the page asks again
+            assert time.time() < deadline + PATIENT_S, "the coach stayed busy"
+            time.sleep(0.2)
+        assert again.status_code == 202 and again.json()["status"] == "computing"  # its turn came

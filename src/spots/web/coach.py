@@ -144,6 +144,7 @@ class Coach:
     def __init__(self, store: TableStore, writer: Writer, workers: int = 1) -> None:
         self.store, self.writer, self.workers = store, writer, workers
         self.running: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self.claiming: set[tuple[str, str]] = set()  # reports being claimed in the store (each holds a place)
         self.progress: dict[str, tuple[int, int]] = {}  # job (the record digest) -> (done, total)
         self.reports: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
         self.failed: dict[tuple[str, str], str] = {}
@@ -250,10 +251,19 @@ class Coach:
         if row is not None and row[0] == "ready" and row[3]:
             return {"status": "ready", "report": self._keep(key, json.loads(row[3]))}
         if row is None or not self.store.shared or row[4] < time.time() - STALE:
-            if len(self.running) >= AT_ONCE:
+            # a place is held before the claim's await: answers asked at once all counted (they got past before)
+            if key in self.claiming:
+                return {"status": "computing", "done": 0, "total": total}
+            if len(self.running) + len(self.claiming) >= AT_ONCE:
                 raise Refused(503, "coach-busy", "the server is analysing other games; try again in a moment", 5)
-            if await self.writer.run(self.store.claim_analysis, key, room.id, total):
-                self.running[key] = asyncio.get_running_loop().create_task(self._compute(room, key))
+            self.claiming.add(key)
+            try:
+                claimed = await self.writer.run(self.store.claim_analysis, key, room.id, total)
+                if claimed:
+                    self.running[key] = asyncio.get_running_loop().create_task(self._compute(room, key))
+            finally:
+                self.claiming.discard(key)
+            if claimed:
                 return {"status": "computing", "done": 0, "total": total}
             row = await self.writer.run(self.store.analysis, key)
         if row is not None and row[0] == "failed":
