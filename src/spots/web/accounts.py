@@ -35,6 +35,7 @@ import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -140,7 +141,8 @@ class Accounts:
         self.hub, self.store, self.limits, self.secure = hub, hub.store, limits, secure
         # OWASP's first argon2id choice: 19 MiB, 2 passes, 1 lane (~30 ms here); at most two at once bound the memory
         self.hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
-        self.hashing = asyncio.Semaphore(2)
+        # two threads of their own: a sign-in never waits behind e-mail, pushes or anything else on a thread
+        self.hashing = ThreadPoolExecutor(2, thread_name_prefix="spots-hash")
         self.unknown = ""  # a hash checked for unknown names, so they take as long (made at the first sign-in)
         # wrong passwords for names that have no account, (count, last), so that they are slowed and locked exactly
         # as a real name is and the answers do not tell which names exist
@@ -154,18 +156,20 @@ class Accounts:
     async def _run(self, call: Any, *args: Any, **kwargs: Any) -> Any:
         return await self.hub.writer.run(functools.partial(call, **kwargs) if kwargs else call, *args)
 
+    def close(self) -> None:
+        self.hashing.shutdown(wait=False, cancel_futures=True)
+
     async def _hash(self, password: str) -> str:
-        async with self.hashing:
-            return await asyncio.to_thread(self.hasher.hash, password)
+        return await asyncio.get_running_loop().run_in_executor(self.hashing, self.hasher.hash, password)
 
     async def _verify(self, stored: str | None, password: str) -> bool:
         if not stored and not self.unknown:
             self.unknown = await self._hash(secrets.token_hex(16))
-        async with self.hashing:
-            try:
-                await asyncio.to_thread(self.hasher.verify, stored or self.unknown, password)
-            except (VerifyMismatchError, VerificationError, InvalidHashError):
-                return False
+        try:
+            await asyncio.get_running_loop().run_in_executor(self.hashing, self.hasher.verify, stored or self.unknown,
+                                                             password)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return False
         return stored is not None
 
     # -------------------------------------------------------------- signing up and in

@@ -88,6 +88,7 @@ def create_app(
         yield
         await told.stop()
         await hub.stop()
+        accounts.close()
         hub.talk.close()
         await reports.close()
         pool.close()
