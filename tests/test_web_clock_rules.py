@@ -41,6 +41,26 @@ def test_out_of_time_the_others_choose_within_the_grace_time_else_a_bot_plays_an
     assert clock.stand_in(1) is None and clock.left[1] == 10.0
 
 
+def test_coming_back_again_and_again_cannot_stall_a_table() -> None:
+    """Issue 42's untested list (stopping one's own clock): every return gave the grace time again and every
+    time-out a new window for the others to choose in, so a player who came back and ran out in turn held the
+    table for ever. The grace comes once; out of time again, the stand-in chosen before plays at once."""
+    clock = Clock.new(Pace("real-time", 30.0), 2)
+    clock.start(1, 0.0)
+    assert clock.expire(30.0, choosers=[0, 1]) == [1] and clock.stand_in(1) == "out"
+    clock.choose(1, "skip", 31.0)
+    clock.back(1, 40.0)  # the first return: the grace time (at most the bank)
+    assert clock.stand_in(1) is None and clock.left[1] == 30.0
+    clock.start(1, 50.0)
+    assert clock.expire(80.0, choosers=[0, 1]) == [1]
+    assert clock.stand_in(1) == "skip" and clock.deadline() is None  # no new choice to wait for
+    clock.back(1, 90.0)  # back again: the time left, nothing more
+    assert clock.stand_in(1) is None and clock.left[1] == 0.0
+    clock.start(1, 95.0)
+    assert clock.expire(95.0, choosers=[0, 1]) == [1] and clock.stand_in(1) == "skip"  # at once
+    assert clock.ran_out == [1] and Clock.from_json(clock.to_json()) == clock  # kept with the table
+
+
 def test_with_nobody_left_to_choose_a_bot_plays_at_once() -> None:
     clock = Clock.new(Pace("real-time", 5.0), 2)
     clock.start(0, 0.0)

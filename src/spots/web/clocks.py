@@ -14,7 +14,10 @@ typically); the time left is filled again after each move.
 When a clock runs out the seat is ``out``: the table's other humans choose ``bot`` (a bot plays
 for them until they come back) or ``skip`` (their turns are played the shortest way the rules
 allow). With nobody left to choose, or when nobody chooses within the grace time, a bot plays.
-A player who comes back takes the seat again with the grace time on their clock.
+A player who comes back takes the seat again with the grace time on their clock, the first time only:
+after that they come back to the time they have left, and when it runs out again the stand-in the
+table had for them takes over at once, with no new choice to wait for. (Before, every return gave the
+grace time again and every time-out a new choice window, so a player could stall a table for ever.)
 """
 
 from __future__ import annotations
@@ -156,6 +159,7 @@ class Clock:
     away: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> {"as": out|bot|skip, "since": t}
     ran_out: list[int] = field(default_factory=list)  # seats that ran out of time, in order (finish last)
     covered: list[list[int]] = field(default_factory=list)  # [seat, first move, last move] a stand-in played
+    returned: dict[int, str] = field(default_factory=dict)  # seat -> its stand-in when it first came back
 
     @classmethod
     def new(cls, pace: Pace, seats: int) -> Clock:
@@ -167,14 +171,16 @@ class Clock:
         return json.dumps({"pace": self.pace.to_dict(), "left": [round(x, 3) for x in self.left],
                            "running": self.running, "since": self.since,
                            "away": {str(s): a for s, a in sorted(self.away.items())}, "ran_out": self.ran_out,
-                           "covered": self.covered}, sort_keys=True)
+                           "covered": self.covered, "returned": {str(s): a for s, a in sorted(self.returned.items())}},
+                          sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Clock:
         doc = json.loads(text)
         return cls(Pace.from_dict(doc["pace"]), [float(x) for x in doc["left"]], doc.get("running"),
                    float(doc.get("since", 0.0)), {int(s): dict(a) for s, a in doc.get("away", {}).items()},
-                   [int(s) for s in doc.get("ran_out", [])], [[int(x) for x in row] for row in doc.get("covered", [])])
+                   [int(s) for s in doc.get("ran_out", [])], [[int(x) for x in row] for row in doc.get("covered", [])],
+                   {int(s): str(a) for s, a in doc.get("returned", {}).items()})
 
     def copy(self) -> Clock:
         return Clock.from_json(self.to_json())
@@ -249,7 +255,8 @@ class Clock:
             self._stop(now)
             self.left[seat] = 0.0
             others = [c for c in choosers if c != seat]
-            self.away[seat] = {"as": "out" if others else "bot", "since": now}
+            again = self.returned.get(seat)  # out of time again after coming back: that stand-in, at once
+            self.away[seat] = {"as": again or ("out" if others else "bot"), "since": now}
             if seat not in self.ran_out:
                 self.ran_out.append(seat)
             changed.append(seat)
@@ -264,9 +271,11 @@ class Clock:
         self.away[seat] = {"as": choice, "since": now}
 
     def back(self, seat: int, now: float) -> None:
-        """The seat's player is back: the seat is theirs again, with at least the grace time."""
-        self.away.pop(seat, None)
-        self.left[seat] = max(self.left[seat], self.pace.grace)
+        """The seat's player is back: the seat is theirs again, the first time with at least the grace time."""
+        was = self.away.pop(seat, {}).get("as")
+        if seat not in self.returned:
+            self.left[seat] = max(self.left[seat], self.pace.grace)
+            self.returned[seat] = "skip" if was == "skip" else "bot"
 
     # -------------------------------------------------------------- what the table shows
 
