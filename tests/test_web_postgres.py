@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import secrets
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -409,3 +410,52 @@ def test_an_undo_on_one_process_is_seen_on_the_other_and_beats_a_stale_move(two:
     stored = stored_moves(pg_url, t["id"])
     assert [i for i, _ in stored] == list(range(len(stored))), "a move was stored beyond the end of the record"
     assert agreed_log([a, b], t["id"]) == table_log(a, t["id"]) and len(table_log(a, t["id"])) == len(stored)
+
+
+def test_accounts_hold_across_two_processes(two: list[Server]) -> None:
+    """Issue 42's untested list, the account findings on PostgreSQL with two processes: a stranger's wrong
+    passwords on one process lock the password on both, but not the owner's own browser, which signs in on the
+    other; "sign out everywhere" on one ends a socket open on the other (its next act is refused, it is closed)
+    and forgets the browser on both; a name that mixes scripts is refused on either."""
+    from spots.web.accounts import COOKIE, DEVICE_COOKIE
+    from test_web_signout_server import farewell, guest_plays_until_seat_0_is_to_move, new_table, seat_socket
+
+    a, b = two
+    name = f"Pat{secrets.token_hex(3)}"  # the module's servers share one database: a name of this test's own
+
+    def on(server: Server, **cookies: str) -> httpx.Client:
+        return httpx.Client(base_url=server.url, timeout=PATIENT_S, headers={"Origin": server.url}, cookies=cookies)
+
+    def sign_in(client: httpx.Client, password: str = "correct horse") -> httpx.Response:
+        return client.post("/signin", data={"name": name, "password": password}, follow_redirects=False)
+
+    with on(a) as browser:
+        r = browser.post("/signup", data={"name": name, "password": "correct horse"}, follow_redirects=False)
+        assert r.status_code == 303, r.text
+        device = str(r.cookies[DEVICE_COOKIE])
+    with on(b) as other:
+        r = other.post("/signup", data={"name": name.replace("a", "а", 1), "password": "correct horse"})  # Cyrillic а
+        assert r.status_code == 400 and "mixes letters of several" in r.text
+    with on(a) as stranger:
+        assert [sign_in(stranger, "wrong guess").status_code for _ in range(10)][-1] == 429
+    with on(b) as elsewhere:
+        assert sign_in(elsewhere).status_code == 429  # locked on the other process too
+    with on(b, **{DEVICE_COOKIE: device}) as owners:
+        r = sign_in(owners)  # the owner's browser, on the other process
+        assert r.status_code == 303, r.text
+        session = str(r.cookies[COOKIE])
+    table, seat, guest = new_table(a, session)
+    asyncio.run(guest_plays_until_seat_0_is_to_move(b, table, guest))
+
+    async def signed_out_on_a_while_open_on_b() -> None:
+        ws, view = await seat_socket(b, table, seat, session)
+        assert view["to_move"] == 0 and view["legal"]
+        with on(a, **{COOKIE: session}) as on_a:
+            assert on_a.post("/signout/everywhere", follow_redirects=False).status_code == 303
+        await ws.send(json.dumps({"type": "move", "move": view["legal"][0]["move"], "at": view["moves"]}))
+        seen, code = await farewell(ws)
+        assert code == 4401 and [m.get("code") for m in seen if m["type"] != "state"] == ["signed-out"], seen
+
+    asyncio.run(signed_out_on_a_while_open_on_b())
+    with on(a, **{DEVICE_COOKIE: device}) as forgotten:
+        assert sign_in(forgotten).status_code == 429  # the browsers were forgotten with the sessions
