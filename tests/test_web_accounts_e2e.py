@@ -104,7 +104,7 @@ def test_a_replayed_or_made_up_passkey_challenge_signs_nobody_in(site: tuple[Ser
     cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
         "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
         "isUserVerified": True}})
-    sign_up(page, base, "Lee", "a long enough password")
+    sign_up(page, base, "Quinn", "a long enough password")
     page.click("#passkey-register")
     page.wait_for_selector("#passkey-message[data-done='1']")
     page.click("#signout")
@@ -114,7 +114,7 @@ def test_a_replayed_or_made_up_passkey_challenge_signs_nobody_in(site: tuple[Ser
         page.click("#passkey-signin")
     page.wait_for_url("**/me")
     answer = sent.value.post_data
-    assert answer and "Lee" in page.inner_text("#me-link")
+    assert answer and "Quinn" in page.inner_text("#me-link")
     stranger = browser.new_context()  # someone who copied the answer off the wire
     replayed = stranger.request.post(base + "/api/passkeys/signin", data=answer,
                                      headers={"Content-Type": "application/json", "Origin": base})

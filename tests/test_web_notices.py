@@ -159,7 +159,7 @@ def test_nothing_goes_to_an_unconfirmed_address_or_an_open_page_and_one_click_st
         page = ada.get("/me").text
         assert "Not confirmed yet: nothing is sent to this address until you open the link" in page
         table = ada.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}], "tricks": "beginner",
-                                              "target": 12}).json()
+                                              "target": 20}).json()  # the most: longer than six rounds
         links = [s["link"] for s in table["seats"]]
         assert cy.post(links[1].replace(srv.url, "") + "/take").status_code in (200, 303)
         clients = (ada, cy)

@@ -83,7 +83,7 @@ def routes(ctx: Context, addresses: Addresses) -> APIRouter:
 
     def link_page(request: Request, status: int, title: str, text: str, button: str = "") -> HTMLResponse:
         """A page saying ``text``; with ``button``, a form that POSTs back to this very address."""
-        return ctx.page(request, "email_link.html", status, title=title, message=text, button=button,
+        return ctx.page(request, "message.html", status, title=title, message=text, button=button,
                         action=request.url.path)
 
     async def confirm_page(request: Request, token: str) -> HTMLResponse:
