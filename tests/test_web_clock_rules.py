@@ -1,7 +1,11 @@
 """The clock's rules on their own (``web/clocks.py``): what each pace adds, when a seat is out of time, who
-chooses, the grace time, a player's return, the finishing order for ratings and a skipped seat's moves."""
+chooses, the grace time, a player's return, the finishing order for ratings and a skipped seat's moves; and, through
+the app in-process, that no message a player sends moves a clock it should not."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -88,3 +92,38 @@ def test_the_named_paces_and_custom_ones_parse() -> None:
     assert parse_pace({"pace": "turn-based", "hours": 12}) == Pace("turn-based", 12 * 3600.0)
     with pytest.raises(ValueError, match="'seconds' must be from 1 to 36000 seconds"):
         parse_pace({"pace": "real-time", "seconds": 0.5})
+
+
+def test_no_message_stops_ones_own_clock_or_runs_out_anothers(tmp_path: Path) -> None:
+    """Issue 42's untested list: whatever either player sends (a sync, "back", a choice for a seat that
+    still has time or for themselves, an undo with nothing to take back, a chat line, a move in the other's name),
+    the clock of the player to move runs on to the same deadline and the other's time stays as it was."""
+    from test_web_api import client, new_table, opened, token, until
+
+    with client(tmp_path / "c.db", rate=1e6) as c:
+        t = new_table(c, clock={"pace": "real-time", "seconds": 60}, target=3)
+
+        def clock() -> dict[str, Any]:
+            return dict(c.get(f"/api/tables/{t['id']}").json()["clock"])
+
+        with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as first, \
+                c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][1]['link'])}") as second:
+            views = [opened(first)["state"]["view"], opened(second)["state"]["view"]]
+            before = clock()
+            mover = before["running"]
+            assert mover in (0, 1) and before["deadline"] is not None
+            for seat, ws in enumerate((first, second)):
+                other = 1 - seat
+                for msg in ({"type": "sync"}, {"type": "back"},
+                            {"type": "absent", "for": other, "choice": "bot"},
+                            {"type": "absent", "for": seat, "choice": "skip"}, {"type": "undo"},
+                            {"type": "chat", "text": "hurry up"},
+                            {"type": "move", "move": views[seat]["legal"][0]["move"] if views[seat]["legal"]
+                             else "stop", "seat": other}):
+                    ws.send_json(msg)
+                ws.send_json({"type": "ping"})
+                until(ws, lambda m: m["type"] == "pong")  # everything before it has been handled
+            after = clock()
+        assert after["running"] == mover and abs(after["deadline"] - before["deadline"]) < 0.01
+        assert [s["away"] for s in after["seats"]] == [None, None]
+        assert after["seats"][1 - mover]["left"] == before["seats"][1 - mover]["left"]
