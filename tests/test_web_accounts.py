@@ -242,6 +242,16 @@ def test_sign_up_and_settings_on_a_full_or_read_only_database_say_so_and_change_
             store.db.execute("DROP TRIGGER trouble_update")
         assert signed_in_as(c, sign_up(c, "Bo")) == "Bo"
         assert signed_in_as(c, ada) == "Ada"
+        with store.lock, store.db:  # the account is written, its session is not: the page says which
+            store.db.execute(f"CREATE TRIGGER no_session BEFORE INSERT ON sessions"
+                             f" BEGIN SELECT RAISE(ABORT, '{trouble}'); END")
+        r = as_(c, None).post("/signup", data={"name": "Cy", "password": "correct horse"}, follow_redirects=False)
+        assert r.status_code == 503 and COOKIE not in r.cookies
+        assert error_of(r) == ("Your account Cy is made, but the server could not sign you in just now; sign in again"
+                               " in a few minutes.")
+        with store.lock, store.db:
+            store.db.execute("DROP TRIGGER no_session")
+        assert sign_in(c, "Cy", "correct horse").status_code == 303
 
 
 def test_sign_in_attempts_are_limited_per_client(db: str) -> None:

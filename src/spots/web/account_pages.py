@@ -34,6 +34,7 @@ from .games import hosted
 from .guard import Refused, client_of, parse_json, read_body
 from .invitations import mine as my_invitations
 from .passkeys import PasskeyError, Passkeys, relying_party
+from .writer import Unavailable
 
 FORM_BODY = 2048  # bytes: a sign-in form holds a name, a password and where to go next
 PASSKEY_BODY = 8192  # a WebAuthn answer: a few hundred bytes of keys and signatures, base64url
@@ -98,7 +99,12 @@ class AccountPages:
         except ValueError as exc:
             return self.form_page(request, "signup", 400, str(exc), name, next_path)
         response = see_other(next_path)
-        await self.accounts.start_session(account, response, session_token(request), device_token(request))
+        try:
+            await self.accounts.start_session(account, response, session_token(request), device_token(request))
+        except Unavailable as exc:  # the account is kept: say so, rather than that nothing was changed
+            return self.form_page(request, "signin", 503, _(
+                "Your account {name} is made, but the server could not sign you in just now; sign in again in a few"
+                " minutes.").format(name=account.name), account.name, next_path, exc.retry)
         return response
 
     async def signin(self, request: Request) -> Response:
