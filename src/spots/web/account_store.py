@@ -137,12 +137,16 @@ class AccountStore:
         return found
 
     def name_looking_like(self, key: str) -> str | None:
-        """A name taken whose look-alike key is ``key``; the keys of names made before keys were kept (NULL) are
-        worked out here."""
+        """A name taken whose look-alike key is ``key``. The names made before keys were kept (NULL) get theirs
+        here, once: they are written back, so the next check finds them by the index."""
         with self.lock:
-            rows = self._read("SELECT name, look_alike FROM accounts WHERE look_alike = ? OR look_alike IS NULL"
+            rows = self._read("SELECT id, name, look_alike FROM accounts WHERE look_alike = ? OR look_alike IS NULL"
                               " ORDER BY created", (key,))
-        return next((name for name, kept in rows if (kept or look_alike_key(name)) == key), None)
+        missing = [(look_alike_key(name), account_id) for account_id, name, kept in rows if kept is None]
+        if missing:
+            self._write([("UPDATE accounts SET look_alike = ? WHERE id = ?", pair) for pair in missing])
+        worked_out = {account_id: found for found, account_id in missing}
+        return next((name for account_id, name, kept in rows if (kept or worked_out[account_id]) == key), None)
 
     def account(self, account_id: str) -> AccountRow | None:
         row = self._one(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?", (account_id,))

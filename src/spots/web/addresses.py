@@ -39,7 +39,7 @@ class Addresses:
     """Asking an address's owner to confirm it, the confirmation itself, and unsubscribing."""
 
     def __init__(self, ctx: Context, notices: Notices) -> None:
-        self.ctx, self.notices, self.store, self.writer = ctx, notices, ctx.hub.store, ctx.hub.writer
+        self.notices, self.store, self.writer = notices, ctx.hub.store, ctx.hub.writer
 
     async def _set(self, account_id: str, **values: Any) -> None:
         await self.writer.run(functools.partial(self.store.set_account, account_id, **values))
@@ -70,9 +70,13 @@ class Addresses:
         return await self.writer.run(self.store.confirm_email, hash_secret(token), time.time(),
                                      secrets.token_urlsafe(24))
 
+    async def unsubscribing(self, token: str) -> AccountRow | None:
+        """The account an unsubscribe link's token belongs to."""
+        return await self.writer.run(self.store.account_unsubscribing, token)
+
     async def unsubscribe(self, token: str) -> AccountRow | None:
         """The account the unsubscribe token belongs to, now sent no more notices; None for a wrong token."""
-        account = await self.writer.run(self.store.account_unsubscribing, token)
+        account = await self.unsubscribing(token)
         if account is not None:
             await self._set(account.id, notify=NOTIFY_NEVER)
         return account
@@ -112,7 +116,7 @@ def routes(ctx: Context, addresses: Addresses) -> APIRouter:
 
     async def unsubscribe_page(request: Request, token: str) -> HTMLResponse:
         _ = tr_of(request)
-        found = await ctx.hub.writer.run(ctx.hub.store.account_unsubscribing, token)
+        found = await addresses.unsubscribing(token)
         if found is None:
             return link_page(request, 404, _("Stop e-mails from Spots"), _("This link to stop e-mails is not valid."))
         return link_page(request, 200, _("Stop e-mails from Spots"), _(

@@ -384,15 +384,15 @@ class Hub:
                 if not room.conns and now - room.touched > self.limits.linger_after_end:
                     self._unload(room)
                 continue
+            if room.timekeeper is not None:
+                continue  # its clocks bring it to an end
             mover = room.kind.summary(room.state).seat
             if mover is None or room.row.seats[mover].kind != "human":  # a bot plays by itself: watched, it stays
                 waited_on = bool(room.conns)
             else:
                 waited_on = any(c.seat == mover for c in room.conns)
-            if room.timekeeper is not None or waited_on:
-                continue
             idle = now - room.awaited_since
-            if idle <= self.limits.expire_after:
+            if waited_on or idle <= self.limits.expire_after:
                 continue
             try:
                 await self.writer.run(self.store.set_status, room.id, "abandoned")

@@ -56,8 +56,12 @@ class Rematch:
             return
         accepted, following = await self.hub.writer.run(self.hub.store.rematch_of, room.id)
         if accepted or following:
-            new = await self.hub.table(following) if following else None
-            conn.send(json.dumps(self.message(room, conn, accepted, new)))
+            await self._tell(room, conn, accepted, following)
+
+    async def _tell(self, room: Room, conn: Conn, accepted: list[int], following: str | None) -> None:
+        """One viewer hears where the rematch stands."""
+        new = await self.hub.table(following) if following else None
+        conn.send(json.dumps(self.message(room, conn, accepted, new)))
 
     async def accept(self, room: Room, conn: Conn, msg: dict[str, Any]) -> dict[str, Any] | None:
         _ = i18n.translator(conn.lang).gettext
@@ -70,8 +74,7 @@ class Rematch:
         except Unavailable as exc:
             return _error("server-error", _("the rematch could not be saved; try again"), retry_after=exc.retry)
         if conn.seat in accepted or following:  # said already: nothing changes, so nobody is told again
-            new = await self.hub.table(following) if following else None
-            conn.send(json.dumps(self.message(room, conn, accepted, new)))
+            await self._tell(room, conn, accepted, following)
             return None
         try:
             _, complete = await self.hub.writer.run(self.hub.store.accept_rematch, room.id, conn.seat,
