@@ -29,7 +29,7 @@ from argon2 import PasswordHasher  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from spots.web import create_app  # noqa: E402
-from spots.web.accounts import COOKIE, hash_secret  # noqa: E402
+from spots.web.accounts.service import COOKIE, hash_secret  # noqa: E402
 from spots.web.config import Limits  # noqa: E402
 
 SEATS = {"seats": [{"kind": "human", "name": "Me"}, {"kind": "bot", "bot": "greedy"}], "tricks": "beginner",

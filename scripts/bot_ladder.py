@@ -31,7 +31,7 @@ from openskill.models import PlackettLuce
 
 from spots.arena import run_match
 from spots.web.games import hosted
-from spots.web.ratings import MODEL_SETTINGS, places
+from spots.web.ratings.service import MODEL_SETTINGS, places
 
 OUT = Path(__file__).resolve().parents[1] / "src" / "spots" / "web" / "bot_ladder.json"
 ANCHOR = "greedy"

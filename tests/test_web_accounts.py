@@ -23,9 +23,9 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from conftest import PATIENT_S
 from spots.web import create_app
-from spots.web.accounts import COOKIE, DEVICE_COOKIE, hash_secret
+from spots.web.accounts.service import COOKIE, DEVICE_COOKIE, hash_secret
+from spots.web.accounts.users import main as users
 from spots.web.store import open_store
-from spots.web.users import main as users
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 EVIL = "https://evil.example"
@@ -292,7 +292,7 @@ def test_sign_ups_resets_and_passkey_challenges_are_limited_per_network(db: str)
 @pytest.mark.parametrize("target", ["//evil.example/", "/\t/evil.example/", "/\\evil.example", "https://evil.example/",
                                     "/ok\n", "evil"])
 def test_after_signing_in_a_visitor_is_only_sent_to_a_page_of_this_site(tmp_path: Path, target: str) -> None:
-    from spots.web.account_pages import local_path
+    from spots.web.accounts.routes import local_path
 
     assert local_path(target) == "/me" and local_path("/play/a-B_9?x=1") == "/play/a-B_9?x=1"
     with app_on(str(tmp_path / "n.db")) as c:

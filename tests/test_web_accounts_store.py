@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from spots.web.account_store import DELETED, Duplicate, LooksLike
+from spots.web.accounts.look_alike import look_alike_key
+from spots.web.accounts.store import DELETED, Duplicate, LooksLike
 from spots.web.games import hosted
-from spots.web.look_alike import look_alike_key
-from spots.web.rooms import replay_with_log
 from spots.web.store import SCHEMA_VERSION, TableStore, open_store
+from spots.web.tables.rooms import replay_with_log
 
 FIXTURE = Path(__file__).parent / "fixtures" / "web_v2" / "version2.db"  # written by schema version 2's code
 KEPT = {"tables": "id, game, host_token, created, updated, rules, status, winner, moves, summary, problem, owner",
@@ -44,7 +44,7 @@ def version2_database(db: str) -> None:
         return
     import psycopg
 
-    from spots.web.pgstore import migrate
+    from spots.web.store.postgres import migrate
 
     with psycopg.connect(db, autocommit=True) as conn:
         assert migrate(conn, db, upto=2) == 2

@@ -24,7 +24,7 @@ from conftest import PATIENT_S
 from spots import i18n
 from spots.web import create_app
 from spots.web.games import hosted
-from spots.web.rooms import replay_with_log
+from spots.web.tables.rooms import replay_with_log
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 

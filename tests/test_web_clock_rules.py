@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from spots.web.clocks import DAY, PROFILES, Clock, Pace, parse_pace, skip_move
+from spots.web.clocks.clock import DAY, PROFILES, Clock, Pace, parse_pace, skip_move
 
 
 def test_a_real_time_clock_runs_only_for_the_player_to_move_and_adds_its_increment_per_move() -> None:

@@ -21,7 +21,8 @@ from spots import i18n
 from spots.analysis.words import BANDS
 from spots.core import games
 from spots.core.play import play_out
-from spots.web import coach, create_app
+from spots.web import create_app
+from spots.web.coach import service as coach
 from test_web_api import client, new_table, opened, play, token, until
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]

@@ -220,7 +220,7 @@ def test_an_account_gets_at_most_its_e_mails_a_day(tmp_path: Path, mailbox: tupl
     from fastapi.testclient import TestClient
 
     from spots.web.app import create_app
-    from spots.web.notices import Smtp
+    from spots.web.notices.service import Smtp
 
     port, received = mailbox
     smtp = Smtp.parse(f"smtp://127.0.0.1:{port}?from=spots@example.org")
@@ -255,7 +255,7 @@ def test_the_daily_digest_gathers_the_waiting_tables_into_one_email(chosen_by: s
     from fastapi.testclient import TestClient
 
     from spots.web.app import create_app
-    from spots.web.notices import Smtp
+    from spots.web.notices.service import Smtp
 
     port, received = mailbox
     smtp = Smtp.parse(f"smtp://127.0.0.1:{port}?from=spots@example.org")

@@ -24,7 +24,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from conftest import PATIENT_S
 from servers import Server
 from spots.web.games import hosted
-from spots.web.rooms import replay_with_log
+from spots.web.tables.rooms import replay_with_log
 
 pytestmark = pytest.mark.timeout(300)
 TWO_HUMANS = {"seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}], "tricks": "beginner",
@@ -251,7 +251,7 @@ def bot_player(url: str, table: str, servers: list[Server]) -> Server | None:
     """The server process holding the table's bot lock (its connection is named after its pid)."""
     import psycopg
 
-    from spots.web.pgstore import LOCKS, lock_key
+    from spots.web.store.postgres import LOCKS, lock_key
 
     with psycopg.connect(url) as conn:
         row = conn.execute(
@@ -417,7 +417,7 @@ def test_accounts_hold_across_two_processes(two: list[Server]) -> None:
     passwords on one process lock the password on both, but not the owner's own browser, which signs in on the
     other; "sign out everywhere" on one ends a socket open on the other (its next act is refused, it is closed)
     and forgets the browser on both; a name that mixes scripts is refused on either."""
-    from spots.web.accounts import COOKIE, DEVICE_COOKIE
+    from spots.web.accounts.service import COOKIE, DEVICE_COOKIE
     from test_web_signout_server import farewell, guest_plays_until_seat_0_is_to_move, new_table, seat_socket
 
     a, b = two

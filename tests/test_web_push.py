@@ -95,7 +95,7 @@ def test_a_turn_that_begins_is_pushed_to_the_seats_subscription_and_only_its_bro
     from py_vapid import Vapid as VapidKey
 
     from spots.web.app import create_app
-    from spots.web.notices import Vapid
+    from spots.web.notices.service import Vapid
     from spots.web.server import vapid_public_key
 
     key_file = tmp_path / "vapid.pem"
@@ -151,8 +151,8 @@ def test_a_push_service_that_never_answers_holds_up_nothing(tmp_path: Path, monk
     from fastapi.testclient import TestClient
     from py_vapid import Vapid as VapidKey
 
-    from spots.web import notices
     from spots.web.app import create_app
+    from spots.web.notices import service as notices
     from spots.web.server import vapid_public_key
 
     monkeypatch.setattr(notices, "PUSH_TIMEOUT", 0.5)

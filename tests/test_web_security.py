@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 
 from conftest import PATIENT_S
 from spots.web import create_app
-from spots.web.rooms import STATE, Conn
+from spots.web.tables.rooms import STATE, Conn
 from test_web_api import Msg, db_moves, opened, play, token, until
 from test_web_double_spot import HUMANS, stored_table, to_a_claim
 
@@ -264,7 +264,7 @@ def test_6_hints_are_cached_per_position_and_limited(tmp_path: Path) -> None:
 
 def test_6_the_replay_endpoint_does_not_replay_the_game_per_request(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from spots.web import replays
+    from spots.web.tables import replays
 
     with app(tmp_path / "s.db", bot_delay=0.0, requests_per_second=1000.0) as c:
         t = made(c, [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}], target=2)

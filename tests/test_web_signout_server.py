@@ -21,8 +21,8 @@ from websockets.exceptions import ConnectionClosed
 
 from conftest import PATIENT_S
 from servers import Server
-from spots.web.accounts import COOKIE
-from spots.web.users import main as users
+from spots.web.accounts.service import COOKIE
+from spots.web.accounts.users import main as users
 
 pytestmark = pytest.mark.timeout(300)
 

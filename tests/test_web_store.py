@@ -133,7 +133,7 @@ def old_database(db: str) -> None:
     if db.startswith("postgresql://"):
         import psycopg
 
-        from spots.web.pgstore import migrate
+        from spots.web.store.postgres import migrate
 
         with psycopg.connect(db, autocommit=True) as conn:
             assert migrate(conn, db, upto=1) == 1

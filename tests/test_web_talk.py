@@ -203,8 +203,8 @@ def test_lines_said_at_once_are_stored_together_in_their_order(tmp_path: Path) -
     each table's talk reads back in the order it was said."""
     import asyncio
 
-    from spots.web.chatlog import ChatLog
     from spots.web.store import Store
+    from spots.web.talk.chatlog import ChatLog
 
     store = Store(tmp_path / "t.db")
     try:
@@ -411,7 +411,7 @@ def test_a_spectators_open_page_does_not_keep_a_leavers_rated_game_from_its_resu
 def test_who_ran_out_of_time_finishes_below_everyone_who_played_on() -> None:
     """Issue 26's rule for rated games: running out of time counts as finishing last, the first to run out last
     of all, below even a winner's place; a retired table's player to move is below them all."""
-    from spots.web.ratings import last_for_absence, places
+    from spots.web.ratings.service import last_for_absence, places
 
     ranks = places([3, 1, 2, 0], winner=0)  # seat 0 won
     assert ranks == [1, 3, 2, 4]

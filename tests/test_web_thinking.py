@@ -32,7 +32,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from conftest import PATIENT_S
 from servers import Server, children, children_named
-from spots.web.workers import Stopped, start_worker, stop_searches, stoppable
+from spots.web.tables.workers import Stopped, start_worker, stop_searches, stoppable
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -298,7 +298,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_users(args: argparse.Namespace) -> int:
     try:
-        from .web.users import main as users
+        from .web.accounts.users import main as users
     except ImportError as exc:
         raise ValueError(f"spots users needs the 'web' extra: pip install 'spots[web]' ({exc})") from None
     return users([o for o in args.options if o != "--"])

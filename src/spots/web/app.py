@@ -18,18 +18,24 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import account_pages, api, coach, invitations, pages, sockets, standing, tutorial
-from .accounts import Accounts, SessionReader
-from .addresses import Addresses
-from .addresses import routes as address_routes
+from .accounts import routes as account_pages
+from .accounts.service import Accounts, SessionReader
+from .coach import service as coach
 from .config import Limits
 from .context import HERE, Context, tr_of
 from .games import ASSET_TYPES, asset_path, hosted
 from .guard import Gate, Refused
-from .hub import Hub
-from .notices import Notices
+from .invitations import service as invitations
+from .notices.addresses import Addresses
+from .notices.addresses import routes as address_routes
+from .notices.service import Notices
+from .pages import routes as pages
+from .pages import tutorial
+from .ratings import routes as standing
 from .store import open_store
-from .workers import Workers
+from .tables import api, sockets
+from .tables.hub import Hub
+from .tables.workers import Workers
 from .writer import Unavailable, Writer
 
 

@@ -18,14 +18,14 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from .. import i18n
-from .accounts import Accounts, account_of
+from .accounts.service import Accounts, account_of
 from .config import Limits
 from .games import GameTemplates
 from .guard import Buckets, script_nonce
-from .hub import Hub
-from .page_words import js_words
-from .replays import Replays
-from .talk import PHRASES
+from .pages.words import js_words
+from .tables.hub import Hub
+from .tables.replays import Replays
+from .talk.service import PHRASES
 
 HERE = Path(__file__).parent
 

@@ -105,7 +105,7 @@ def limits_from(args: argparse.Namespace) -> Limits:
 
 def notices_from(args: argparse.Namespace) -> dict[str, Any]:
     """The your-turn notices the options ask for: ``Notices`` keywords (raises ValueError)."""
-    from .notices import Smtp, Vapid
+    from .notices.service import Smtp, Vapid
 
     out: dict[str, Any] = {"digest": bool(args.email_digest)}
     if args.smtp:

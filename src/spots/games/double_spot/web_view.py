@@ -20,7 +20,7 @@ from .words import N_, colour_word, describe_phase, game_over, rules_summary
 
 ENGLISH = gettext.NullTranslations()
 
-# Words the Double Spot page script shows (the shared ones are in spots.web.page_words).
+# Words the Double Spot page script shows (the shared ones are in spots.web.pages.words).
 JS_WORDS = (
     N_("Cards won"), N_("Column {n}"), N_("Die"), N_("Drop a disc"), N_("Holder {n}"),
     N_("Roll pending"), N_("Seen from {who}'s side"), N_("Claim the card!"), N_("Cards"), N_("Double Spot"),

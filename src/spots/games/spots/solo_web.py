@@ -9,7 +9,7 @@ slow a table's moves; and only for the deals that are open (today's and the ``PA
 before, the challenges, or the deal of a table being played). Until par is known the race panel says so and asks
 again. A guest's bests and streaks are the browser's (``web/static/solo.js``, localStorage); the board of the day
 is the server's: the signed-in players' games it played on the deal, scored from their stored moves
-(``spots.web.solo_store``).
+(``spots.web.store.solo``).
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from ... import i18n
-from ...web.accounts import account_of
+from ...web.accounts.service import account_of
 from ...web.context import request_lang
-from ...web.forms import clean_name
 from ...web.games import hosted
 from ...web.guard import Refused, client_of, read_body
-from ...web.solo_store import BoardRow
-from ...web.workers import NICE
+from ...web.store.solo import BoardRow
+from ...web.tables.forms import clean_name
+from ...web.tables.workers import NICE
 from ...web.writer import Unavailable
 from . import TILES, Rules, State, par_worker, replay
 from .daily import (

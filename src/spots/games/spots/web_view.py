@@ -24,7 +24,7 @@ from .words import dog_title as title
 ENGLISH = gettext.NullTranslations()
 
 
-# Words Spots' table scripts show (the shared ones are in spots.web.page_words)
+# Words Spots' table scripts show (the shared ones are in spots.web.pages.words)
 JS_WORDS = (
     N_("+{n} set aside"), N_("Bury a die"), N_("Bust now"), N_("Busts"), N_("Choose"), N_("Choose a trick"),
     N_("Choose dice"), N_("Deck top"), N_("Dig"), N_("Dogs scored"), N_("Go on"), N_("In hand:"), N_("Move a die"),

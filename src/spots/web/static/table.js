@@ -142,7 +142,10 @@
 
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const url = `${proto}//${location.host}/ws/${encodeURIComponent(table)}` + (token ? `?token=${encodeURIComponent(token)}` : "");
+    // The page's own language, said outright: a browser may send another Accept-Language on a WebSocket.
+    const query = new URLSearchParams({lang: document.documentElement.lang || "en"});
+    if (token) query.set("token", token);
+    const url = `${proto}//${location.host}/ws/${encodeURIComponent(table)}?${query}`;
     ws = new WebSocket(url);
     ws.onopen = () => { retry = 0; setConn(T("live"), true); listeners.open.forEach((f) => f()); };
     ws.onmessage = onMessage;

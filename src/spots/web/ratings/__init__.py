@@ -1,0 +1,2 @@
+"""Ratings per game from rated tables' places (``service``, OpenSkill) and the leaderboards' routes.
+"""

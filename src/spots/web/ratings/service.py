@@ -1,0 +1,261 @@
+"""Ratings of people and bots, per game, from the finishing places of rated tables (OpenSkill, Plackett-Luce).
+
+Why Plackett-Luce: it rates any number of players (1 to 4 here) by their order at
+the end, with a mean ``mu`` and an uncertainty ``sigma`` per player, and it is the
+OpenSkill package's default model. A rating is always shown as ``mu ± 2 sigma``
+(about 95% sure the skill is in that range) and a leaderboard is ordered by the
+conservative ``mu - 2 sigma``, so a lucky first game does not top it.
+
+Only the server rates, from the finished record: a table counts when it was
+created rated, every human seat is a signed-in account, and nobody sits twice.
+Bots are rated too but never move: their ratings are the bot ladder's
+(``bot_ladder.json``, measured by ``scripts/bot_ladder.py``), so they anchor
+the scale. A rated table retired because a player stopped playing counts that
+player (whose turn it was) as last. Each table's changes are stored in one
+transaction keyed by the table, so it counts once however many processes finish it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from openskill.models import PlackettLuce
+
+from ..games import hosted
+from ..talk.store import Change, Rating
+from ..writer import Unavailable
+
+if TYPE_CHECKING:
+    from ..store import SeatRow
+    from ..tables.hub import Hub
+    from ..tables.rooms import Conn, Room
+
+log = logging.getLogger("spots.web")
+MODEL_SETTINGS: dict[str, Any] = {}  # OpenSkill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
+MODEL = PlackettLuce(**MODEL_SETTINGS)
+LADDER_FILE = Path(__file__).with_name("bot_ladder.json")
+
+
+def places(scores: Sequence[int], winner: int | None) -> list[int]:
+    """Each seat's finishing place (1 = first): the winner first, then by score; equal scores share a place."""
+    def key(seat: int) -> tuple[int, int]:
+        return (0 if seat == winner else 1, -scores[seat])
+
+    return [1 + sum(key(other) < key(seat) for other in range(len(scores))) for seat in range(len(scores))]
+
+
+def last_for_absence(ranks: Sequence[int], leaver: int | None, ran_out: Sequence[int]) -> list[int]:
+    """The places once absence counts: who ran out of time finishes below everyone who did not (the first to run
+    out last of all), and the one whose turn it was when a table was retired below them all."""
+    out = list(ranks)
+    below = len(out)
+    for seat in reversed(ran_out):  # the latest to run out first, just below those who played on
+        if 0 <= seat < len(out) and seat != leaver:
+            below += 1
+            out[seat] = below
+    if leaver is not None:
+        out[leaver] = below + 1
+    return out
+
+
+def shown(mu: float, sigma: float) -> str:
+    """A rating as people read it: the mean and twice the uncertainty."""
+    return f"{mu:.1f} ± {2 * sigma:.1f}"
+
+
+def ladder() -> dict[str, dict[str, Rating]]:
+    """The bots' fixed ratings: game -> bot -> rating."""
+    doc = json.loads(LADDER_FILE.read_text())
+    return {game: {bot: Rating(f"bot:{bot}", r["mu"], r["sigma"], r["games"]) for bot, r in bots.items()}
+            for game, bots in doc["games"].items()}
+
+
+def account_of(seat: SeatRow) -> str | None:
+    """The account signed in at a human seat (None: a guest)."""
+    account = getattr(seat, "account", None)
+    return str(account) if account else None
+
+
+class Ratings:
+    """Rates finished tables and answers the leaderboards; ``version`` changes with every rating change."""
+
+    def __init__(self, hub: Hub, account: Callable[[SeatRow], str | None] = account_of) -> None:
+        self.hub = hub
+        self.account = account
+        self.ladder = ladder()
+        self.version = 0
+        self.tasks: set[asyncio.Task[list[Change]]] = set()
+
+    def players(self, room: Room) -> list[str] | None:
+        """Each seat's rating key, or None when the table cannot count (a guest, someone in two seats)."""
+        keys = []
+        for seat in room.row.seats:
+            if seat.kind == "bot":
+                keys.append(f"bot:{seat.bot}")
+                continue
+            account = self.account(seat)
+            if account is None:
+                return None
+            keys.append(f"user:{account}")
+        people = [k for k in keys if k.startswith("user:")]
+        return keys if people and len(set(people)) == len(people) else None
+
+    def finished(self, room: Room, leaver: int | None = None) -> None:
+        """A table ended (or was retired with ``leaver`` to move): rate it in the background if it counts."""
+        if not room.row.rated:
+            return
+        task = asyncio.get_running_loop().create_task(self.rate(room, leaver))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def rate(self, room: Room, leaver: int | None = None) -> list[Change]:
+        """Compute and store the table's rating changes from its final position; tell its viewers."""
+        keys = self.players(room)
+        if keys is None:
+            log.info("table %s is rated but does not count (a guest or a player in two seats)", room.id)
+            return []
+        summary = room.kind.summary(room.state)
+        ran_out = list(room.timekeeper.clock.ran_out) if room.timekeeper is not None else []
+        ranks = last_for_absence(places(summary.scores, summary.winner), leaver, ran_out)
+        changes = await asyncio.to_thread(self.changes, room, keys, ranks)
+        try:
+            if not await self.hub.writer.run(self.hub.store.record_ratings, room.id, changes, set(self.bots(room))):
+                return []  # another process rated it first
+        except Unavailable as exc:
+            log.warning("table %s: ratings not saved (%s)", room.id, exc.why)
+            return []
+        self.version += 1
+        self.tell(room, changes)
+        return changes
+
+    def bots(self, room: Room) -> list[str]:
+        return [f"bot:{s.bot}" for s in room.row.seats if s.kind == "bot"]
+
+    def changes(self, room: Room, keys: list[str], ranks: list[int]) -> list[Change]:
+        """The model's update for one table (people move; bots keep their ladder rating)."""
+        game = room.kind.name
+        stored = self.hub.store.ratings_of(game, [k for k in keys if k.startswith("user:")])
+        before = [self.rating_of(game, k, stored) for k in keys]
+        teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma, name=k)] for k, r in zip(keys, before, strict=True)]
+        after = MODEL.rate(teams, ranks=[float(r) for r in ranks])
+        now = time.time()
+        out = []
+        for key, old, (new,), place in zip(keys, before, after, ranks, strict=True):
+            fixed = key.startswith("bot:")
+            out.append(Change(room.id, key, game, now, place, old.mu, old.sigma,
+                              old.mu if fixed else new.mu, old.sigma if fixed else new.sigma))
+        return out
+
+    def rating_of(self, game: str, key: str, stored: dict[str, Rating]) -> Rating:
+        if key.startswith("bot:"):
+            found = self.ladder.get(game, {}).get(key[4:])
+            return found or Rating(key, MODEL.mu, MODEL.sigma)
+        return stored.get(key) or Rating(key, MODEL.mu, MODEL.sigma)
+
+    def message(self, room: Room, changes: Sequence[Change]) -> str:
+        """The ``ratings`` message: each player's rating before and after the table."""
+        seats = {f"bot:{s.bot}" if s.kind == "bot" else f"user:{self.account(s)}": s for s in room.row.seats}
+        rows = [{"seat": seats[c.player].seat if c.player in seats else None,
+                 "player": seats[c.player].name if c.player in seats and c.player.startswith("user:")
+                 else c.player.split(":", 1)[1],
+                 "bot": c.player.startswith("bot:"), "place": c.place,
+                 "before": shown(c.mu_before, c.sigma_before), "after": shown(c.mu, c.sigma),
+                 "delta": round(c.mu - c.mu_before, 2)} for c in changes]
+        return json.dumps({"type": "ratings", "changes": rows})
+
+    def tell(self, room: Room, changes: Sequence[Change]) -> None:
+        """The table's viewers see each rating before and after."""
+        if not changes:
+            return
+        text = self.message(room, changes)
+        for conn in list(room.conns):
+            if self.hub.talk.listens(conn):  # the connections that asked for table talk (talk.py)
+                conn.send(text)
+
+    async def joined(self, room: Room, conn: Conn) -> None:
+        """A viewer who asks for the talk of a finished rated table also sees its rating changes: a page that
+        (re)connects after the table was rated would otherwise never hear them."""
+        if not room.row.rated or not room.state.is_terminal():
+            return
+        changes = await self.hub.writer.run(self.hub.store.rating_changes, "table_id = ?", (room.id,))
+        if changes:
+            conn.send(self.message(room, changes))
+
+    async def heard(self, table_id: str, room: Room | None) -> None:
+        """Another process rated a table: caches here are stale; viewers here are told."""
+        self.version += 1
+        if room is not None and room.conns:
+            changes = await self.hub.writer.run(self.hub.store.rating_changes, "table_id = ?", (table_id,))
+            self.tell(room, changes)
+
+    # -------------------------------------------------------------- reading
+
+    async def board(self, game: str, min_games: int, limit: int = 100) -> list[dict[str, Any]]:
+        """A game's leaderboard: people with ``min_games`` rated games, and the ladder's bots, best first."""
+        people = await self.hub.writer.run(self.hub.store.leaderboard, game, min_games, limit)
+        rows = [*people, *self.ladder.get(game, {}).values()]
+        rows.sort(key=lambda r: (-(r.mu - 2 * r.sigma), r.player))
+        return [{"rank": i + 1, "player": r.name or r.player.split(":", 1)[1], "bot": r.player.startswith("bot:"),
+                 "rating": shown(r.mu, r.sigma), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
+                 "games": r.games} for i, r in enumerate(rows[:limit])]
+
+    async def profile(self, account: str, tr: Callable[[str], str] = str) -> list[dict[str, Any]]:
+        """An account's rating in each game it played rated, with its history (oldest first) and a chart."""
+        key = f"user:{account}"
+        history = await self.hub.writer.run(self.hub.store.rating_changes, "player = ?", (key,))
+        out = []
+        for game in sorted({c.game for c in history}):
+            mine = [c for c in history if c.game == game]
+            last = mine[-1]
+            title = tr(hosted()[game].spec.title) if game in hosted() else game
+            out.append({"game": game, "title": title, "rating": shown(last.mu, last.sigma), "mu": round(last.mu, 2),
+                        "sigma": round(last.sigma, 2), "games": len(mine),
+                        "history": [{"table": c.table_id, "at": c.at, "place": c.place, "mu": round(c.mu, 2),
+                                     "sigma": round(c.sigma, 2)} for c in mine],
+                        "chart": chart(mine)})
+        return out
+
+
+def chart(changes: Sequence[Change], width: int = 240, height: int = 80) -> str:
+    """A small SVG of a rating's history: the mean as a line over its ± 2 sigma band (numbers only, no text
+    from users, so it is safe to put in a page as it is)."""
+    points = [(changes[0].mu_before, changes[0].sigma_before)] + [(c.mu, c.sigma) for c in changes]
+    low = min(mu - 2 * s for mu, s in points)
+    high = max(mu + 2 * s for mu, s in points)
+    span = (high - low) or 1.0
+    step = width / max(1, len(points) - 1)
+
+    def y(value: float) -> float:
+        return round(height - 4 - (value - low) / span * (height - 8), 1)
+
+    line = " ".join(f"{round(i * step, 1)},{y(mu)}" for i, (mu, _) in enumerate(points))
+    top = [f"{round(i * step, 1)},{y(mu + 2 * s)}" for i, (mu, s) in enumerate(points)]
+    bottom = [f"{round(i * step, 1)},{y(mu - 2 * s)}" for i, (mu, s) in reversed(list(enumerate(points)))]
+    return (f'<svg class="rating-chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}"'
+            f' role="img" aria-label="{shown(*points[-1])}">'
+            f'<polygon class="band" points="{" ".join(top + bottom)}"/>'
+            f'<polyline class="mean" fill="none" points="{line}"/></svg>')
+
+
+def check_rated(body: dict[str, Any], seats: list[dict[str, Any]], account: str | None) -> bool:
+    """Whether a create-table request asks for a rated table, and may: ValueError says why not."""
+    rated = body.get("rated", False)
+    if not isinstance(rated, bool):
+        raise ValueError("'rated' must be true or false")
+    if not rated:
+        return False
+    if not any(s["kind"] == "human" for s in seats):
+        raise ValueError("a rated table needs a person at it: the bots' ratings are fixed (the bot ladder), so a"
+                         " table of bots only would change nothing")
+    if account is None:
+        raise ValueError("only a signed-in player can create a rated table, and every player must be signed in;"
+                         " sign in first")
+    if any(s.get("open") for s in seats):
+        raise ValueError("a rated table has no open seats: each seat is taken with its link by a signed-in player")
+    return True
