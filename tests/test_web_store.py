@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from conftest import CHILD_ENV
-from spots.web.store import SCHEMA, SCHEMA_VERSION, Conflict, Store, StoreError, TableStore, open_store
+from spots.web.store import SCHEMA_VERSION, Conflict, Store, StoreError, TableStore, open_store
+from spots.web.store.migrate import migrate_sqlite
 
 SEATS: list[dict[str, Any]] = [{"kind": "human", "name": "Ada", "claimed": True},
                                {"kind": "human", "name": "Bo", "open": True},
@@ -140,8 +141,8 @@ def old_database(db: str) -> None:
             for sql in rows:
                 conn.execute(sql.encode())
     else:
-        con = sqlite3.connect(db)
-        con.executescript(SCHEMA.replace("    game TEXT NOT NULL DEFAULT 'spots', -- 'spots' or 'double-spot'\n", ""))
+        con = sqlite3.connect(db, isolation_level=None)
+        assert migrate_sqlite(con, StoreError, upto=1) == 1
         for sql in rows:
             con.execute(sql)
         con.commit()

@@ -114,9 +114,12 @@ class WebView(Generic[StateT]):
     # The game's own pages (Spots' Daily page and challenges): a function giving their FastAPI ``APIRouter``,
     # called once when the app is made (so the game imports the web extra only then).
     routes: Callable[[], Any] | None = None
-    # The dice of a deal the game names (a table made for it is stored with its name: ``store.solo_deal``), so a
+    # The dice of a deal the game names (a table made for it is stored with its name: ``tables.deal``), so a
     # table read back rolls on from the deal's own streams. None: the game has no named deals.
     deal_dice: Callable[[str], random.Random] | None = None
+    # The game's own tables in the server's database: a folder of numbered SQL files (``0001_*.sql``), run on
+    # SQLite and PostgreSQL after the shell's (``web/store/migrate.py``). None: the game keeps nothing there.
+    migrations: Path | None = None
     # Buttons the lobby shows beside its Learn to play (Spots' Daily deal), and what a table page adds when its
     # address asks for a mode (``?solo=...``: the race panel's words, styles and scripts)
     links: tuple[LobbyLink, ...] = ()

@@ -9,7 +9,7 @@ slow a table's moves; and only for the deals that are open (today's and the ``PA
 before, the challenges, or the deal of a table being played). Until par is known the race panel says so and asks
 again. A guest's bests and streaks are the browser's (``web/static/solo.js``, localStorage); the board of the day
 is the server's: the signed-in players' games it played on the deal, scored from their stored moves
-(``spots.web.store.solo``).
+(``solo_store.py``).
 """
 
 from __future__ import annotations
@@ -33,11 +33,10 @@ from ...web.accounts.service import account_of
 from ...web.context import request_lang
 from ...web.games import hosted
 from ...web.guard import Refused, client_of, read_body
-from ...web.store.solo import BoardRow
 from ...web.tables.forms import clean_name
 from ...web.tables.workers import NICE
 from ...web.writer import Unavailable
-from . import TILES, Rules, State, par_worker, replay
+from . import TILES, Rules, State, par_worker, replay, solo_store
 from .daily import (
     CHALLENGES,
     MEDAL_WORDS,
@@ -53,6 +52,7 @@ from .daily import (
 from .errors import RulesError
 from .keyed import KeyedDice
 from .par import PAR_GAMES, Par, RaceTurn, cached_par, par_bot
+from .solo_store import BoardRow
 from .tricks import N_
 
 router = APIRouter()
@@ -199,7 +199,7 @@ async def new_solo_table(request: Request, deal: Deal, name: str | None) -> str:
     hub = request.app.state.hub
     room = await hub.create(kind, deal.rules, seats, client=client_of(request), dice=KeyedDice(deal.key))
     try:
-        await hub.writer.run(hub.store.add_solo_game, room.id, deal.name)
+        await hub.writer.run(solo_store.add_solo_game, hub.store, room.id, deal.name)
         accounts = request.app.state.ctx.accounts
         if me is not None and accounts is not None:
             await accounts.bind(room, 0, me)
@@ -218,13 +218,13 @@ async def board_of(request: Request, deal: Deal) -> list[BoardRow] | None:
         return None
     hub = request.app.state.hub
     try:
-        for table_id in await hub.writer.run(hub.store.unscored_solo_games, deal.name):
+        for table_id in await hub.writer.run(solo_store.unscored_solo_games, hub.store, deal.name):
             row = await hub.writer.run(hub.store.load_table, table_id)
             if row is None or not isinstance(row.rules, dict):
                 continue
             score = score_of(replay(row.moves, Rules.from_dict(row.rules)))
-            await hub.writer.run(hub.store.set_solo_result, table_id, score.turns, score.busts)
-        return await hub.writer.run(hub.store.solo_board, deal.name)
+            await hub.writer.run(solo_store.set_solo_result, hub.store, table_id, score.turns, score.busts)
+        return await hub.writer.run(solo_store.solo_board, hub.store, deal.name)
     except Unavailable:
         return None
 

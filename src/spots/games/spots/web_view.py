@@ -268,6 +268,7 @@ WEB_VIEW: WebView[State] = WebView(
     words=JS_WORDS,
     plurals=JS_PLURALS,
     routes=solo_routes,
+    migrations=SPOTS_FOLDER / "web" / "migrations",
     deal_dice=deal_dice,
     links=(LobbyLink("/daily", N_("Daily deal"), "daily-link"),),
     # a solo table (``/play/<token>?solo=<deal>``): the race against the bot beside the board

@@ -2,8 +2,7 @@
 
 Why in the database: a report is computed once, by whichever server process claims its row first, and read
 by every process (coach.py). A row whose process stopped saying how far it got for ``STALE`` seconds may be
-taken over. The table comes from ``migrations/0006_analysis.sql``; the SQLite store makes it from
-``ANALYSES``. The calls run on the writer thread.
+taken over. The table comes from ``store/migrations/0006_analysis.sql``. The calls run on the writer thread.
 """
 
 from __future__ import annotations
@@ -14,19 +13,6 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
-ANALYSES = """
-CREATE TABLE IF NOT EXISTS analyses (  -- the coach's reports: web/coach.py, migrations/0006_analysis.sql
-    record TEXT NOT NULL,
-    budget TEXT NOT NULL,
-    table_id TEXT NOT NULL,
-    status TEXT NOT NULL,
-    done INTEGER NOT NULL DEFAULT 0,
-    total INTEGER NOT NULL DEFAULT 0,
-    report TEXT,
-    claimed REAL NOT NULL,
-    PRIMARY KEY (record, budget)
-);
-"""
 STALE = 120.0  # seconds without news from the process computing a report before another may take it over
 
 Key = tuple[str, str]  # (record digest, budget)

@@ -12,17 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-INVITATIONS_SCHEMA = """
-CREATE TABLE IF NOT EXISTS invitations (  -- version 9 (migrations/0009_invitations.sql): a seat kept for an account
-    table_id TEXT NOT NULL,
-    seat INTEGER NOT NULL,
-    account TEXT NOT NULL,               -- the invited account
-    inviter TEXT NOT NULL,               -- the creator's account
-    created REAL NOT NULL,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE INDEX IF NOT EXISTS invitations_by_account ON invitations (account);
-"""  # as the SQLite store makes it (PostgreSQL: the migrations); version 10 adds status (the store's COLUMNS)
 STATUSES = ("invited", "accepted", "declined")  # an invitation's answer: none yet, yes, no
 
 

@@ -2,8 +2,7 @@
 
 Why in the database: a subscription outlives the page that made it (the browser is told of a turn with the
 page closed), and with several server processes the one that stores the move is the one that sends the
-notice (notices.py). The table comes from ``migrations/0005_clocks.sql``; the SQLite store makes it from
-``PUSH_SCHEMA``.
+notice (``service.py``). The table comes from ``store/migrations/0005_clocks.sql``.
 """
 
 from __future__ import annotations
@@ -13,16 +12,6 @@ import time
 from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any
-
-PUSH_SCHEMA = """
-CREATE TABLE IF NOT EXISTS push_subscriptions (  -- a browser that asked to hear about a seat's turns
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    endpoint TEXT NOT NULL,
-    subscription TEXT NOT NULL,      -- the browser's PushSubscription as JSON
-    created REAL NOT NULL,
-    PRIMARY KEY (table_id, seat, endpoint)
-);"""
 
 
 class PushStore:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import Conflict, SeatRow, StoreError, TableRow, TableStore, new_token, redact
+from .migrate import SCHEMA_VERSION
 from .sqlite import Store
-from .sqlite_schema import SCHEMA, SCHEMA_VERSION
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "Conflict", "SeatRow", "Store", "StoreError", "TableRow", "TableStore",
+__all__ = ["SCHEMA_VERSION", "Conflict", "SeatRow", "Store", "StoreError", "TableRow", "TableStore",
            "new_token", "open_store", "redact"]
 
 

@@ -22,8 +22,7 @@ from ..coach.store import AnalysisStore
 from ..invitations.store import InviteStore
 from ..notices.store import PushStore
 from ..talk.store import TalkStore
-from .solo import SoloStore
-from .sqlite_schema import SCHEMA_VERSION
+from .migrate import SCHEMA_VERSION
 
 T = TypeVar("T")
 
@@ -71,7 +70,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class TableStore(TalkStore, AccountStore, InviteStore, SoloStore, PushStore, AnalysisStore, ABC):
+class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their
@@ -195,6 +194,28 @@ class TableStore(TalkStore, AccountStore, InviteStore, SoloStore, PushStore, Ana
             found = self._read("SELECT table_id FROM seats WHERE token = ? UNION ALL"
                                " SELECT id FROM tables WHERE host_token = ? LIMIT 1", (token, token))
         return str(found[0][0]) if found else None
+
+    def deal_of(self, table_id: str) -> str | None:
+        """The named deal a table was made for (``tables.deal``: a game's daily deal or challenge), or None."""
+        with self.lock:
+            found = self._read("SELECT deal FROM tables WHERE id = ?", (table_id,))
+        return found[0][0] if found else None
+
+    # What a game's own tables (its ``WebView.migrations``) are reached by: SQL with ``?`` placeholders that
+    # both databases run, the store's lock and dialect taken care of.
+
+    def read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one query."""
+        with self.lock:
+            return self._read(sql, args)
+
+    def write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[int]:
+        """Several statements in one transaction; each one's count of rows changed."""
+        return self._write(statements)
+
+    @abstractmethod
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]], seats_of: Sequence[str] = ()) -> list[int]:
+        """Several statements in one transaction (``seats_of``: tables whose seats other processes must re-read)."""
 
     @abstractmethod
     def close(self) -> None: ...

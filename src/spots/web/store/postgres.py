@@ -11,9 +11,9 @@ number of processes, on any machines, serve the same tables with one truth:
 - a session-level advisory lock per table says which process plays its bots;
   PostgreSQL drops it when that process's connection goes, so another takes over.
 
-The schema is built by the numbered SQL files in ``migrations/``, applied in
+The schema is built by the numbered SQL files that SQLite runs too (``migrate.py``), applied in
 order (under a lock, so processes starting together do not race) and recorded
-in ``schema_migrations``. Three connections per process: one for the writer
+in ``schema_migrations`` (a game's own in ``game_migrations``). Three connections per process: one for the writer
 thread, one that listens, one that holds the bot locks.
 """
 
@@ -27,7 +27,6 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, TypeVar
 
 import psycopg
@@ -36,6 +35,7 @@ from psycopg import errors as pg_errors
 from ..accounts.store import Duplicate
 from ..invitations.store import INSERT_INVITATION, invitation_rows
 from ..talk.store import Run
+from . import migrate as schema
 from .base import (
     SCHEMA_VERSION,
     Conflict,
@@ -52,14 +52,7 @@ T = TypeVar("T")
 log = logging.getLogger("spots.web")
 CHANNEL = "spots"  # the NOTIFY channel every process listens on
 LOCKS = 0x5B075  # the advisory-lock namespace (the first key of pg_try_advisory_lock(int, int))
-MIGRATIONS = Path(__file__).with_name("migrations")
 CONNECT_TIMEOUT = 5  # seconds: an unreachable server is a start-up error, not a hang
-
-
-def migrations() -> list[tuple[int, str, str]]:
-    """The numbered migration files: (version, file name, SQL), in order."""
-    files = sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql"))
-    return [(int(f.name[:4]), f.name, f.read_text()) for f in files]
 
 
 def explain(url: str, exc: BaseException) -> str:
@@ -84,9 +77,10 @@ def lock_key(table_id: str) -> int:
 
 
 def migrate(conn: psycopg.Connection[Any], url: str, upto: int | None = None) -> int:
-    """Apply the migrations this database lacks (up to ``upto``); its version after. Refuses a newer one."""
-    files = migrations()
-    latest = files[-1][0]
+    """Apply the migrations this database lacks (the shell's up to ``upto``, then, without ``upto``, each game's);
+    its shell version after. Refuses a newer one."""
+    files = schema.shell()
+    latest = files[-1].version
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCKS,))  # one process migrates at a time
         conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
@@ -96,12 +90,28 @@ def migrate(conn: psycopg.Connection[Any], url: str, upto: int | None = None) ->
         if have > latest:
             raise StoreError(f"database {redact(url)}: it was made by a newer Spots (schema version {have}; this"
                              f" one knows up to {latest}); upgrade Spots or use another database")
-        for version, name, text in files:
-            if have < version <= (latest if upto is None else upto):
-                conn.execute(text.encode())
-                conn.execute("INSERT INTO schema_migrations VALUES (%s, %s, %s)", (version, name, time.time()))
-                have = version
+        for migration in files:
+            if have < migration.version <= (latest if upto is None else upto):
+                run_all(conn, migration)
+                conn.execute("INSERT INTO schema_migrations VALUES (%s, %s, %s)",
+                             (migration.version, migration.name, time.time()))
+                have = migration.version
+        if upto is None:
+            conn.execute(schema.GAME_MIGRATIONS)
+            for game, game_files in schema.games().items():
+                row = conn.execute("SELECT coalesce(max(version), 0) FROM game_migrations WHERE game = %s",
+                                   (game,)).fetchone()
+                for migration in game_files:
+                    if migration.version > (int(row[0]) if row else 0):
+                        run_all(conn, migration)
+                        conn.execute("INSERT INTO game_migrations VALUES (%s, %s, %s, %s)",
+                                     (game, migration.version, migration.name, time.time()))
     return have
+
+
+def run_all(conn: psycopg.Connection[Any], migration: schema.Migration) -> None:
+    for statement in migration.statements:
+        conn.execute(statement.encode())
 
 
 class PgStore(TableStore):

@@ -24,13 +24,10 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from ..accounts.store import Duplicate
-from ..coach.store import ANALYSES
-from ..invitations.store import INSERT_INVITATION, INVITATIONS_SCHEMA, invitation_rows
-from ..notices.store import PUSH_SCHEMA
-from ..talk.store import Run, talk_schema
+from ..invitations.store import INSERT_INVITATION, invitation_rows
+from ..talk.store import Run
 from .base import Conflict, SeatRow, StoreError, TableRow, TableStore, new_token
-from .solo import SOLO_SCHEMA
-from .sqlite_schema import COLUMNS, INDEXES, SCHEMA, SCHEMA_VERSION
+from .migrate import SCHEMA_VERSION, migrate_sqlite
 
 T = TypeVar("T")
 
@@ -65,9 +62,7 @@ class Store(TableStore):
             (verdict,) = self.db.execute("PRAGMA quick_check(1)").fetchone()
             if verdict != "ok":
                 raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
-            self.db.executescript(SCHEMA + SOLO_SCHEMA + INVITATIONS_SCHEMA)
-            self._upgrade()
-            self.db.executescript(talk_schema())
+            migrate_sqlite(self.db, self._newer)
             self.chat_db = self._connect(durable)  # table talk's own (talkstore.py: _chat_write)
         except (sqlite3.Error, OSError) as exc:
             self._release_lock()
@@ -113,20 +108,9 @@ class Store(TableStore):
             self._lockfile.close()  # closing the file drops the lock
             self._lockfile = None
 
-    def _upgrade(self) -> None:
-        """Bring a database made by an older version up to this schema (it only ever gains columns)."""
-        (version,) = self.db.execute("PRAGMA user_version").fetchone()
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"database {self.path}: it was made by a newer Spots (schema version {version}; this"
-                             f" one knows up to {SCHEMA_VERSION}); upgrade Spots or use another --db")
-        for table, column, definition in COLUMNS:
-            present = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
-            if column not in present:
-                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
-        self.db.executescript(INDEXES)
-        self.db.executescript(PUSH_SCHEMA)
-        self.db.executescript(ANALYSES)
-        self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    def _newer(self, version: int) -> StoreError:
+        return StoreError(f"database {self.path}: it was made by a newer Spots (schema version {version}; this"
+                          f" one knows up to {SCHEMA_VERSION}); upgrade Spots or use another --db")
 
     def schema_version(self) -> int:
         with self.lock:

@@ -116,15 +116,15 @@ class Hub:
 
     def dice_of(self, kind: GameKind, table_id: str, rules: Any, dice: random.Random) -> random.Random:
         """A table's dice when read back: the game's own dice (``GameSpec.dice``: Spots' keyed rules, a new secret
-        deal, as its streams are not kept), or, for a table made for a named deal (``store.solo_deal``), that
+        deal, as its streams are not kept), or, for a table made for a named deal (``tables.deal``), that
         deal's dice (``WebView.deal_dice``); the rest as before."""
         own = kind.spec.table_dice(rules, dice)
         if own is dice or kind.web.deal_dice is None:  # the game has no dice of its own, or no named deals
             return own
         try:
-            name = self.store.solo_deal(table_id)
+            name = self.store.deal_of(table_id)
         except self.store.errors as exc:  # the database cannot say now: the table still plays, on dice of its own
-            log.warning("the solo deal of table %s could not be read: %s", table_id, exc)
+            log.warning("the deal of table %s could not be read: %s", table_id, exc)
             name = None
         return own if name is None else kind.web.deal_dice(name)
 

@@ -3,8 +3,7 @@
 Why one place: the SQL is the same in SQLite and PostgreSQL, so the queries live
 here and each store only says how it runs a transaction (``_transact``: SQLite's
 ``BEGIN IMMEDIATE``, PostgreSQL's transaction with a ``NOTIFY`` for the other
-processes). The tables come from ``migrations/0007_talk.sql``; the SQLite store
-makes them from the same file (``talk_schema``).
+processes). The tables come from ``store/migrations/0007_talk.sql``.
 
 Chat lines go through a database connection of their own (``_chat_write``,
 ``_chat_query``) on a writer thread of their own (``chatlog.py``): measured at
@@ -20,19 +19,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 Run = Callable[[str, Sequence[Any]], list[Any]]  # one statement with ``?`` placeholders -> its rows
-MIGRATION = Path(__file__).parent.parent / "store" / "migrations" / "0007_talk.sql"
-
-
-def talk_schema() -> str:
-    """The migration's tables and indexes as SQLite creates them on every start (``IF NOT EXISTS``)."""
-    lines = [line for line in MIGRATION.read_text().splitlines() if not line.startswith("ALTER TABLE")]
-    return "\n".join(lines).replace("CREATE TABLE ", "CREATE TABLE IF NOT EXISTS ").replace(
-        "CREATE INDEX ", "CREATE INDEX IF NOT EXISTS ")
 
 
 @dataclass(frozen=True)

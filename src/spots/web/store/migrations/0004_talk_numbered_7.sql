@@ -1,0 +1,2 @@
+-- Version 4 was table talk in one early build; the talk tables are version 7 (0007_talk.sql) in every release.
+-- The number stays, empty, so that the versions count without a gap.
