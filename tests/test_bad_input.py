@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import spots
-from conftest import random_play
 from spots.games.spots import canonical
 from spots.games.spots.record import ReplayError
 from spots.games.spots.state import State
+from support.spots import random_play
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

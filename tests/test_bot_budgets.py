@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 import spots
-from conftest import adjust, play, start
 from spots import bots
 from spots.games.spots.expectimax import ExpectimaxBot
 from spots.games.spots.state import State
+from support.spots import adjust, play, start
 
 
 def expectimax(**options: Any) -> ExpectimaxBot:

@@ -9,28 +9,12 @@ import pytest
 import spots
 from spots import bots
 from spots.arena import run_match, seating, summarise, wilson
-from spots.games.spots.state import State
 from spots.games.spots.tricks import TILES
+from support.bots import CHEAP, play
 
 ALL_BOTS = ["random", "greedy", "expectimax", "mcts"]
-CHEAP = {"expectimax": {"nodes": 300}, "expectimax-v1": {"nodes": 300}, "mcts": {"iterations": 30}}
 
 
-def play(rules: spots.Rules, names: list[str], seed: int, max_moves: int = 400) -> State:
-    """Play with the bots (every move checked by the engine), up to ``max_moves`` decisions."""
-    players = [bots.make(name, seed=seed + i, **CHEAP.get(name, {})) for i, name in enumerate(names)]
-    rng = random.Random(seed)
-    state = spots.Game(rules).new_initial_state()
-    moves = 0
-    while not state.is_terminal() and moves < max_moves:
-        if state.is_chance_node():
-            state.sample_chance(rng)
-            continue
-        move = players[state.current_player()].choose(state)
-        assert move in state.legal_actions()
-        state.apply_action(move, player=state.current_player())
-        moves += 1
-    return state
 
 
 @pytest.mark.parametrize("tile", sorted(TILES))

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import play, start
 from spots import bots
 from spots.arena import wilson
 from spots.cli import main, result_line
 from spots.games.double_spot import record as double_spot_record
 from spots.games.spots import record as spots_record
+from support.spots import play, start
 
 SELFPLAY = ["selfplay", "--seed", "3", "--bots", "greedy,random"]
 ARENA = ["arena", "--bots", "greedy,random", "--games", "12", "--seed", "1", "--no-progress"]

@@ -17,7 +17,7 @@ import json
 import pytest
 
 import spots
-from conftest import adjust, play, start
+from support.spots import adjust, play, start
 
 BEGINNER = ["howl", "roll-over", "walk", "run", "beg", "fetch"]
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHILD_ENV
 from spots.core import games
 from spots.games.spots.tricks import TILES
+from support.processes import CHILD_ENV
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -11,7 +11,7 @@ from spots.games.double_spot.advice import advise
 from spots.games.double_spot.bots import finish_chance, finishing_drops, make
 from spots.games.double_spot.expectimax import ExpectimaxBot
 from spots.games.double_spot.terminal import format_hints
-from test_double_spot import position
+from support.double_spot import position
 
 
 def by_move(state: State) -> dict[str, object]:

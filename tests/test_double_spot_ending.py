@@ -15,7 +15,7 @@ from spots.games.double_spot import Game, Rules, State
 from spots.games.double_spot.patterns import on_board
 from spots.games.double_spot.spec import outcome
 from spots.games.double_spot.words import describe_move
-from test_double_spot import DECK, full_board_position, position
+from support.double_spot import DECK, full_board_position, position
 
 ROWS = ["BG.", "PYG", "YBP"]  # a 3×3 frame, seat 0's view, top first: one cell left, in column 3
 LAST = "drop 3 pink"

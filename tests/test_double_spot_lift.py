@@ -13,8 +13,8 @@ import pytest
 from spots.core import StateFormatError, replay
 from spots.games.double_spot import DoubleSpotRulesError, Game, Rules, State
 from spots.games.double_spot.record import parse_record, record_dict
-from test_double_spot import DECK, full_board_position, position
-from test_double_spot_terminal import PROMPT, spawn
+from support.double_spot import DECK, full_board_position, position
+from support.terminal import PROMPT, spawn
 
 
 def lifted_position(lifts: int, won: tuple[list[str], list[str]] = ([], [])) -> tuple[State, str]:

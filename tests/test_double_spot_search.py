@@ -10,7 +10,7 @@ from spots.games.double_spot import State, new_game
 from spots.games.double_spot.bots import GreedyBot, make
 from spots.games.double_spot.expectimax import ExpectimaxBot
 from spots.games.double_spot.search import SearchBot
-from test_double_spot import position
+from support.double_spot import position
 
 
 def middle_games(count: int, seed: int = 0) -> list[State]:

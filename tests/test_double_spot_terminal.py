@@ -9,14 +9,12 @@ import io
 import json
 import random
 import re
-import sys
 from pathlib import Path
 
 import pexpect
 import pytest
 from rich.console import Console
 
-from conftest import CHILD_ENV, PATIENT_S, as_at_a_terminal, waiting_for_input
 from spots import cli
 from spots.core.errors import ReplayError, StateFormatError
 from spots.games.double_spot import Rules, State, replay
@@ -31,22 +29,14 @@ from spots.games.double_spot.record import (
     save_record,
 )
 from spots.games.double_spot.terminal import DoubleSpotGame, new_table, parse_claim
-from test_terminal import stopped_cleanly
+from support.processes import waiting_for_input
+from support.terminal import PROMPT, spawn, stopped_cleanly
 
-PROMPT = re.compile(r"Seat (\d) > ")
 CLAIM = re.compile(r"Who claimed it first, seat 1 or 2\? > ")
 END = re.compile(r"wins!|A draw")
 BOARD = re.compile(r"Turn \d+.*?(?=\n\s*1\. )", re.S)  # the picture, up to the numbered moves
 
 
-def spawn(tmp_path: Path, *args: str, game: bool = True) -> pexpect.spawn:
-    cmd = [sys.executable, "-m", "spots.cli", "play", *(["--game", "double-spot"] if game else []), "--fast",
-           "--plain", *args]
-    child = pexpect.spawn(cmd[0], cmd[1:], cwd=str(tmp_path), encoding="utf-8", timeout=PATIENT_S,
-                          preexec_fn=as_at_a_terminal,
-                          dimensions=(50, 140), env={**CHILD_ENV, "LANG": "C.UTF-8"})
-    child.delaybeforesend = None  # the program reads whole lines: no need to wait before typing
-    return child
 
 
 def play_to_end(child: pexpect.spawn, answer: str = "1", limit: int = 200) -> str:

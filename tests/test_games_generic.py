@@ -4,33 +4,56 @@ Like OpenSpiel's generic game tests: random playouts that check the interface at
 every step (whose move, legal moves, chance probabilities, refusals that change
 nothing), serialization and replay round trips, clones and seeded determinism,
 records, options schemas, words, hints and rendering. A new game joins by
-registering its spec (``spots.core.games``); each of its ``quick`` option sets is played.
+registering its spec (``spots.core.games``); each of its ``quick`` option sets is played. Games from outside
+the package run them too: Take (``tests/take``, a plugin in a folder of its own, registered around each test as
+``SPOTS_GAMES=take`` would) and any other game ``SPOTS_GAMES`` names.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from spots.core import CHANCE, TERMINAL, Advice, GameState, IllegalMoveError, ReplayError, play_game, replay
+from spots.core import CHANCE, TERMINAL, Advice, GameState, IllegalMoveError, ReplayError, games, play_game, replay
 from spots.core.bots import make_bot
 from spots.core.errors import MalformedMoveError, RulesError, StateFormatError
 from spots.core.games import GameSpec, get, registry, sniff, spec_of_rules
+from take import SPEC as TAKE
 
 pytestmark = pytest.mark.timeout(300)
 
 Registry = dict[str, Callable[..., Any]]
 
 
+def every_game() -> dict[str, GameSpec]:
+    """The registered games (the built-in ones and any ``SPOTS_GAMES`` names), and Take."""
+    found = dict(registry())
+    found.setdefault(TAKE.name, TAKE)
+    return found
+
+
+@pytest.fixture(autouse=True)
+def plugged() -> Iterator[None]:
+    """Take registered for the test, as a server with ``SPOTS_GAMES=take`` has it (then gone again)."""
+    added = TAKE.name not in registry()
+    if added:
+        games.register(TAKE)
+    try:
+        yield
+    finally:
+        if added:
+            games.unregister(TAKE.name)
+
+
 def variants() -> dict[str, tuple[GameSpec, dict[str, Any]]]:
-    """Every registered game with each of its quick option sets: ``spots-0``, ``double-spot-1``, ..."""
-    return {f"{spec.name}-{i}": (spec, dict(options)) for spec in registry().values()
+    """Every game with each of its quick option sets: ``spots-0``, ``double-spot-1``, ``take-0``, ..."""
+    return {f"{spec.name}-{i}": (spec, dict(options)) for spec in every_game().values()
             for i, options in enumerate(spec.quick)}
 
 
@@ -45,16 +68,26 @@ def entry(spec: GameSpec, options: dict[str, Any]) -> tuple[Callable[[], Any], C
 GAMES: dict[str, tuple[Callable[[], Any], Callable[[str], Any], Registry, int]] = {
     name: entry(spec, options) for name, (spec, options) in variants().items()
 }
-SPECS = list(registry())
+SPECS = list(every_game())
 
 
 def step(state: Any, rng: random.Random) -> str:
     """One random step: a chance outcome by its probability, else a uniform legal move for the mover."""
+    assert not state.is_terminal(), "the game is over: nothing to step"
     if state.is_chance_node():
         return str(state.sample_chance(rng))
     move = rng.choice(state.legal_actions())
     state.apply_action(move, player=state.current_player())
     return str(move)
+
+
+def walk(state: Any, rng: random.Random, count: int) -> Any:
+    """Up to ``count`` random steps, fewer where the game ends sooner (Take may end in four)."""
+    for _ in range(count):
+        if state.is_terminal():
+            break
+        step(state, rng)
+    return state
 
 
 def check_interface(state: Any) -> None:
@@ -128,10 +161,8 @@ def test_serialization_and_replay_round_trips_at_every_step(game: str) -> None:
 @pytest.mark.parametrize("game", list(GAMES))
 def test_clones_are_independent_and_seeds_repeat_games(game: str) -> None:
     new, _, registry, players = GAMES[game]
-    state = new()
-    rng = random.Random(5)
-    for _ in range(25):
-        step(state, rng)
+    state = walk(new(), random.Random(5), 25)
+    rng = random.Random(6)
     copy = state.clone()
     frozen = copy.to_json()
     for _ in range(25):
@@ -141,38 +172,46 @@ def test_clones_are_independent_and_seeds_repeat_games(game: str) -> None:
     assert copy.to_json() == frozen
 
     def game_with(seed: int) -> list[str]:
-        bots = [make_bot(registry, "greedy", seed=seed + s) for s in range(players)]
+        name = "greedy" if "greedy" in registry else next(iter(registry))
+        bots = [make_bot(registry, name, seed=seed + s) for s in range(players)]
         return list(play_game(new(), bots, random.Random(seed)).history())
 
     assert game_with(7) == game_with(7)
-    assert game_with(7) != game_with(8)
+    assert len({tuple(game_with(seed)) for seed in range(7, 12)}) > 1  # other seeds, other games
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_bad_record_names_its_first_bad_move(game: str) -> None:
     new = GAMES[game][0]
-    state, rng = new(), random.Random(3)
-    for _ in range(12):
-        step(state, rng)
-    history = state.history()
+    history = walk(new(), random.Random(3), 12).history()
+    at = min(6, len(history) - 1)
     with pytest.raises(ReplayError) as err:
-        replay(new, [*history[:6], "nonsense move", *history[6:]])
-    assert str(err.value).startswith("move 7 of the record:") and "'nonsense move'" in str(err.value)
+        replay(new, [*history[:at], "nonsense move", *history[at:]])
+    assert str(err.value).startswith(f"move {at + 1} of the record:") and "'nonsense move'" in str(err.value)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_malformed_move_and_an_illegal_one_are_told_apart_by_type(game: str) -> None:
     """Text that is no move at all raises MalformedMoveError; a well-formed move that is not legal here (one played
     earlier) raises a plain IllegalMoveError. Both change nothing."""
-    new = GAMES[game][0]
-    state, rng = new(), random.Random(5)
-    for _ in range(12):
-        step(state, rng)
+    spec = variants()[game][0]
+    assert spec.malformed, "each game gives a few malformed moves of its own notation (GameSpec.malformed)"
+    state = walk(GAMES[game][0](), random.Random(5), 12)
+    if state.is_terminal():  # one step back: a position with a move to make
+        state = replay(GAMES[game][0], state.history()[:-1])
     before = state.to_json()
-    for garbage in ("nonsense move", "", "drop x blue" if game.startswith("double") else "roll 7 7"):
+    for garbage in ("nonsense move", "", *spec.malformed):
         with pytest.raises(MalformedMoveError):
             state.apply_action(garbage)
-    played = next(m for m in state.history() if m not in state.legal_actions())
+        assert state.to_json() == before, garbage
+    played = next((m for m in state.history() if m not in state.legal_actions()), None)
+    if played is None:  # every move made so far is legal again (Take): the next seat's move sent out of turn
+        played = state.legal_actions()[0]
+        with pytest.raises(IllegalMoveError) as err:
+            state.apply_action(played, player=1 - state.current_player())
+        assert not isinstance(err.value, MalformedMoveError), err.value
+        assert state.to_json() == before
+        return
     with pytest.raises(IllegalMoveError) as err:
         state.apply_action(played)
     assert not isinstance(err.value, MalformedMoveError), err.value
@@ -278,4 +317,7 @@ def test_words_hints_and_text_for_every_position(game: str) -> None:
             advice = spec.advise(state.clone(), seed=1)
             assert advice and all(isinstance(a, Advice) for a in advice)
             assert sorted(a.move for a in advice) == sorted(state.legal_actions())
-    assert spec.advise(GAMES[game][0]()) == [], "no hint at a chance node"
+    first = GAMES[game][0]()
+    if first.is_chance_node():  # Spots and Double Spot open on a chance event; Take has none
+        assert spec.advise(first) == [], "no hint at a chance node"
+    assert spec.advise(walk(first, random.Random(22), 10_000)) == [], "no hint once the game is over"

@@ -6,9 +6,9 @@ import random
 
 import spots
 import spots.bots
-from conftest import adjust, start
 from spots.games.spots.greedy import GreedyBot
 from spots.games.spots.tricks import TILES
+from support.spots import adjust, start
 
 
 def test_greedy_prices_rolls_capped_by_the_supply() -> None:

@@ -20,10 +20,10 @@ import pytest
 from babel.messages.pofile import read_po
 
 import spots
-from conftest import CHILD_ENV, PATIENT_S, as_at_a_terminal
 from spots import bots, i18n
 from spots.games.spots.tricks import TILES
 from spots.games.spots.words import describe_move, describe_phase
+from support.processes import CHILD_ENV, PATIENT_S, as_at_a_terminal
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 

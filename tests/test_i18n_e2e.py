@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from conftest import CHROMIUM, CHROMIUM_ARGS
 from spots import i18n
-from test_web_e2e import Server
+from support.e2e import Server
+from support.processes import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.timeout(300)
 

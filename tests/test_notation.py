@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import spots
-from conftest import random_play
 from spots.games.spots import canonical
 from spots.games.spots.notation import FORMS, MAX_TEXT
 from spots.games.spots.tricks import TILES
+from support.spots import random_play
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -16,11 +16,11 @@ from itertools import pairwise
 import pytest
 
 import spots
-from conftest import adjust, play, start
 from spots import advisor, bots, odds
 from spots.games.spots.dice import roll_distribution
 from spots.games.spots.greedy import bust_chance as greedy_bust_chance
 from spots.games.spots.state import State
+from support.spots import adjust, play, start
 
 # z for a two-sided 99.9% interval.
 Z999 = 3.2905

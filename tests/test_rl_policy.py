@@ -12,7 +12,7 @@ import spots
 from spots import bots
 from spots.arena import run_match, summarise
 from spots.rl.policy import HEAD_IDS, SHIPPED, NumpyPolicy
-from test_bots import play  # bots play with every move checked by the engine
+from support.bots import play  # bots play with every move checked by the engine
 
 
 def test_the_shipped_policy_is_small_and_needs_only_numpy():

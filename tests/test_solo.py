@@ -313,8 +313,8 @@ def test_the_duplicate_arena_is_refused_where_there_are_no_keyed_dice(capsys) ->
 def test_an_online_table_with_keyed_dice_rolls_every_seat_from_its_secret_deals_streams(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import time
 
-    from conftest import PATIENT_S
-    from test_web_api import client, new_table
+    from support.processes import PATIENT_S
+    from support.web import client, new_table
 
     with client(tmp_path / "k.db", bot_delay=0.0) as c:
         bots = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
@@ -337,8 +337,7 @@ def test_signed_in_players_finished_daily_games_make_the_board_of_the_day(db, tm
 
     from spots.games.spots.daily import utc_today
     from spots.games.spots.par import play_deal
-    from test_web_accounts import app_on, as_, sign_up
-    from test_web_api import opened, play
+    from support.web import app_on, as_, opened, play, sign_up
 
     monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
     monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
@@ -394,8 +393,7 @@ def test_a_daily_table_read_back_after_a_restart_rolls_on_from_its_deals_dice(db
 
     from spots.games.spots.daily import utc_today
     from spots.games.spots.par import play_deal
-    from test_web_accounts import app_on
-    from test_web_api import opened, play
+    from support.web import app_on, opened, play
 
     monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
     monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
@@ -428,10 +426,9 @@ def test_a_daily_table_read_back_after_a_restart_rolls_on_from_its_deals_dice(db
 def test_a_finished_challenge_gets_its_medal_from_par(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import time
 
-    from conftest import PATIENT_S
     from spots.games.spots.par import play_deal
-    from test_web_accounts import app_on
-    from test_web_api import opened, play
+    from support.processes import PATIENT_S
+    from support.web import app_on, opened, play
 
     monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
     monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))

@@ -11,7 +11,8 @@ import pexpect
 import pytest
 
 import spots
-from conftest import CHILD_ENV, PATIENT_S, as_at_a_terminal, waiting_for_input
+from support.processes import CHILD_ENV, PATIENT_S, as_at_a_terminal, waiting_for_input
+from support.terminal import stopped_cleanly
 
 PROMPT = re.compile(r"Seat (\d) > ")
 END = re.compile(r"wins!|The turn limit ended the game")
@@ -136,16 +137,6 @@ def test_closing_the_terminal_loses_nothing(tmp_path: Path) -> None:
 AUTOSAVE_NAMED = "Saved to spots-autosave.json; continue with: spots play --load spots-autosave.json"
 
 
-def stopped_cleanly(child: pexpect.spawn, autosave: str = "spots-autosave.json") -> str:
-    """What the program printed after Ctrl-C, checked: the stop, the autosave by name, no traceback, status 130."""
-    child.expect_exact("Stopped (Ctrl-C).")
-    child.expect_exact(f"Saved to {autosave}; continue with: spots play --load {autosave}")
-    child.expect(pexpect.EOF)
-    shown = child.before
-    child.close()
-    assert "Traceback" not in shown and "KeyboardInterrupt" not in shown
-    assert child.exitstatus == 130  # the shell's usual status for Ctrl-C
-    return shown
 
 
 def test_ctrl_c_at_the_prompt_stops_cleanly_and_names_the_autosave(tmp_path: Path) -> None:

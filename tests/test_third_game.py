@@ -21,12 +21,12 @@ from typing import Any
 import httpx
 import pytest
 
-from servers import Server
 from spots import cli
 from spots.core import games
 from spots.core.games import GameSpec
+from support.servers import Server
+from support.web import client, token
 from take import SPEC
-from test_web_api import client, token
 
 
 @pytest.fixture

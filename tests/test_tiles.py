@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import adjust, play, start
 from spots.games.spots.errors import IllegalMoveError
 from spots.games.spots.state import State
+from support.spots import adjust, play, start
 
 
 def game(*tiles: str, **options) -> State:

@@ -12,12 +12,10 @@ from typing import Any
 
 import pytest
 
-from test_web_e2e import Server, settle
-from test_web_fixes_e2e import ME_AND_A_BOT, PHONE, drop_once, wait_until_over
+from support.e2e import ME_AND_A_BOT, PHONE, Server, drop_once, problems, settle, wait_until_over
 
 pytestmark = pytest.mark.timeout(300)
 
-BAD = ("serious", "critical")
 
 
 @pytest.fixture(scope="module")
@@ -27,11 +25,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-def problems(axe: Any, page: Any, context: Any = None) -> list[str]:
-    """The serious and critical violations on the page as it is now, one line each."""
-    found = axe.run(page, context=context).response["violations"]
-    return [f"{v['impact']} {v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:5]}"
-            for v in found if v["impact"] in BAD]
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE])

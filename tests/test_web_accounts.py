@@ -7,12 +7,9 @@ client per app, and each person is their own session cookie.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,42 +18,22 @@ import pytest
 from fastapi.testclient import TestClient
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from conftest import PATIENT_S
 from spots.web import create_app
 from spots.web.accounts.service import COOKIE, DEVICE_COOKIE, hash_secret
-from spots.web.accounts.users import main as users
 from spots.web.store import open_store
+from support.processes import PATIENT_S
+from support.web import app_on, as_, sign_up, users_cli
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 EVIL = "https://evil.example"
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "spots.db")
-    return str(request.getfixturevalue("pg_url"))
 
 
-@contextmanager
-def app_on(db: str, **limits: Any) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=30.0, requests_per_second=1000.0, **limits)) as c:
-        yield c
 
 
-def as_(c: TestClient, token: str | None) -> TestClient:
-    """The client as one person: their session cookie, or none (a guest)."""
-    c.cookies.clear()
-    if token:
-        c.cookies.set(COOKIE, token)
-    return c
 
 
-def sign_up(c: TestClient, name: str, password: str = "correct horse") -> str:
-    as_(c, None)
-    r = c.post("/signup", data={"name": name, "password": password}, follow_redirects=False)
-    assert r.status_code == 303, r.text
-    return str(r.cookies[COOKIE])
 
 
 def sign_in(c: TestClient, name: str, password: str, token: str | None = None) -> httpx.Response:
@@ -441,7 +418,7 @@ def test_my_games_puts_the_tables_waiting_on_me_first_and_profiles_count_wins(db
 
 
 def test_a_session_made_on_one_process_is_honoured_by_the_other(postgres: Any, tmp_path: Path) -> None:
-    from servers import Server
+    from support.servers import Server
 
     url = postgres.database()
     servers = [Server(url, "--private", log=tmp_path / f"s{i}.log").launch() for i in range(2)]
@@ -471,10 +448,6 @@ def test_a_session_made_on_one_process_is_honoured_by_the_other(postgres: Any, t
             s.stop()
 
 
-def users_cli(db: str, *args: str, stdin: str = "") -> tuple[int, str]:
-    out = io.StringIO()
-    code = users(["--db", db, *args], out=out, stdin=io.StringIO(stdin))
-    return code, out.getvalue()
 
 
 def test_the_hosts_users_command_lists_disables_resets_and_deletes(db: str, capsys: pytest.CaptureFixture[str]

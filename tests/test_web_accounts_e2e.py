@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from servers import Server
+from support.servers import Server
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -174,7 +174,7 @@ def test_a_guest_plays_through_an_invite_link_as_before(site: tuple[Server, str]
 
 def test_the_account_pages_read_well_to_a_screen_reader(site: tuple[Server, str], browser: Any, axe: Any) -> None:
     """axe-core finds no serious or critical violation on the sign-in, sign-up, My games and profile pages."""
-    from test_web_a11y import problems
+    from support.e2e import problems
 
     _, base = site
     context = browser.new_context()

@@ -11,92 +11,36 @@ import random
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 import spots
-from conftest import PATIENT_S
 from spots import i18n
-from spots.web import create_app
 from spots.web.games import hosted
 from spots.web.tables.rooms import replay_with_log
+from support.processes import PATIENT_S
+from support.web import Msg, client, db_moves, is_state, new_table, opened, play, token, until
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
-Msg = dict[str, Any]
 
 
-@contextmanager
-def client(db: Path, bot_delay: float = 30.0, rate: float = 10.0) -> Iterator[TestClient]:
-    """The real app on ``db``; a long default bot delay keeps bots still unless a test wants them. Every
-    request comes from one test address and some tests poll, so the per-client request limit is raised
-    (it has its own tests in test_web_security.py)."""
-    with TestClient(create_app(db, bot_delay=bot_delay, rate=rate, requests_per_second=1000.0)) as c:
-        yield c
 
 
-def new_table(c: TestClient, seats: list[Msg] | None = None, **body: Any) -> Msg:
-    seats = seats or [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
-    r = c.post("/api/tables", json={"seats": seats, "tricks": "beginner", "target": 1, **body})
-    assert r.status_code == 201, r.text
-    return r.json()
 
 
-def token(link: str) -> str:
-    return link.rsplit("/", 1)[1]
 
 
-def until(ws: Any, pred: Callable[[Msg], bool], limit: int = 400) -> Msg:
-    """Read messages until one satisfies ``pred`` (others, such as presence updates, are skipped)."""
-    for _ in range(limit):
-        msg = ws.receive_json()
-        if pred(msg):
-            return msg
-    raise AssertionError("the expected message never came")
 
 
-def is_state(msg: Msg) -> bool:
-    return msg["type"] == "state"
 
 
-def opened(ws: Any) -> Msg:
-    """The hello and the first full state of a new connection."""
-    hello = ws.receive_json()
-    assert hello["type"] == "hello"
-    first = until(ws, is_state)
-    assert first["log_start"] == 0
-    return {"hello": hello, "state": first}
 
 
-def play(ws: Any, move: str, at: int | None = None) -> tuple[Msg, Msg | None]:
-    """Send a move; return the reply (ok or error) and, when accepted, the state it produced.
-
-    The server queues the new state for everyone before it answers the sender, so the
-    sender's state usually arrives first; both are collected either way.
-    """
-    ws.send_json({"type": "move", "move": move, **({} if at is None else {"at": at})})
-    reply: Msg | None = None
-    state: Msg | None = None
-    while reply is None or (reply["type"] == "ok" and (state is None or state["view"]["moves"] < reply["moves"])):
-        msg = ws.receive_json()
-        if msg["type"] in ("ok", "error"):
-            reply = msg
-        elif is_state(msg):
-            state = msg
-    return reply, state if reply["type"] == "ok" else None
 
 
-def db_moves(db: Path, table_id: str) -> list[str]:
-    con = sqlite3.connect(db)
-    try:
-        return [m for (m,) in con.execute("SELECT move FROM moves WHERE table_id = ? ORDER BY idx", (table_id,))]
-    finally:
-        con.close()
 
 
 def test_lobby_pages_and_table_list(tmp_path: Path) -> None:

@@ -98,7 +98,7 @@ def test_no_message_stops_ones_own_clock_or_runs_out_anothers(tmp_path: Path) ->
     """Issue 42's untested list: whatever either player sends (a sync, "back", a choice for a seat that
     still has time or for themselves, an undo with nothing to take back, a chat line, a move in the other's name),
     the clock of the player to move runs on to the same deadline and the other's time stays as it was."""
-    from test_web_api import client, new_table, opened, token, until
+    from support.web import client, new_table, opened, token, until
 
     with client(tmp_path / "c.db", rate=1e6) as c:
         t = new_table(c, clock={"pace": "real-time", "seconds": 60}, target=3)

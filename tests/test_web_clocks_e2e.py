@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from servers import Server
+from support.servers import Server
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from conftest import PATIENT_S
 from spots import i18n
 from spots.analysis.words import BANDS
 from spots.core import games
 from spots.core.play import play_out
 from spots.web import create_app
 from spots.web.coach import service as coach
-from test_web_api import client, new_table, opened, play, token, until
+from support.processes import PATIENT_S
+from support.web import client, new_table, opened, play, token, until
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 

@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 
-from conftest import PATIENT_S
 from spots.games.double_spot import Rules, State
 from spots.games.double_spot.patterns import FLIP
 from spots.web.store import Store
-from test_web_api import Msg, client, db_moves, is_state, opened, play, token, until
+from support.double_spot_web import HUMANS, stored_table, to_a_claim
+from support.processes import PATIENT_S
+from support.web import Msg, client, db_moves, is_state, opened, play, token, until
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
-HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 FIXTURES = Path(__file__).parent / "fixtures" / "double_spot_lifts3"
 
 
@@ -142,30 +142,8 @@ def test_a_double_spot_hint_ranks_the_legal_drops(tmp_path: Path) -> None:
             assert all(a["label"].startswith("Column ") and 0 <= a["score"] <= 1 for a in hint["advice"])
 
 
-def to_a_claim(seed: int = 0) -> tuple[Rules, list[str]]:
-    """A seeded game under the ``first`` claim rule, up to a card that is already on the board."""
-    rules = Rules(claim="first")
-    for attempt in range(200):
-        state, rng = State(rules), random.Random(f"{seed}:{attempt}")
-        while not state.is_terminal():
-            if state.phase == "claim":
-                return rules, state.history()
-            if state.is_chance_node():
-                state.sample_chance(rng)
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-    raise AssertionError("no claim came up")
 
 
-def stored_table(db: Path, rules: Rules, moves: list[str], seats: list[Msg]) -> str:
-    """A Double Spot table written straight into the database, as a server would have left it."""
-    store = Store(db)
-    try:
-        row = store.create_table("double-spot", rules.to_dict(), [{**s, "bot": s.get("bot")} for s in seats],
-                                 [(m, -1) for m in moves])
-        return row.id
-    finally:
-        store.close()
 
 
 def test_the_first_claim_rule_is_a_race_the_server_settles(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from spots import i18n
-from test_web_e2e import Server, moves_of
+from support.e2e import Server, moves_of
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -15,9 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from test_web_a11y import problems
-from test_web_e2e import OVER_OR_A_DROP, Server, moves_of, settle, shoot
-from test_web_fixes_e2e import ME_AND_A_BOT, PHONE
+from support.e2e import ME_AND_A_BOT, OVER_OR_A_DROP, PHONE, Server, moves_of, problems, settle, shoot
 
 pytestmark = pytest.mark.timeout(300)
 

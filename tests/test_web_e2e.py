@@ -7,7 +7,6 @@ are skipped (with the reason) when either is missing.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import time
@@ -19,42 +18,15 @@ import httpx
 import pytest
 
 import spots
-from conftest import PATIENT_S
-from servers import Server as ServerProcess
-from servers import children
+from support.e2e import OVER_OR_A_DROP, Server, click_a_move, moves_of, shoot, wait_for_my_turn_or_end
+from support.processes import PATIENT_S
+from support.servers import children
 
 pytestmark = pytest.mark.timeout(300)
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 
 
-def shoot(page: Any, name: str, full: bool = False) -> None:
-    """A picture for the docs, only when asked with ``SPOTS_SCREENSHOTS=1`` (a test run leaves the tree clean)."""
-    if os.environ.get("SPOTS_SCREENSHOTS") == "1":
-        settle(page)
-        page.screenshot(path=str(SHOTS / name), full_page=full)
 
 
-class Server(ServerProcess):
-    """The browser tests' server: bots in a worker process as in production, a given bot delay, and
-    ``--private`` (the tests create many tables from one address; the limits have their own tests).
-    Its output goes to a file beside the database, never to a pipe nobody reads (a full pipe would
-    freeze the server)."""
-
-    def __init__(self, db: Path, bot_delay: float = 0.05) -> None:
-        super().__init__(db, "--host", "127.0.0.1", "--bot-delay", str(bot_delay), "--log-level", "warning",
-                         "--private", "--workers", "1")
-        self.bot_delay = bot_delay
-
-    def create(self, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
-        if body.get("game") == "double-spot":
-            r = httpx.post(self.url + "/api/tables", json={"seats": seats, **body})
-        else:
-            r = httpx.post(self.url + "/api/tables", json={"seats": seats, "tricks": "beginner", "target": 1, **body})
-        assert r.status_code == 201, r.text
-        return dict(r.json())
-
-    def table(self, table_id: str) -> dict[str, Any]:
-        return dict(httpx.get(f"{self.url}/api/tables/{table_id}").json())
 
 
 @pytest.fixture(scope="module")
@@ -64,43 +36,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-OVER_OR_A_DROP = "() => document.body.dataset.over === '1' || document.querySelector('.ds-column button.drop')"
 
 
-def moves_of(page: Any) -> int:
-    return int(page.get_attribute("body", "data-moves") or -1)
 
 
-def wait_for_my_turn_or_end(page: Any) -> bool:
-    """True when the game is over, False when this page has moves to click."""
-    page.wait_for_function(
-        "() => document.body.dataset.over === '1' || document.querySelector('#controls button.move:not([disabled])')")
-    return page.get_attribute("body", "data-over") == "1"
 
 
-def settle(page: Any) -> None:
-    """Wait until nothing on the page is moving (every animation finished): what a picture or axe should read."""
-    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
 
 
-def click_a_move(page: Any, turn: int) -> None:
-    """Click something the page offers: a tile, a dog's space, or a button, then wait for the table to move."""
-    before = moves_of(page)
-    tiles = page.locator(".tile.clickable")
-    spaces = page.locator(".space.clickable")
-    buttons = page.locator("#controls button.move")
-    if turn % 3 == 1 and tiles.count():
-        tiles.first.click()
-    elif turn % 3 == 2 and spaces.count():
-        spaces.first.click()
-    else:
-        labels = buttons.all_inner_texts()
-        # play sensibly enough to finish: place before burying, stop rather than roll on forever
-        pick = next((i for i, t in enumerate(labels) if t.startswith(("Place", "Score", "Keep"))), None)
-        if pick is None:
-            pick = next((i for i, t in enumerate(labels) if t == "Stop"), 0)
-        buttons.nth(pick).click()
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
 
 
 def new_game_against_a_bot(page: Any, server: Server) -> None:

@@ -7,21 +7,17 @@ reason, when Chromium or Playwright is missing.
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 from spots.i18n import LANGUAGES, translator
-from test_web_e2e import OVER_OR_A_DROP, Server, moves_of
+from support.e2e import ME_AND_A_BOT, OVER_OR_A_DROP, PHONE, Server, drop_once, wait_until_over
 
 pytestmark = pytest.mark.timeout(300)
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
-ME_AND_A_BOT = [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy"}]
-PHONE = {"width": 390, "height": 844}
 
 # every disc and die face carries the shape of its own colour (and no other)
 SHAPES_MATCH = """() => [...document.querySelectorAll('.frame .disc:not(.empty), .pattern .disc:not(.blank)')]
@@ -32,29 +28,10 @@ SHAPES_MATCH = """() => [...document.querySelectorAll('.frame .disc:not(.empty),
 })"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("webfix") / "e2e.db").start()
-    yield srv
-    srv.stop()
 
 
-def wait_until_over(server: Server, table_id: str, seconds: float = 60) -> dict[str, Any]:
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        row = server.table(table_id)
-        if row["status"] == "over":
-            return row
-        time.sleep(0.2)
-    raise AssertionError(f"table {table_id} did not finish")
 
 
-def drop_once(page: Any, turn: int) -> None:
-    """Click one of the coloured drop buttons the page offers and wait for the table to move on."""
-    before = moves_of(page)
-    drops = page.locator(".ds-column button.drop")
-    drops.nth(turn * 5 % drops.count()).click()
-    page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
 
 
 def symbols_shown(page: Any) -> bool:

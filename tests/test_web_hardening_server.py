@@ -24,7 +24,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidHandshake, InvalidStatus
 
-from servers import Server
+from support.servers import Server
 
 pytestmark = pytest.mark.timeout(300)
 

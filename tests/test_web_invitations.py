@@ -15,7 +15,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from test_web_accounts import app_on, as_, sign_up, users_cli
+from support.web import app_on, as_, sign_up, users_cli
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -148,7 +148,7 @@ def test_deleting_an_account_deletes_its_invitations(db: str) -> None:
 
 
 def test_an_invitation_made_on_one_process_is_accepted_on_the_other(postgres: Any, tmp_path: Path) -> None:
-    from servers import Server
+    from support.servers import Server
 
     url = postgres.database()
     servers = [Server(url, "--private", log=tmp_path / f"s{i}.log").launch() for i in range(2)]

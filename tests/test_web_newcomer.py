@@ -18,7 +18,7 @@ import pytest
 from spots.cli import main
 from spots.core import games
 from spots.web.config import Limits
-from test_web_api import opened, play, token, until
+from support.web import opened, play, token, until
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 

@@ -16,9 +16,9 @@ from typing import Any
 import httpx
 import pytest
 
-from servers import Server as ServerProcess
-from test_web_e2e import Server, moves_of, wait_for_my_turn_or_end
-from test_web_table import DESKTOP, PHONE, tap_once
+from support.browser import DESKTOP, PHONE, tap_once
+from support.e2e import Server, moves_of, wait_for_my_turn_or_end
+from support.servers import Server as ServerProcess
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -20,9 +20,9 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from conftest import PATIENT_S
-from servers import Server, free_port
-from test_web_clocks import FAST, Player
+from support.clocks import FAST, Player
+from support.processes import PATIENT_S
+from support.servers import Server, free_port
 
 pytestmark = pytest.mark.timeout(300)
 COOKIE = "spots_session"

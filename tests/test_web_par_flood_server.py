@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from servers import Server
+from support.servers import Server
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -12,7 +12,7 @@ import pytest
 
 from spots.i18n import LANGUAGES, translator
 from spots.web.pages.words import js_words, plurals
-from test_web_api import Msg, client, is_state, new_table, opened, play, token, until
+from support.web import Msg, client, is_state, new_table, opened, play, token, until
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 

@@ -21,10 +21,10 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from conftest import PATIENT_S
-from servers import Server
 from spots.web.games import hosted
 from spots.web.tables.rooms import replay_with_log
+from support.processes import PATIENT_S
+from support.servers import Server
 
 pytestmark = pytest.mark.timeout(300)
 TWO_HUMANS = {"seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}], "tricks": "beginner",
@@ -418,7 +418,7 @@ def test_accounts_hold_across_two_processes(two: list[Server]) -> None:
     other; "sign out everywhere" on one ends a socket open on the other (its next act is refused, it is closed)
     and forgets the browser on both; a name that mixes scripts is refused on either."""
     from spots.web.accounts.service import COOKIE, DEVICE_COOKIE
-    from test_web_signout_server import farewell, guest_plays_until_seat_0_is_to_move, new_table, seat_socket
+    from support.sockets import farewell, guest_plays_until_seat_0_is_to_move, new_table, seat_socket
 
     a, b = two
     name = f"Pat{secrets.token_hex(3)}"  # the module's servers share one database: a name of this test's own

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conftest import PATIENT_S
+from support.processes import PATIENT_S
 
 pytest.importorskip("pywebpush", reason="pip install 'spots[push]'")
 pytestmark = pytest.mark.timeout(120)

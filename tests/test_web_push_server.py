@@ -15,8 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import PATIENT_S
-from servers import Server
+from support.processes import PATIENT_S
+from support.servers import Server
 
 pytest.importorskip("pywebpush", reason="pip install 'spots[push]'")
 pytestmark = pytest.mark.timeout(300)

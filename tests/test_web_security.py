@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from conftest import PATIENT_S
 from spots.web import create_app
 from spots.web.tables.rooms import STATE, Conn
-from test_web_api import Msg, db_moves, opened, play, token, until
-from test_web_double_spot import HUMANS, stored_table, to_a_claim
+from support.double_spot_web import HUMANS, stored_table, to_a_claim
+from support.processes import PATIENT_S
+from support.web import Msg, db_moves, opened, play, token, until
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 

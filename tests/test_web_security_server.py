@@ -23,8 +23,8 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from conftest import PATIENT_S
-from servers import Server
+from support.processes import PATIENT_S
+from support.servers import Server
 
 pytestmark = pytest.mark.timeout(300)
 free_port = Server.free_port

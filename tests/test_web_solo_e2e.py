@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from servers import Server
 from spots.games.spots.daily import daily_deal, utc_today
 from spots.games.spots.par import play_deal
-from test_web_e2e import moves_of
-from test_web_table import DESKTOP
+from support.browser import DESKTOP
+from support.e2e import moves_of
+from support.servers import Server
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -110,7 +110,7 @@ def test_a_bad_date_or_challenge_is_refused_saying_what_is_allowed(server: Serve
 
 def test_the_daily_page_and_a_solo_table_have_no_serious_accessibility_problem(
         server: Server, browser: Any, axe: Any) -> None:
-    from test_web_a11y import problems
+    from support.e2e import problems
 
     page = browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page()
     page.goto(server.url + "/daily?lang=en")

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from conftest import CHILD_ENV
 from spots.web.store import SCHEMA_VERSION, Conflict, Store, StoreError, TableStore, open_store
 from spots.web.store.migrate import migrate_sqlite
+from support.processes import CHILD_ENV
 
 SEATS: list[dict[str, Any]] = [{"kind": "human", "name": "Ada", "claimed": True},
                                {"kind": "human", "name": "Bo", "open": True},
@@ -186,8 +186,8 @@ def test_a_database_of_a_newer_schema_is_refused_in_one_line(db: str) -> None:
 
 
 def test_bad_postgresql_settings_are_one_line_at_start_up(postgres: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    from servers import free_port
     from spots.web.server import main
+    from support.servers import free_port
 
     cases = {
         postgres.url(password="wrong-password"): "user name or password is wrong",

@@ -18,8 +18,8 @@ from typing import Any, NamedTuple
 import pytest
 from fastapi.testclient import TestClient
 
-from conftest import PATIENT_S
 from spots.web import create_app
+from support.processes import PATIENT_S
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 

@@ -18,9 +18,9 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from conftest import PATIENT_S
-from servers import Server
-from test_web_e2e import click_a_move, wait_for_my_turn_or_end
+from support.e2e import click_a_move, wait_for_my_turn_or_end
+from support.processes import PATIENT_S
+from support.servers import Server
 
 pytestmark = pytest.mark.timeout(300)
 TWO = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]

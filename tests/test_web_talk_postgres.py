@@ -13,8 +13,8 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from conftest import PATIENT_S
-from servers import Server
+from support.processes import PATIENT_S
+from support.servers import Server
 
 pytestmark = pytest.mark.timeout(300)
 TWO = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], "tricks": "beginner",

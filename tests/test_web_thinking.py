@@ -30,9 +30,9 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from conftest import PATIENT_S
-from servers import Server, children, children_named
 from spots.web.tables.workers import Stopped, start_worker, stop_searches, stoppable
+from support.processes import PATIENT_S
+from support.servers import Server, children, children_named
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from test_web_api import Msg, client, db_moves, is_state, new_table, opened, play, token, until
+from support.web import Msg, client, db_moves, is_state, new_table, opened, play, token, until
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 

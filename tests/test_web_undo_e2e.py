@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from test_web_e2e import Server, moves_of
+from support.e2e import Server, moves_of
 
 pytestmark = pytest.mark.timeout(300)
 UNDO_SHOWN = "() => !document.getElementById('undo-button').hidden"

@@ -14,8 +14,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from spots.core.advice import Advice
 from spots.core.bots import RandomBot
-from spots.core.errors import IllegalMoveError, RulesError
+from spots.core.errors import IllegalMoveError, MalformedMoveError, RulesError
 from spots.core.games import GameSpec, Outcome, Summary, Termination
 from spots.core.options import Lobby, Option
 from spots.core.protocol import TERMINAL, Game
@@ -61,6 +62,9 @@ class State:
         return []
 
     def apply_action(self, action: object, player: int | None = None) -> None:
+        words = str(action).split()
+        if len(words) != 2 or words[0] != "take" or not words[1].isdigit():  # not Take's notation at all
+            raise MalformedMoveError(str(action), "not a move: write take N", self.legal_actions())
         if str(action) not in self.legal_actions() or player not in (None, self.seat):
             raise IllegalMoveError(str(action), "not a legal move", self.legal_actions())
         self.left -= int(str(action).split()[1])
@@ -104,6 +108,13 @@ def load_state(doc: dict[str, Any]) -> State:
     return state
 
 
+def advise(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
+    """Take solved: leaving a multiple of three stones wins (the mover's value 1), anything else loses to best
+    play (0); no hint once the game is over."""
+    moves = [Advice(m, 1.0 if (state.left - int(m.split()[1])) % 3 == 0 else 0.0) for m in state.legal_actions()]
+    return sorted(moves, key=lambda a: -a.value)
+
+
 def summarize(state: State) -> Summary:
     """Two seats, no score but the win, whose turn, how it ended."""
     over = state.is_terminal()
@@ -136,7 +147,8 @@ SPEC = GameSpec(
     records=RecordFormat(Take, "take-record", "take-state", Rules.from_dict),
     seats=lambda rules: 2, load_state=load_state, bots={"random": RandomBot},
     describe_move=lambda before, move, after=None, names=None, tr=None: move,
-    advise=lambda state, seed=0, bot=None: [], render=lambda state: f"{state.left} stones left",
+    advise=advise, render=lambda state: f"{state.left} stones left",
     outcome=lambda state: summarize(state).outcome, summarize=summarize, turn=lambda state: state.turn,
-    web=VIEW, summary="take one or two stones; the last one wins",
+    web=VIEW, summary="take one or two stones; the last one wins", quick=({}, {"pile": 20}),
+    malformed=("take", "take many", "grab 1"),
 )

@@ -229,6 +229,9 @@ class GameSpec(Generic[RulesT, StateT]):
     seats_option: str = ""  # the option that is the number of seats, if any (the lobby sets it from the seats)
     # Option sets for short games, the first the game's defaults or close: the generic tests play each.
     quick: tuple[Mapping[str, Any], ...] = field(default=({},))
+    # Text that looks like the game's notation but is no move of it (``roll 7 7``): the generic tests check that
+    # each raises MalformedMoveError, not a plain IllegalMoveError, and changes nothing.
+    malformed: tuple[str, ...] = field(default=())
     aliases: tuple[str, ...] = field(default=())
     # The bots players are offered, weakest first; the others (a frozen baseline, a research agent) stay for the
     # arena, the terminal and Python. Empty: every bot, with no level.

@@ -141,4 +141,5 @@ SPEC: GameSpec[Rules, State] = GameSpec(
              "of the frame."),
     summary="drop double-sided discs to make the patterns on the face-up cards (2 players)",
     quick=({}, {"columns": 4, "rows": 4, "target": 2, "claim": "first"}),
+    malformed=("drop x blue", "drop 3", "lift"),
 )

@@ -178,4 +178,5 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     summary="the push-your-luck dice game about dogs: fill dogs, don't bust (1-4 players)",
     # first to one dog: random games of a few hundred steps rather than thousands
     quick=({"players": 2, "target": 1}, {"players": 4, "tricks": "all", "target": 1}),
+    malformed=("roll 7 7", "choose", "score now please"),
 )

@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from servers import free_port
+from support.servers import free_port
 
 USER, PASSWORD = "spots", "dice-and-dogs"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from conftest import PATIENT_S
+from support.processes import PATIENT_S
 
 
 def free_port() -> int:

@@ -1,0 +1,1 @@
+"""Helpers the tests share (servers, clients, positions, browsers), imported as ``support.<name>``."""

@@ -1,0 +1,122 @@
+"""The web app in-process (FastAPI's TestClient): a client on a database, tables made and joined, socket
+messages waited for, accounts signed up (``app_on``, ``sign_up``, ``as_``) and the host's ``spots users``."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from spots.web import create_app
+from spots.web.accounts.service import COOKIE
+from spots.web.accounts.users import main as users
+
+Msg = dict[str, Any]
+
+
+@contextmanager
+def client(db: Path, bot_delay: float = 30.0, rate: float = 10.0) -> Iterator[TestClient]:
+    """The real app on ``db``; a long default bot delay keeps bots still unless a test wants them. Every
+    request comes from one test address and some tests poll, so the per-client request limit is raised
+    (it has its own tests in test_web_security.py)."""
+    with TestClient(create_app(db, bot_delay=bot_delay, rate=rate, requests_per_second=1000.0)) as c:
+        yield c
+
+
+def new_table(c: TestClient, seats: list[Msg] | None = None, **body: Any) -> Msg:
+    seats = seats or [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    r = c.post("/api/tables", json={"seats": seats, "tricks": "beginner", "target": 1, **body})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def token(link: str) -> str:
+    return link.rsplit("/", 1)[1]
+
+
+def until(ws: Any, pred: Callable[[Msg], bool], limit: int = 400) -> Msg:
+    """Read messages until one satisfies ``pred`` (others, such as presence updates, are skipped)."""
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if pred(msg):
+            return msg
+    raise AssertionError("the expected message never came")
+
+
+def is_state(msg: Msg) -> bool:
+    return msg["type"] == "state"
+
+
+def opened(ws: Any) -> Msg:
+    """The hello and the first full state of a new connection."""
+    hello = ws.receive_json()
+    assert hello["type"] == "hello"
+    first = until(ws, is_state)
+    assert first["log_start"] == 0
+    return {"hello": hello, "state": first}
+
+
+def play(ws: Any, move: str, at: int | None = None) -> tuple[Msg, Msg | None]:
+    """Send a move; return the reply (ok or error) and, when accepted, the state it produced.
+
+    The server queues the new state for everyone before it answers the sender, so the
+    sender's state usually arrives first; both are collected either way.
+    """
+    ws.send_json({"type": "move", "move": move, **({} if at is None else {"at": at})})
+    reply: Msg | None = None
+    state: Msg | None = None
+    while reply is None or (reply["type"] == "ok" and (state is None or state["view"]["moves"] < reply["moves"])):
+        msg = ws.receive_json()
+        if msg["type"] in ("ok", "error"):
+            reply = msg
+        elif is_state(msg):
+            state = msg
+    return reply, state if reply["type"] == "ok" else None
+
+
+def db_moves(db: Path, table_id: str) -> list[str]:
+    con = sqlite3.connect(db)
+    try:
+        return [m for (m,) in con.execute("SELECT move FROM moves WHERE table_id = ? ORDER BY idx", (table_id,))]
+    finally:
+        con.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "spots.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
+@contextmanager
+def app_on(db: str, **limits: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(db, bot_delay=30.0, requests_per_second=1000.0, **limits)) as c:
+        yield c
+
+
+def as_(c: TestClient, token: str | None) -> TestClient:
+    """The client as one person: their session cookie, or none (a guest)."""
+    c.cookies.clear()
+    if token:
+        c.cookies.set(COOKIE, token)
+    return c
+
+
+def sign_up(c: TestClient, name: str, password: str = "correct horse") -> str:
+    as_(c, None)
+    r = c.post("/signup", data={"name": name, "password": password}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    return str(r.cookies[COOKIE])
+
+
+def users_cli(db: str, *args: str, stdin: str = "") -> tuple[int, str]:
+    out = io.StringIO()
+    code = users(["--db", db, *args], out=out, stdin=io.StringIO(stdin))
+    return code, out.getvalue()
