@@ -6,8 +6,8 @@ that SQLite and PostgreSQL share (``TEXT``, ``INTEGER``, ``DOUBLE PRECISION``, `
 TABLE ... ADD COLUMN``). The shell's version is SQLite's ``user_version`` and the highest row of PostgreSQL's
 ``schema_migrations``; a game's is its highest row of ``game_migrations`` on both.
 
-SQLite files made before the migrations ran on SQLite (schema versions 1 to ``LEGACY``) were built by an
-inline schema whose numbers once differed from the files'; they are adopted by running every migration
+SQLite files made before the migrations ran on SQLite (schema versions 0, the first release's, to ``LEGACY``)
+were built by an inline schema whose numbers once differed from the files'; they are adopted by running every migration
 again, each statement skipped when the file already has what it makes (a table, an index, a column).
 """
 
@@ -115,7 +115,7 @@ def migrate_sqlite(db: sqlite3.Connection, refuse: Callable[[int], Exception], u
     (version,) = db.execute("PRAGMA user_version").fetchone()
     if version > SCHEMA_VERSION:
         raise refuse(version)
-    adopt = 0 < version <= LEGACY
+    adopt = version <= LEGACY  # the inline era (version 0: the first release set none); a new file loses nothing
     for migration in shell():
         if (adopt or migration.version > version) and (upto is None or migration.version <= upto):
             run_sqlite(db, migration, adopt, f"PRAGMA user_version = {migration.version}")
