@@ -1,4 +1,4 @@
-"""Fit the value function's weights (``spots.bots.value.Weights``) to who actually wins, from seeded self-play.
+"""Fit the value function's weights (``spots.games.spots.value.Weights``) to who actually wins, from seeded self-play.
 
     python benchmarks/fit_value.py --games 3000 --seed 5
 

@@ -66,7 +66,7 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=100)
     parser.add_argument("--rollouts", type=int, default=0, help="use RandomRolloutEvaluator with N rollouts")
     parser.add_argument("--target", type=int, default=3)
-    parser.add_argument("--opponent", default="random", help="one of spots.bots.BOTS")
+    parser.add_argument("--opponent", default="random", help="one of spots.bots.names()")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     game = pyspiel.load_game("python_spots", {"players": 2, "target": args.target})

@@ -49,7 +49,7 @@ def test_expectimax_v1_is_kept_for_the_arena() -> None:
     assert old.name == "expectimax-v1"
     state = dogpile_turn()
     assert old.choose(state) in state.legal_actions()
-    assert "expectimax-v1" in bots.BOTS and expectimax().name == "expectimax"
+    assert "expectimax-v1" in bots.names() and expectimax().name == "expectimax"
 
 
 def test_a_node_budget_gives_the_same_move_every_time() -> None:
@@ -158,4 +158,3 @@ def test_sampling_must_be_one_of_the_named_kinds() -> None:
     assert expectimax().sampling == "stratified"
     with pytest.raises(ValueError, match="allowed: stratified, random"):
         expectimax(sampling="lucky")
-

@@ -15,8 +15,6 @@ from support.bots import CHEAP, play
 ALL_BOTS = ["random", "greedy", "expectimax", "mcts"]
 
 
-
-
 @pytest.mark.parametrize("tile", sorted(TILES))
 def test_every_bot_plays_every_tile_legally(tile: str) -> None:
     """Each tile with Howl beside it, every bot in a seat, 1-4 players across tiles."""

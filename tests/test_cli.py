@@ -267,7 +267,7 @@ def test_hint_unknown_bot(cli, tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     path.write_text(start().to_json())
     code, _, err = cli("hint", path, "--bot", "nobot")
-    assert_clean_error(code, err, "nobot", *bots.BOTS)
+    assert_clean_error(code, err, "nobot", *bots.names())
 
 
 # --------------------------------------------------------------------------- tiles and rules options
@@ -402,7 +402,7 @@ def test_arena_writes_csv(cli, tmp_path: Path, arena_two_jobs) -> None:
 
 def test_arena_unknown_bot(cli) -> None:
     code, _, err = cli("arena", "--bots", "greedy,nobot", "--games", "2", "--no-progress")
-    assert_clean_error(code, err, "nobot", *bots.BOTS)
+    assert_clean_error(code, err, "nobot", *bots.names())
 
 
 @pytest.mark.parametrize(

@@ -42,8 +42,6 @@ from support.double_spot import DECK, full_board_position, position
 BY_ID = {c.id: c for c in DECK}
 
 
-
-
 def put(state: State, col: int, colour: str) -> None:
     """Have the mover drop a disc into board column ``col`` (0-based, seat 0's view) showing ``colour`` to seat 0."""
     while state.is_chance_node() and not state.legal_actions()[0].startswith("roll"):
@@ -410,8 +408,6 @@ def test_cards_to_win_is_an_option() -> None:
                      rules=Rules(target=1))
     state.apply_action(f"drop {last[0] + 1} {last[2]}")
     assert state.is_terminal() and state.winner == 0
-
-
 
 
 def test_a_full_board_with_equal_cards_is_a_draw() -> None:

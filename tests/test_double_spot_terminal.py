@@ -37,8 +37,6 @@ END = re.compile(r"wins!|A draw")
 BOARD = re.compile(r"Turn \d+.*?(?=\n\s*1\. )", re.S)  # the picture, up to the numbered moves
 
 
-
-
 def play_to_end(child: pexpect.spawn, answer: str = "1", limit: int = 200) -> str:
     """Answer every prompt with ``answer`` until the game ends; return everything shown meanwhile."""
     seen = []

@@ -25,7 +25,7 @@ from spots.games.spots.tricks import TILES
 from spots.games.spots.words import describe_move, describe_phase
 from support.processes import CHILD_ENV, PATIENT_S, as_at_a_terminal
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.timeout(300)
 
 I18N = Path(i18n.__file__).parent
 POT = I18N / "messages.pot"

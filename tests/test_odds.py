@@ -1,4 +1,4 @@
-"""Exact odds (``spots.odds``) and the advisor (``spots.advisor``).
+"""Exact odds (``spots.games.spots.odds``) and the advisor (``spots.games.spots.advice``).
 
 The expected values are worked out by hand in the comments (rules sections 4-5:
 a die that fits an empty space of an unscored dog is placed, the rest are
@@ -16,7 +16,10 @@ from itertools import pairwise
 import pytest
 
 import spots
-from spots import advisor, bots, odds
+from spots import bots
+from spots.core.record import play_game
+from spots.games.spots import advice as advisor
+from spots.games.spots import odds
 from spots.games.spots.dice import roll_distribution
 from spots.games.spots.greedy import bust_chance as greedy_bust_chance
 from spots.games.spots.state import State
@@ -456,7 +459,7 @@ def test_advise_at_a_chance_node_or_terminal_state_is_empty() -> None:
     assert chance.is_chance_node()
     assert advisor.advise(chance) == []
     state = spots.Game(spots.Rules(players=2, target=1)).new_initial_state()
-    bots.play_game(state, [bots.make("greedy", seed=0), bots.make("random", seed=1)], random.Random(0))
+    play_game(state, [bots.make("greedy", seed=0), bots.make("random", seed=1)], random.Random(0))
     assert state.is_terminal()
     assert advisor.advise(state) == []
     assert advisor.format_advice([]) == "No decision to advise on here."

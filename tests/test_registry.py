@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 import spots
-from spots import double_spot
 from spots.cli import main
 from spots.core import Advice, DeckError, RulesError, atomic_write
 from spots.core.games import get, registry
+from spots.games import double_spot
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -129,7 +129,7 @@ def test_one_set_of_errors_bots_and_advice() -> None:
     assert double_spot.DoubleSpotRulesError is RulesError
     with pytest.raises(RulesError):
         double_spot.Rules(columns=99)
-    from spots.bots import RandomBot
+    from spots.core.bots import RandomBot
     from spots.core.mcts import Mcts
     from spots.games.double_spot.bots import BOTS
     from spots.games.spots.mcts import MctsBot
@@ -144,7 +144,7 @@ def test_one_set_of_errors_bots_and_advice() -> None:
 
 
 def test_double_spot_bots_do_not_import_the_spots_bots() -> None:
-    code = ("import sys, spots.double_spot.bots, spots.double_spot.advice; "
+    code = ("import sys, spots.games.double_spot.bots, spots.games.double_spot.advice; "
             "print(sorted(m for m in sys.modules if m.startswith('spots.bots')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60).stdout
     assert out.strip() == "[]"

@@ -8,7 +8,7 @@ import pytest
 
 from spots.cli import main as cli_main
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.timeout(300)
 
 
 def test_ppo_plays_a_terminal_game(capsys, monkeypatch):

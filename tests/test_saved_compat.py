@@ -58,7 +58,6 @@ def test_old_record_replays_to_the_same_final_state():
     assert sha(state) == expected["final_sha256"]
 
 
-
 # ------------------------------------------------------------------ Double Spot, saved while lifts was 3 by default
 
 DOUBLE_SPOT = Path(__file__).parent / "fixtures" / "double_spot_lifts3"

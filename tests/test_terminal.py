@@ -137,8 +137,6 @@ def test_closing_the_terminal_loses_nothing(tmp_path: Path) -> None:
 AUTOSAVE_NAMED = "Saved to spots-autosave.json; continue with: spots play --load spots-autosave.json"
 
 
-
-
 def test_ctrl_c_at_the_prompt_stops_cleanly_and_names_the_autosave(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--seat", "me", "--seat", "greedy", "--seed", "5")
     for _ in range(4):

@@ -17,14 +17,11 @@ from support.e2e import ME_AND_A_BOT, PHONE, Server, drop_once, problems, settle
 pytestmark = pytest.mark.timeout(300)
 
 
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("a11y") / "a11y.db").start()
     yield srv
     srv.stop()
-
-
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE])

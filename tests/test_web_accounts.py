@@ -24,16 +24,17 @@ from spots.web.store import open_store
 from support.processes import PATIENT_S
 from support.web import app_on, as_, sign_up, users_cli
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "spots.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
 EVIL = "https://evil.example"
-
-
-
-
-
-
-
-
 
 
 def sign_in(c: TestClient, name: str, password: str, token: str | None = None) -> httpx.Response:
@@ -101,6 +102,7 @@ def test_the_account_page_keeps_the_chosen_e_mail_notices_and_refuses_any_other(
         assert store.account_named("ada").notify == 2  # refused: nothing changed
         choose("2", email="")
         assert store.account_named("ada").notify == 0  # no address: no notices
+
 
 def test_wrong_passwords_are_slowed_then_refused_for_that_account_only(db: str) -> None:
     with app_on(db, signin_failures=4, signin_lockout=120.0) as c:
@@ -446,8 +448,6 @@ def test_a_session_made_on_one_process_is_honoured_by_the_other(postgres: Any, t
     finally:
         for s in servers:
             s.stop()
-
-
 
 
 def test_the_hosts_users_command_lists_disables_resets_and_deletes(db: str, capsys: pytest.CaptureFixture[str]

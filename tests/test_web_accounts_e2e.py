@@ -171,7 +171,6 @@ def test_a_guest_plays_through_an_invite_link_as_before(site: tuple[Server, str]
     guest.close()
 
 
-
 def test_the_account_pages_read_well_to_a_screen_reader(site: tuple[Server, str], browser: Any, axe: Any) -> None:
     """axe-core finds no serious or critical violation on the sign-in, sign-up, My games and profile pages."""
     from support.e2e import problems

@@ -23,24 +23,7 @@ from spots.web.tables.rooms import replay_with_log
 from support.processes import PATIENT_S
 from support.web import Msg, client, db_moves, is_state, new_table, opened, play, token, until
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
+pytestmark = pytest.mark.timeout(300)
 
 
 def test_lobby_pages_and_table_list(tmp_path: Path) -> None:

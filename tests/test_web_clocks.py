@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +24,17 @@ from support.processes import PATIENT_S
 from support.servers import Server
 
 pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("clocks") / "clocks.db", *FAST).start()
+    yield srv
+    srv.stop()
+
+
 NAMES = ["Ada", "Bo", "Cy"]
 QUICK = {"tricks": "beginner", "target": 1}
-
-
-
-
 
 
 def create(server: Server, clock: Any, humans: int = 3, **more: Any) -> dict[str, Any]:
@@ -40,8 +46,6 @@ def create(server: Server, clock: Any, humans: int = 3, **more: Any) -> dict[str
 
 def tokens(table: dict[str, Any]) -> list[str]:
     return [s["link"].rsplit("/", 1)[1] for s in table["seats"]]
-
-
 
 
 def test_a_silent_player_runs_out_the_others_choose_a_bot_the_game_ends_and_the_player_comes_back(

@@ -25,7 +25,7 @@ from spots.web.coach import service as coach
 from support.processes import PATIENT_S
 from support.web import client, new_table, opened, play, token, until
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.timeout(300)
 
 Msg = dict[str, Any]
 

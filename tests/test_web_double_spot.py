@@ -23,7 +23,7 @@ from support.double_spot_web import HUMANS, stored_table, to_a_claim
 from support.processes import PATIENT_S
 from support.web import Msg, client, db_moves, is_state, opened, play, token, until
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.timeout(300)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "double_spot_lifts3"
 
@@ -140,10 +140,6 @@ def test_a_double_spot_hint_ranks_the_legal_drops(tmp_path: Path) -> None:
             legal = {b["move"] for b in view["legal"]}
             assert hint["advice"] and {a["move"] for a in hint["advice"]} <= legal
             assert all(a["label"].startswith("Column ") and 0 <= a["score"] <= 1 for a in hint["advice"])
-
-
-
-
 
 
 def test_the_first_claim_rule_is_a_race_the_server_settles(tmp_path: Path) -> None:

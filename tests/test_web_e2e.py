@@ -25,25 +25,11 @@ from support.servers import children
 pytestmark = pytest.mark.timeout(300)
 
 
-
-
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("web") / "e2e.db").start()
     yield srv
     srv.stop()
-
-
-
-
-
-
-
-
-
-
 
 
 def new_game_against_a_bot(page: Any, server: Server) -> None:
@@ -241,7 +227,6 @@ def test_play_double_spot_to_the_end_against_a_bot(server: Server, browser: Any)
     page.wait_for_function(f"() => !document.querySelector('.side').textContent.includes({json.dumps(front)})")
     assert "Greedy bot" in page.inner_text(".side")
     context.close()
-
 
 
 def test_the_double_spot_tutorial_teaches_a_whole_game(server: Server, browser: Any) -> None:

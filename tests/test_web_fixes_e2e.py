@@ -7,6 +7,7 @@ reason, when Chromium or Playwright is missing.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -17,6 +18,14 @@ from support.e2e import ME_AND_A_BOT, OVER_OR_A_DROP, PHONE, Server, drop_once, 
 
 pytestmark = pytest.mark.timeout(300)
 
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("webfix") / "e2e.db").start()
+    yield srv
+    srv.stop()
+
+
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
 # every disc and die face carries the shape of its own colour (and no other)
@@ -26,12 +35,6 @@ SHAPES_MATCH = """() => [...document.querySelectorAll('.frame .disc:not(.empty),
   return use && ['blue', 'green', 'pink', 'yellow'].some((c) => d.classList.contains(c)
     && use.getAttribute('href') === '#ds-sym-' + c && document.getElementById('ds-sym-' + c));
 })"""
-
-
-
-
-
-
 
 
 def symbols_shown(page: Any) -> bool:

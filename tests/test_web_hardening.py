@@ -19,7 +19,7 @@ from starlette.datastructures import Headers
 from spots.web import create_app
 from spots.web.guard import Origins, network_of, origin_of
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.timeout(300)
 
 TWO = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 NOT_ASCII_COUNTS = ["²", "³", "٣", "１", "-1", "1e3", " 3", "3 ", "", "9" * 40]

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from support.web import app_on, as_, sign_up, users_cli
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

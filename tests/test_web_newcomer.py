@@ -20,7 +20,7 @@ from spots.core import games
 from spots.web.config import Limits
 from support.web import opened, play, token, until
 
-pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture

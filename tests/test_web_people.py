@@ -14,7 +14,7 @@ from spots.i18n import LANGUAGES, translator
 from spots.web.pages.words import js_words, plurals
 from support.web import Msg, client, is_state, new_table, opened, play, token, until
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.timeout(300)
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 

@@ -27,7 +27,7 @@ from support.double_spot_web import HUMANS, stored_table, to_a_claim
 from support.processes import PATIENT_S
 from support.web import Msg, db_moves, opened, play, token, until
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.timeout(300)
 
 TWO = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 

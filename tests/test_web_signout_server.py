@@ -34,14 +34,6 @@ def signed_in(server: Server, name: str, new: bool = False) -> str:
         return str(r.cookies[COOKIE])
 
 
-
-
-
-
-
-
-
-
 def moves_of(server: Server, table: str) -> int:
     return int(httpx.get(f"{server.url}/api/tables/{table}", timeout=PATIENT_S).json()["moves"])
 

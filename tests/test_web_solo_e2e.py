@@ -107,7 +107,6 @@ def test_a_bad_date_or_challenge_is_refused_saying_what_is_allowed(server: Serve
     assert made.status_code == 303 and made.headers["location"].endswith("?solo=first-pair")
 
 
-
 def test_the_daily_page_and_a_solo_table_have_no_serious_accessibility_problem(
         server: Server, browser: Any, axe: Any) -> None:
     from support.e2e import problems

@@ -42,10 +42,6 @@ def open_seat(browser: Any, server: Server, viewport: dict[str, int], target: in
     return page
 
 
-
-
-
-
 def wait_for_the_move(page: Any, before: int, what: str) -> None:
     """The table moves on; if it does not, say what the page showed (a failure here must be readable).
 
@@ -63,8 +59,6 @@ def wait_for_the_move(page: Any, before: int, what: str) -> None:
             controls: document.getElementById('controls').innerText})""")
         raise AssertionError(f"{what}: no move after {PATIENT_S:.0f} s; the page showed {shown}; log: "
                              + page.inner_text("#log")[-600:]) from e
-
-
 
 
 def play_by_tapping(page: Any, phone: bool = False, limit: int = 300) -> list[str]:

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from spots.web import create_app
 from support.processes import PATIENT_S
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.timeout(300)
 
 Msg = dict[str, Any]
 TWO = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]

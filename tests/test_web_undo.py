@@ -16,7 +16,7 @@ import pytest
 
 from support.web import Msg, client, db_moves, is_state, new_table, opened, play, token, until
 
-pytestmark = [pytest.mark.timeout(300), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+pytestmark = pytest.mark.timeout(300)
 
 
 def undo(ws: Any, at: int | None = None, heard: list[Msg] | None = None) -> Msg:
@@ -91,7 +91,6 @@ def test_a_player_takes_back_a_placement_and_everyone_sees_the_board_go_back(tmp
             assert c.get(f"/api/tables/{tid}/record").json()["moves"] == kept[:-1]
     with client(db) as c2:  # a restart finds the record as if the move was never played
         assert c2.get(f"/api/tables/{tid}/record").json()["moves"] == kept[:-1]
-
 
 
 def test_right_after_a_roll_there_is_nothing_to_undo(tmp_path: Path) -> None:

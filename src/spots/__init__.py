@@ -4,7 +4,6 @@
 >>> state = spots.Game(spots.Rules(players=2)).new_initial_state()
 """
 
-from ._moved import install as _install_moved
 from .games.spots import (
     CHANCE,
     TERMINAL,
@@ -23,8 +22,6 @@ from .games.spots import (
     replay,
     save_record,
 )
-
-_install_moved()  # spots.odds, spots.advisor, spots.double_spot, ... still import
 
 __version__ = "0.1.0"
 

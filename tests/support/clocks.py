@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -99,10 +98,3 @@ class Player:
         except TimeoutError:
             raise AssertionError(f"waited {PATIENT_S:.0f} s for {what or condition}; view {self.view.get('status')},"
                                  f" clock {self.clock}") from None
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("clocks") / "clocks.db", *FAST).start()
-    yield srv
-    srv.stop()

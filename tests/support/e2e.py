@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from support.servers import Server as ServerProcess
 
@@ -90,13 +88,6 @@ ME_AND_A_BOT = [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "gre
 
 
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("webfix") / "e2e.db").start()
-    yield srv
-    srv.stop()
 
 
 def wait_until_over(server: Server, table_id: str, seconds: float = 60) -> dict[str, Any]:

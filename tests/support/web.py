@@ -10,7 +10,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from spots.web import create_app
@@ -86,13 +85,6 @@ def db_moves(db: Path, table_id: str) -> list[str]:
         return [m for (m,) in con.execute("SELECT move FROM moves WHERE table_id = ? ORDER BY idx", (table_id,))]
     finally:
         con.close()
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "spots.db")
-    return str(request.getfixturevalue("pg_url"))
 
 
 @contextmanager

@@ -36,7 +36,7 @@ class Advice:
 
     @property
     def score(self) -> float:
-        """``value`` under its Spots name (``spots.advisor.Advice.score``)."""
+        """``value`` under its Spots name (``spots.games.spots.advice``: ``Advice.score``)."""
         return self.value
 
 

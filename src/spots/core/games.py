@@ -16,7 +16,6 @@ import gettext
 import importlib
 import os
 import random
-import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -299,20 +298,11 @@ class GameSpec(Generic[RulesT, StateT]):
 
     def terminal_start(self) -> Terminal[RulesT] | None:
         """How ``spots play`` starts this game's own terminal; None: it has none (the generic one plays it)."""
-        if isinstance(self.terminal, str):  # the old "module:function" form
-            return _named(self.terminal, f"{self.name}'s GameSpec.terminal") if self.terminal else None
         return self.terminal
 
     def web_view(self) -> WebView[StateT] | None:
         """The game's web view, or None when the web app does not host it."""
-        web: object = self.web
-        if isinstance(web, str):  # the old "module:name" form
-            web = _named(web, f"{self.name}'s GameSpec.web") if web else None
-        elif callable(web):  # the old form, a function giving the view
-            warnings.warn(f"{self.name}'s GameSpec.web is a function; give the WebView itself",
-                          DeprecationWarning, stacklevel=2)
-            web = web()
-        return web if isinstance(web, WebView) else None
+        return self.web
 
     # ---------------------------------------------------------------- bots and records
 
@@ -347,14 +337,6 @@ class GameSpec(Generic[RulesT, StateT]):
                 "bots": list(self.bots), "options": [o.to_json() for o in self.options],
                 "lobby_bots": [{"name": b.name, "level": b.level} for b in self.offered_bots()],
                 "record_format": self.records.record, "state_format": self.records.state}
-
-
-def _named(path: str, what: str) -> Any:
-    """The object a ``"module:attr"`` string names (the form faces had before they were objects), with a warning."""
-    warnings.warn(f"{what} is a 'module:attr' string ({path!r}); give the object (a function) instead",
-                  DeprecationWarning, stacklevel=3)
-    module, _, attr = path.partition(":")
-    return getattr(importlib.import_module(module), attr)
 
 
 AnySpec = GameSpec[Any, Any]  # a game the caller does not know (the shells')

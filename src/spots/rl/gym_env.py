@@ -73,8 +73,8 @@ class SpotsEnv(gym.Env):
         if opponent_pool is not None and not pool:
             raise ValueError("opponent_pool must hold at least one bot name or factory")
         for bot in others + pool:
-            if isinstance(bot, str) and bot not in spots_bots.BOTS:
-                raise ValueError(f"unknown bot {bot!r}; the bots are: {', '.join(spots_bots.BOTS)}")
+            if isinstance(bot, str) and bot not in spots_bots.names():
+                raise ValueError(f"unknown bot {bot!r}; the bots are: {', '.join(spots_bots.names())}")
         for bot in pool:
             if not isinstance(bot, str) and not callable(bot):
                 raise ValueError(f"opponent_pool entries are bot names or factories seed -> bot, not {bot!r}")

@@ -8,7 +8,6 @@ carries its rules and history. Records written before ``Record`` existed load as
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -31,19 +30,13 @@ def _rules(rules: Any) -> Rules:
     return rules if isinstance(rules, Rules) else Rules.from_dict(rules)
 
 
-def replay(history: Iterable[str] | Rules | Mapping[str, Any],
-           rules: Rules | Mapping[str, Any] | Iterable[str] | None = None) -> State:
+def replay(history: Iterable[str], rules: Rules | Mapping[str, Any] | None = None) -> State:
     """Play a record's moves from the initial state under ``rules`` (default rules when None).
 
-    A bad move raises ReplayError naming it. The old order ``replay(rules, history)`` still works
-    and warns (DeprecationWarning).
+    A bad move raises ReplayError naming it.
     """
-    if isinstance(history, (Rules, Mapping)):
-        warnings.warn("spots.replay(rules, history) is deprecated: use spots.replay(history, rules)",
-                      DeprecationWarning, stacklevel=2)
-        history, rules = rules or [], history
     game = Game(Rules() if rules is None else _rules(rules))
-    return replay_moves(game.new_initial_state, history)  # type: ignore[arg-type]  # the old order is swapped above
+    return replay_moves(game.new_initial_state, history)
 
 
 FORMAT: RecordFormat[Rules, State] = RecordFormat(Game, RECORD_FORMAT, State.FORMAT, _rules, RECORD_VERSION)

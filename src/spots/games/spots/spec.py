@@ -95,7 +95,7 @@ LOBBY_BOTS = (
 
 
 def advise(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
-    """``spots.advisor.advise`` in the shared shape: the coach's ranking (or a bot's), each move's bust chance."""
+    """``advice.advise`` in the shared shape: the coach's ranking (or a bot's), each move's bust chance."""
     ranked = spots_advise(state, seed=seed) if bot is None else spots_advise(state, bot=bot, seed=seed)
     return [Advice(a.move, a.score, bust=a.bust) for a in ranked]
 

@@ -56,8 +56,8 @@ def check_seats(seats: list[str], players: int) -> list[str]:
     if len(names) != players:
         raise ValueError(f"{len(names)} seats given for {players} players: give one --seat per player")
     for name in names:
-        if name != HUMAN and name not in bots.BOTS:
-            raise ValueError(f"unknown seat {name!r}: use 'me' for a human or a bot: {', '.join(bots.BOTS)}")
+        if name != HUMAN and name not in bots.names():
+            raise ValueError(f"unknown seat {name!r}: use 'me' for a human or a bot: {', '.join(bots.names())}")
     return names
 
 
@@ -75,14 +75,14 @@ def ask_seats(console: Console, ask: Any, tr: gettext.NullTranslations | None = 
         default = HUMAN if seat == 0 else "greedy"
         while True:
             answer = ask(_("Seat {seat}: 'me' or a bot ({bots})? [{default}] ").format(
-                seat=seat + 1, bots=", ".join(bots.BOTS), default=default)).strip().lower()
+                seat=seat + 1, bots=", ".join(bots.names()), default=default)).strip().lower()
             answer = answer or default
             try:
                 seats.append(check_seats([answer], 1)[0])
                 break
             except ValueError:  # the only thing wrong with one answer: not a seat
                 console.print(_("unknown seat {name}: answer 'me' or a bot ({bots})").format(
-                    name=repr(answer), bots=", ".join(bots.BOTS)), markup=False, highlight=False)
+                    name=repr(answer), bots=", ".join(bots.names())), markup=False, highlight=False)
     return seats
 
 
