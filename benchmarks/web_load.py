@@ -24,6 +24,12 @@ in the machine's load hits both alike, and reports each one's pooled move round 
 accounts add to the server's memory per player:
 
     python benchmarks/web_load.py --tables 150 --compare --duration 20
+
+``--against DIR``: the same load on this tree's server and on the server of another checkout (its
+``src`` first on the path, e.g. a ``git worktree`` of main), alternating the same way, to show that a change
+made nothing slower:
+
+    git worktree add /tmp/main main && python benchmarks/web_load.py --tables 150 --against /tmp/main
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import resource
 import socket
@@ -282,13 +289,14 @@ class Measured:
     rss: float
 
 
-def measure(args: argparse.Namespace, talking: bool) -> Measured:
-    """One load run on fresh server processes and a fresh database."""
+def measure(args: argparse.Namespace, talking: bool, tree: str | None = None) -> Measured:
+    """One load run on fresh server processes and a fresh database (``tree``: another checkout's server)."""
     ports = [free_port() for _ in range(args.processes)]
+    env = None if tree is None else {**os.environ, "PYTHONPATH": str(Path(tree) / "src")}
     with tempfile.TemporaryDirectory() as tmp, database(args.db, tmp) as db:
         servers = [subprocess.Popen(
             [sys.executable, "-m", "spots.web.server", "--host", "127.0.0.1", "--port", str(port), "--db", db,
-             "--log-level", "warning", *SERVER_OPTIONS], stdout=subprocess.DEVNULL) for port in ports]
+             "--log-level", "warning", *SERVER_OPTIONS], stdout=subprocess.DEVNULL, env=env) for port in ports]
         try:
             wait_ready(ports)
             mark: dict[str, float] = {}
@@ -345,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chat-pace", type=float, default=6.0, help="seconds between one player's chat lines"
                         " (the server allows 12 a minute after a burst of 5)")
     parser.add_argument("--compare", action="store_true", help="today's load and --talk, side by side in one run")
+    parser.add_argument("--against", metavar="DIR", help="another checkout: its server and this one's, alternating")
     parser.add_argument("--rounds", type=int, default=2, help="with --compare: pairs of runs (plain, talk) to pool")
     args = parser.parse_args(argv)
     args.tables = max(1, min(args.tables, 500))
@@ -358,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     backend = "SQLite" if args.db == "sqlite" else f"PostgreSQL, {args.processes} server process(es)"
     print(f"{backend}: tables {args.tables}, viewers/table {args.viewers} (+2 players): {conns} WebSockets, "
           f"{args.duration:g} s of play at one move per {args.pace:g} s per table")
+    if args.against:
+        return against(args)
     kinds = [False, True] * args.rounds if args.compare else [args.talk]
     runs: dict[bool, list[Measured]] = {False: [], True: []}
     for talking in kinds:
@@ -376,6 +387,19 @@ def main(argv: list[str] | None = None) -> int:
               f" add: {extra:+.0f} MB over {players} players ({extra * 1024 / players:+.0f} KB a player)")
     me = resource.getrusage(resource.RUSAGE_SELF)
     print(f"load client: {me.ru_utime + me.ru_stime:.1f} CPU s")
+    return 0
+
+
+def against(args: argparse.Namespace) -> int:
+    """This tree's server and another checkout's, alternating (``--rounds`` pairs), each one's pooled figures."""
+    runs: dict[str, list[Measured]] = {"this tree": [], args.against: []}
+    for _ in range(args.rounds):
+        runs["this tree"].append(measure(args, args.talk))
+        runs[args.against].append(measure(args, args.talk, args.against))
+    mine, theirs = (report(args, label, found) for label, found in runs.items())
+    if mine and theirs:
+        print(f"round trip, this tree / {args.against}: {mine / theirs:.2f} ({mine:.1f} ms / {theirs:.1f} ms,"
+              " pooled medians)")
     return 0
 
 

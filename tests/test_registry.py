@@ -106,7 +106,7 @@ def test_options_are_checked_by_the_schema(capsys: pytest.CaptureFixture[str], a
     assert err.startswith("spots: error: ") and message in err, err
 
 
-def test_the_old_replay_order_still_works_with_a_warning() -> None:
+def test_replay_takes_the_history_then_the_rules() -> None:
     state, rng = spots.Game(spots.Rules(players=2, target=1)).new_initial_state(), random.Random(1)
     for _ in range(12):
         if state.is_chance_node():
@@ -114,14 +114,15 @@ def test_the_old_replay_order_still_works_with_a_warning() -> None:
         else:
             state.apply_action(state.legal_actions()[0])
     history = state.history()
-    with pytest.warns(DeprecationWarning, match=r"spots.replay\(history, rules\)"):
-        old = spots.replay(state.rules, history)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert spots.replay(history, state.rules) == old == spots.replay(history, state.rules.to_dict())
+        assert spots.replay(history, state.rules) == spots.replay(history, state.rules.to_dict())
+        assert spots.replay(history, state.rules).history() == history
         assert spots.replay([]) == spots.Game(spots.Rules()).new_initial_state()
         ds = double_spot.new_game(target=2)
         assert double_spot.replay(ds.history(), {"target": 2}) == ds
+    with pytest.raises(RulesError, match="rules must be an object of options, not list"):
+        spots.replay(state.rules, history)  # type: ignore[arg-type]
 
 
 def test_one_set_of_errors_bots_and_advice() -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ...web.store.base import TableStore
+    from ...web.toolkit import TableStore
 
 
 @dataclass(frozen=True)

@@ -29,13 +29,17 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from ... import i18n
-from ...web.accounts.service import account_of
-from ...web.context import request_lang
-from ...web.games import hosted
-from ...web.guard import Refused, client_of, read_body
-from ...web.tables.forms import clean_name
-from ...web.tables.workers import NICE
-from ...web.writer import Unavailable
+from ...web.toolkit import (
+    NICE,
+    Refused,
+    Unavailable,
+    account_of,
+    clean_name,
+    client_of,
+    hosted,
+    read_body,
+    request_lang,
+)
 from . import TILES, Rules, State, par_worker, replay, solo_store
 from .daily import (
     CHALLENGES,
