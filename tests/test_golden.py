@@ -14,8 +14,14 @@ One entry changed on purpose since: Double Spot's study rows now count a lead ch
 move, as Spots' always did (they left it out, ``study_final_lead=False``, so that rows stayed identical). Of
 the fixture's 19 Double Spot study rows one moved, game 2 of configuration 3: 2-2 with seat 0 the leader kept through
 the tie, seat 1 takes its third card and wins, ``lead_changes`` 0 -> 1. The field was edited alone; everything
-else is as recorded before the move. (``GameSpec.study_rows_version`` 2 keeps a study's store from mixing such
+else is as recorded before the move. (``GameSpec.study.rows_version`` 2 keeps a study's store from mixing such
 rows with rows counted the old way.)
+
+And one change of shape, not of behaviour: a study row now holds the shared columns and its own game's
+(``Studies.columns``), where every row once held every game's. The fixture keeps the rows as recorded; each
+row is compared on every column it has, and the columns it no longer has must be those that held only a
+filler for its game (``MOVED_OUT``: Spots' ``full``, always false; Double Spot's tricks, bust limit, busts and
+uses, always empty).
 """
 
 from __future__ import annotations
@@ -122,14 +128,36 @@ def test_selfplay_records_are_unchanged(golden: dict[str, Any], tmp_path: Path,
     assert selfplay_records(tmp_path) == golden["records"]
 
 
+# The columns each game's rows held only as a filler when every row had every game's columns: (column -> the
+# filler, given the row's seat count).
+MOVED_OUT: dict[str, dict[str, Any]] = {
+    "spots": {"full": lambda seats: False},
+    "double-spot": {"tricks": lambda seats: [], "bust_limit": lambda seats: 0, "busts": lambda seats: [0] * seats,
+                    "uses": lambda seats: [[] for _ in range(seats)]},
+}
+
+
+def assert_rows_as_recorded(rows: list[dict[str, Any]], recorded: list[dict[str, Any]]) -> None:
+    """``rows`` are the recorded rows: equal on every column they have, and a recorded column they lack held
+    only its game's filler (``MOVED_OUT``)."""
+    assert len(rows) == len(recorded)
+    for row, old in zip(plain(rows), recorded, strict=True):
+        gone = set(old) - set(row)
+        assert set(row) <= set(old), f"new columns {sorted(set(row) - set(old))}"
+        assert gone <= set(MOVED_OUT[old["kind"]]), f"{old['kind']} rows lost {sorted(gone)}"
+        assert {k: old[k] for k in row} == row
+        assert {k: old[k] for k in gone} == {k: MOVED_OUT[old["kind"]][k](old["players"]) for k in gone}
+
+
 def test_reference_study_rows_are_unchanged(golden: dict[str, Any]) -> None:
-    assert plain(study_rows("reference")) == golden["study"]
+    for rows, recorded in zip(study_rows("reference"), golden["study"], strict=True):
+        assert_rows_as_recorded(rows, recorded)
 
 
 def test_fast_study_rows_are_unchanged(golden: dict[str, Any]) -> None:
     """The compiled simulator's rows (Spots, random/greedy seats: its own dice, so rows of their own)."""
     pytest.importorskip("numba")
-    assert plain(fast_rows()) == golden["fast_study"]
+    assert_rows_as_recorded(fast_rows(), golden["fast_study"])
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:

@@ -179,13 +179,13 @@ def test_api_games_serves_the_registry(tmp_path: Path) -> None:
 
 
 def test_a_table_draws_the_dice_its_game_gives_it() -> None:
-    """``GameSpec.dice``: Spots' keyed rules give a table a deal of its own, drawn from the shell's generator; a game
+    """``GameSpec.dealing``: Spots' keyed rules give a table a deal of its own, drawn from the shell's generator; a game
     without the hook (Double Spot) draws from that generator itself, and so do Spots' unkeyed rules."""
     from spots.games.spots.keyed import KeyedDice
 
     spots_spec, ds = get("spots"), get("double-spot")
     plain = random.Random(5)
-    assert ds.dice is None and ds.table_dice(ds.make_rules(), plain) is plain
+    assert ds.dealing is None and ds.table_dice(ds.make_rules(), plain) is plain
     assert spots_spec.table_dice(spots_spec.make_rules(), plain) is plain
     keyed = spots_spec.table_dice(spots_spec.make_rules(keyed_dice="on"), random.Random(5))
     assert isinstance(keyed, KeyedDice)

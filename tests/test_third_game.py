@@ -66,11 +66,11 @@ def add_pile(sub: games.Subcommands) -> None:
 
 
 def test_a_game_adds_its_own_subcommands_and_a_clash_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    """``GameSpec.commands``: the command line adds each game's; a name another command has is a clear error."""
+    """``GameSpec.cli.commands``: the command line adds each game's; a name another command has is a clear error."""
     from spots.games.spots.commands import add_tiles
 
     for commands, said in (((add_pile,), None), ((add_tiles,), "Take's command clashes with another command")):
-        games.register(dataclasses.replace(SPEC, commands=commands))
+        games.register(dataclasses.replace(SPEC, cli=games.CommandLine(commands=commands)))
         try:
             if said is None:
                 assert cli.main(["pile"]) == 0 and capsys.readouterr().out == "7 stones\n"
@@ -209,7 +209,7 @@ def test_a_study_runs_it(take: GameSpec, tmp_path: Path) -> None:
     """A study file names the game; its rows come from the game's summary, the report reads them."""
     pytest.importorskip("matplotlib")
     from spots.study import load_study
-    from spots.study.play import play_chunk
+    from spots.study.play import SHARED_COLUMNS, play_chunk
     from spots.study.report import write_report
 
     path = tmp_path / "take.toml"
@@ -218,7 +218,8 @@ def test_a_study_runs_it(take: GameSpec, tmp_path: Path) -> None:
     rows = [row for index, start, stop in study.chunks()
             for row in play_chunk(study.configs[index], index, study.seed, start, stop)]
     assert len(rows) == 12 and {r["kind"] for r in rows} == {"take"} and {r["engine"] for r in rows} == {"reference"}
-    for row in rows:
+    for row in rows:  # the shared columns and nothing of another game's (Take declares no columns of its own)
+        assert set(row) == set(SHARED_COLUMNS)
         assert row["returns"][row["winner"]] == 1.0 and row["end_reason"] == "target"
         assert row["scores"] == [int(r) for r in row["returns"]] and sum(row["turns_taken"]) == row["turns"]
     again = play_chunk(study.configs[1], 1, study.seed, 0, 4)
@@ -228,6 +229,41 @@ def test_a_study_runs_it(take: GameSpec, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="game must be one of spots, double-spot, take, not 'taken'"):
         load_study(str(path.with_name("bad.toml"))) if path.with_name("bad.toml").write_text(
             STUDY.replace('"take"', '"taken"')) else None
+
+
+def test_its_own_study_columns_are_declared_typed_and_filled(tmp_path: Path) -> None:
+    """A game's own study columns: a type outside the list is refused when declared, a column filled but not
+    declared (or declared but not filled) when a game is played, and declared ones reach the stored rows."""
+    pytest.importorskip("pyarrow")
+    from spots.study import load_study
+    from spots.study.play import play_chunk
+    from spots.study.store import ChunkStore
+
+    with pytest.raises(ValueError, match="study column 'left' has type 'stones'; a column is one of str, bool"):
+        games.Studies(columns={"left": "stones"})
+    path = tmp_path / "take.toml"
+    path.write_text(STUDY, encoding="utf-8")
+    for study, said in ((games.Studies(row=lambda rules, state, moves: {"left": state.left}), "undeclared: left"),
+                        (games.Studies(columns={"left": "int8"}), "missing: left")):
+        games.register(dataclasses.replace(SPEC, study=study))
+        try:
+            with pytest.raises(ValueError, match=said):
+                play_chunk(load_study(str(path)).configs[0], 0, 3, 0, 1)
+        finally:
+            games.unregister(SPEC.name)
+    games.register(dataclasses.replace(SPEC, study=games.Studies(
+        columns={"pile": "int8", "takes": "list[int8]"},
+        row=lambda rules, state, moves: {"pile": rules.pile, "takes": [int(m.split()[1]) for _, m in moves]})))
+    try:
+        study = load_study(str(path))
+        store = ChunkStore(tmp_path / "rows", study)
+        for index, start, stop in study.chunks():
+            store.write(index, start, stop, play_chunk(study.configs[index], index, study.seed, start, stop))
+        rows = store.load()
+    finally:
+        games.unregister(SPEC.name)
+    assert len(rows) == 12 and {r["pile"] for r in rows} == {4, 7}
+    assert all(sum(r["takes"]) == r["pile"] for r in rows) and "tricks" not in rows[0]
 
 
 def test_a_browser_plays_it_with_its_own_renderer(tmp_path: Path, browser: Any) -> None:
@@ -276,7 +312,7 @@ def test_a_game_adds_its_own_pages_a_lobby_button_and_a_table_mode(tmp_path: Pat
     async def puzzle() -> str:
         return "<p>Take the last of 7 stones</p>"
 
-    web = SPEC.web_view()
+    web = SPEC.web
     assert web is not None
     view = dataclasses.replace(web, routes=lambda: router, links=(LobbyLink("/take/puzzle", "Puzzle", "puzzle"),),
                                modes=(TableMode("puzzle", styles=("puzzle.css",), scripts=("puzzle.js",)),))

@@ -74,7 +74,7 @@ def test_a_version_2_database_upgrades_to_accounts_and_keeps_every_table_seat_an
             assert row is not None
             kind = hosted()[row.game]
             names = [s.name for s in row.seats]
-            state, lines = replay_with_log(kind, kind.rules_from_dict(row.rules), row.moves, names)
+            state, lines = replay_with_log(kind, kind.spec.records.rules_from_dict(row.rules), row.moves, names)
             assert len(lines) == len(row.moves) and state.is_terminal() == (row.status == "over")
         # the new tables work on the old rows: an account takes an old seat
         account = store.create_account("acc1", "Ada", "ada", None)

@@ -282,7 +282,7 @@ def test_kill_9_of_the_process_playing_a_bot_table_lets_the_other_carry_on(two: 
     stored = stored_moves(pg_url, t["id"])
     assert [i for i, _ in stored] == list(range(len(stored)))  # none lost, none twice
     kind = hosted()["spots"]
-    rules = kind.rules_from_dict({"players": 2, "tricks": "beginner", "target": 6})
+    rules = kind.spec.records.rules_from_dict({"players": 2, "tricks": "beginner", "target": 6})
     _, lines = replay_with_log(kind, rules, [m for _, m in stored], ["Random", "Random 2"])
     assert table_log(other, t["id"])[:len(seen)] == seen and len(lines) >= len(seen)
 

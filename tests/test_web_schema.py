@@ -151,7 +151,7 @@ def test_a_database_of_every_earlier_version_upgrades_keeping_every_table_seat_a
             assert row is not None
             kind = hosted()[row.game]
             names = [s.name for s in row.seats]
-            state, lines = replay_with_log(kind, kind.rules_from_dict(row.rules), row.moves, names)
+            state, lines = replay_with_log(kind, kind.spec.records.rules_from_dict(row.rules), row.moves, names)
             assert len(lines) == len(row.moves) and state.is_terminal() == (row.status == "over")
         store.add_chat(row.id, {"moves": 3, "channel": "players", "seat": 0, "author": "seat:0", "name": "Ada",
                                 "phrase": None, "text": "still here"})  # the newer tables work on old rows

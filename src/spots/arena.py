@@ -59,7 +59,7 @@ def play_one(rules: Any, names: list[str], seed: int, game: int, budget: dict[st
              duplicate: bool = False) -> GameResult:
     """Game ``game`` of a match under ``rules`` (``kind``: the game's registry name; found from the rules if empty).
 
-    ``duplicate``: the game's shared deals (``GameSpec.deal``: Spots' keyed dice), one deal per round of seatings
+    ``duplicate``: the game's shared deals (``GameSpec.dealing``: Spots' keyed dice), one deal per round of seatings
     (``deal_of``), so the bots meet the same dice in every seat of the round.
     """
     spec = get(kind) if kind else spec_of_rules(rules)
@@ -67,8 +67,8 @@ def play_one(rules: Any, names: list[str], seed: int, game: int, budget: dict[st
     players = [spec.make_bot(name, seed=hash_seed(seed, game, s), **budget.get(name, {}))
                for s, name in enumerate(seats)]
     clock = Clock(len(seats))
-    if duplicate and spec.deal is not None:
-        rules, dice = spec.deal(rules, f"{seed}:{deal_of(game, spec.seats(rules))}")
+    if duplicate and spec.dealing is not None:
+        rules, dice = spec.dealing.deal(rules, f"{seed}:{deal_of(game, spec.seats(rules))}")
     else:  # the game's own dice without --duplicate (Spots' keyed rules: a deal per game), from the same seed
         dice = spec.table_dice(rules, random.Random(f"{seed}:{game}"))
     state = play_out(spec.new_state(rules), players, dice, clock, spec.turn)
@@ -103,12 +103,13 @@ def run_match(
 ) -> list[GameResult]:
     """Play ``games`` games of the game ``rules`` belong to; results come back in game order whatever ``jobs`` is.
 
-    ``duplicate``: a shared deal per round of seatings (``play_one``), for a game that has them (``GameSpec.deal``).
+    ``duplicate``: a shared deal per round of seatings (``play_one``), for a game that deals them
+    (``GameSpec.dealing``).
     """
     spec = spec_of_rules(rules)
-    if duplicate and spec.deal is None:
+    if duplicate and spec.dealing is None:
         raise ValueError(f"--duplicate needs keyed dice, a rules option {spec.title} does not have (a game that "
-                         "deals the same dice twice has GameSpec.deal)")
+                         "deals the same dice twice has a GameSpec.dealing)")
     players = spec.seats(rules)
     if not names or len(names) > players:
         raise ValueError(f"a match needs 1 to {players} bot names, got {names!r}")

@@ -271,14 +271,14 @@ def parse_budget(spec: GameSpec, text: str | None) -> dict[str, dict[str, object
 
 def cmd_play(args: argparse.Namespace) -> int:
     for spec in registry().values():  # a game's own way of playing, when asked for (Spots' --daily)
-        for mode in spec.play_modes:
+        for mode in spec.cli.play_modes:
             status = mode.start(args, given_options(args))
             if status is not None:
                 return status
     spec = spec_of(args)
     rules = None if args.load else rules_from_args(spec, args, seats=len(args.seat) or None)  # bad options stop here
     try:
-        own = spec.terminal_start()
+        own = spec.cli.terminal
         if own is None:  # a game without a terminal of its own
             from .play.generic import start as generic
 
@@ -327,16 +327,16 @@ def add_play_parser(sub: Any) -> None:
     p.add_argument("--plain", action="store_true", help="no colour, plain digits for dice")
     p.add_argument("--lang", default=None,
                    help="language: en, es, vi or zh-Hant (default: from LANG; unknown languages fall back to English)")
-    for spec in registry().values():  # each game's own ways of playing (``GameSpec.play_modes``)
-        for mode in spec.play_modes:
+    for spec in registry().values():  # each game's own ways of playing (``GameSpec.cli.play_modes``)
+        for mode in spec.cli.play_modes:
             mode.add_options(p)
     p.set_defaults(run=cmd_play)
 
 
 def add_game_commands(sub: Any) -> None:
-    """Every registered game's own subcommands (``GameSpec.commands``: Spots' ``tiles`` and ``solve``, ...)."""
+    """Every registered game's own subcommands (``GameSpec.cli.commands``: Spots' ``tiles`` and ``solve``, ...)."""
     for spec in registry().values():
-        for add in spec.commands:
+        for add in spec.cli.commands:
             known = set(sub.choices)
             try:
                 add(sub)

@@ -148,7 +148,7 @@ SPEC = GameSpec(
     seats=lambda rules: 2, load_state=load_state, bots={"random": RandomBot},
     describe_move=lambda before, move, after=None, names=None, tr=None: move,
     advise=advise, render=lambda state: f"{state.left} stones left",
-    outcome=lambda state: summarize(state).outcome, summarize=summarize, turn=lambda state: state.turn,
+    summarize=summarize, turn=lambda state: state.turn,
     web=VIEW, summary="take one or two stones; the last one wins", quick=({}, {"pile": 20}),
     malformed=("take", "take many", "grab 1"),
 )

@@ -43,9 +43,10 @@ if TYPE_CHECKING:
     # A study report kind of the game's own: (study, its rows, the report's folder) -> Markdown lines
     StudyReport = Callable[[Study, list[dict[str, Any]], Path], list[str]]
 
-__all__ = ["BUILTIN", "Advise", "AnySpec", "Command", "DescribeMove", "GameSpec", "LobbyBot", "Outcome",
-           "PlayMode", "Subcommands", "Summary", "Terminal", "Termination", "get", "load_position", "new_state",
-           "register", "registry", "sniff", "spec_of_format", "spec_of_rules", "unregister"]
+__all__ = ["BUILTIN", "COLUMN_TYPES", "Advise", "AnySpec", "Command", "CommandLine", "Dealing", "DescribeMove",
+           "GameSpec", "LobbyBot", "Outcome", "PlayMode", "Studies", "Subcommands", "Summary", "Terminal",
+           "Termination", "get", "load_position", "new_state", "register", "registry", "sniff", "spec_of_format",
+           "spec_of_rules", "unregister"]
 
 # The modules whose ``SPEC`` is registered on first use, in the order games are listed.
 BUILTIN = ("spots.games.spots.spec", "spots.games.double_spot.spec")
@@ -167,13 +168,78 @@ class PlayMode:
 
 
 @dataclass(frozen=True)
+class CommandLine(Generic[RulesT]):
+    """What a game adds to the ``spots`` command: its own terminal front end (None: the generic one,
+    ``spots.play.generic``, plays it; a function that imports the play extra only when called), its own
+    subcommands (a name no other command has) and its ways of playing ``spots play`` (Spots' daily deal)."""
+
+    terminal: Terminal[RulesT] | None = None
+    commands: tuple[Command, ...] = ()
+    play_modes: tuple[PlayMode, ...] = ()
+
+
+@dataclass(frozen=True)
+class Dealing(Generic[RulesT]):
+    """A game that deals keyed dice (Spots' ``keyed_dice`` rules), so that two tables can meet the same dice.
+
+    ``table_dice``: the generator a table of these rules draws from, given the one the shell would use
+    (a deal of the table's own, its key drawn from that generator); ``deal``: the rules and dice of the deal a
+    key names, (rules, key) -> (rules, dice), for duplicate play (``spots arena --duplicate``, as duplicate bridge
+    deals the same cards at every table).
+    """
+
+    table_dice: Callable[[RulesT, random.Random], random.Random]
+    deal: Callable[[RulesT, str], tuple[RulesT, random.Random]]
+
+
+# The types a study column may have (``Studies.columns``; ``spots.study.store`` maps them to Parquet's).
+COLUMN_TYPES = ("str", "bool", "float", "int8", "int16", "int32", "int64")
+
+
+@dataclass(frozen=True)
+class Studies(Generic[RulesT, StateT]):
+    """What a game adds to balance studies (``spots study``).
+
+    Every game's rows have the shared columns (``spots.study.play.SHARED_COLUMNS``: seats, winner, scores, turns, ...,
+    filled from the ``Summary``); a game declares its own beside them in ``columns`` (name -> a type of
+    ``COLUMN_TYPES`` or ``list[type]``) and fills them with ``row``: (rules, final state, [(seat, move) of each
+    decision]) -> columns (it may also give a shared column in its own words, as ``end_reason``).
+    ``rows_version`` is raised when what the rows count changes, so a study's store never mixes rows counted two
+    ways; ``rules_in_full``: a study's fingerprint holds the rules in full, not only the options it names (for a
+    game whose defaults have changed). ``reports``: the game's own report kinds (kind -> section, which imports
+    its plotting only when called); ``named``: its built-in studies (``spots study --list``).
+    """
+
+    columns: Mapping[str, str] = field(default_factory=dict)
+    row: Callable[[RulesT, StateT, list[tuple[int, str]]], Mapping[str, Any]] | None = None
+    rows_version: int = 1
+    rules_in_full: bool = False
+    reports: Mapping[str, StudyReport] = field(default_factory=dict)
+    named: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name, kind in self.columns.items():
+            if not is_column_type(kind):
+                raise ValueError(f"study column {name!r} has type {kind!r}; a column is one of "
+                                 f"{', '.join(COLUMN_TYPES)} or list[...] of one")
+
+
+def is_column_type(kind: str) -> bool:
+    """Is ``kind`` a study column's type: one of ``COLUMN_TYPES``, or ``list[...]`` of a column type?"""
+    if kind.startswith("list[") and kind.endswith("]"):
+        return is_column_type(kind[5:-1])
+    return kind in COLUMN_TYPES
+
+
+@dataclass(frozen=True)
 class GameSpec(Generic[RulesT, StateT]):
     """Everything a front end needs from one game, typed by the game's rules and state classes
     (``GameSpec[Rules, State]``), so mypy follows each face to the game's own code.
 
     It is the one description of a game: its rules and states come from its ``Game`` (OpenSpiel's
-    definition, which its ``records`` name), its record files from ``records``, its web view is ``web``;
-    the shells (command line, terminal, web app, studies, research adapters) read nothing else.
+    definition, which its ``records`` name), its record files from ``records``; what it adds to one shell is
+    that shell's part (``web``, ``cli``, ``study``, ``dealing``), empty or None when it adds nothing. The shells
+    (command line, terminal, web app, studies, research adapters) read nothing else.
     """
 
     name: str  # the id on the command line, in URLs, the API and the database
@@ -186,43 +252,19 @@ class GameSpec(Generic[RulesT, StateT]):
     describe_move: DescribeMove[StateT]  # (before, move, after=None, names=None, tr=None) -> one log line
     advise: Advise[StateT]  # (state, seed=0, bot=None) -> the legal moves, best first
     render: Callable[[StateT], str]  # the position as plain text
-    outcome: Callable[[StateT], Outcome]  # a finished state -> how it ended
-    summarize: Callable[[StateT], Summary]  # any state -> what a shell shows of it (the lobby, the studies)
+    summarize: Callable[[StateT], Summary]  # any state -> what a shell shows of it, and how it ended once over
     seats: Callable[[RulesT], int] = attrgetter("players")  # rules -> the number of seats
     turn: Callable[[StateT], int] = attrgetter("turn")  # the state's turn counter (the arena counts each seat's turns)
     hint_bot: str = "expectimax"  # the bot the advisor ranks with, shown by ``spots hint``
     # The coach's evaluator (a ``spots.analysis.Evaluator`` at its fixed budget), imported when called; None: the
     # game's records cannot be analysed (``spots analyse``).
     coach: Callable[[], Evaluator] | None = None
-    # The terminal front end, started as terminal(args, rules) -> exit status (None: the generic one,
-    # ``spots.play.generic``, plays it; a function that imports the play extra only when called); and the web
-    # app's view of the game (a ``spots.core.webview.WebView``, declared in the game's folder; None: not hosted).
-    terminal: Terminal[RulesT] | None = None
+    # What the game adds to the shells: the web app's view of it (a ``spots.core.webview.WebView``, declared in
+    # the game's folder; None: not hosted), the command line, balance studies, and keyed dice (None: plain dice).
     web: WebView[StateT] | None = None
-    commands: tuple[Command, ...] = ()  # the game's own subcommands of ``spots`` (a name no other command has)
-    # Ways of playing ``spots play`` offers beside the ordinary game (Spots' daily deal and challenges).
-    play_modes: tuple[PlayMode, ...] = ()
-    # The dice a table of these rules draws from, given the generator the shell would use: (rules, dice) -> dice
-    # (Spots' keyed rules: a deal of the table's own, its key drawn from ``dice``). None: ``dice`` as it is.
-    dice: Callable[[RulesT, random.Random], random.Random] | None = None
-    # Duplicate play (``spots arena --duplicate``, as duplicate bridge deals the same cards at every table): the rules
-    # and dice of the deal a key names, (rules, key) -> (rules, dice), so tables of one key meet the same dice.
-    # None: the game cannot deal the same dice twice.
-    deal: Callable[[RulesT, str], tuple[RulesT, random.Random]] | None = None
-    # The game's own columns of a study row: (rules, final state, [(seat, move) of each decision]) -> columns
-    # (``spots.study.play`` fills the rest from the summary; see ``spots.study.store.ROW_FIELDS``).
-    study_row: Callable[[RulesT, StateT, list[tuple[int, str]]], Mapping[str, Any]] | None = None
-    # The version of what the game's study rows count, raised when that changes, so a study's store never mixes
-    # rows counted two ways (Double Spot 2: a lead change made by the last move counts, as it always did for Spots).
-    study_rows_version: int = 1
-    # Does a study's fingerprint hold the rules in full, not only the options it names? (Double Spot's defaults
-    # changed once, so rows played under the old ones must never be mixed with new rows.)
-    study_rules_in_full: bool = False
-    # The game's own study report kinds (kind -> report section, which imports its plotting only when called);
-    # the kinds every game's rows can have are the study shell's (``spots.study.report.SECTIONS``).
-    study_reports: Mapping[str, StudyReport] = field(default_factory=dict)
-    # The game's built-in balance studies by name (``spots study --list``; declarations as in a study file).
-    studies: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    cli: CommandLine[RulesT] = field(default_factory=CommandLine)
+    study: Studies[RulesT, StateT] = field(default_factory=Studies)
+    dealing: Dealing[RulesT] | None = None
     summary: str = ""  # one line for ``spots games``
     blurb: str = ""  # one line for the lobby (a message id, translated where shown)
     seats_option: str = ""  # the option that is the number of seats, if any (the lobby sets it from the seats)
@@ -288,21 +330,18 @@ class GameSpec(Generic[RulesT, StateT]):
         return take_back(partial(self.new_state, self.rules_of(state)), state, seat, self.turn, count, tail)
 
     def table_dice(self, rules: RulesT, dice: random.Random) -> random.Random:
-        """The generator a table of ``rules`` draws its chance events from (the game's ``dice`` hook, if any)."""
-        return dice if self.dice is None else self.dice(rules, dice)
+        """The generator a table of ``rules`` draws its chance events from (the game's ``dealing``, if any)."""
+        return dice if self.dealing is None else self.dealing.table_dice(rules, dice)
+
+    def outcome(self, state: StateT) -> Outcome:
+        """How a finished game ended (its summary's ``outcome``: said once, by ``summarize``)."""
+        end = self.summarize(state).outcome
+        if end is None:
+            raise ValueError(f"this {self.title} game is not over: it has no outcome yet")
+        return end
 
     def rules_of(self, state: StateT) -> RulesT:
         return state.rules  # type: ignore[attr-defined]
-
-    # ---------------------------------------------------------------- front ends
-
-    def terminal_start(self) -> Terminal[RulesT] | None:
-        """How ``spots play`` starts this game's own terminal; None: it has none (the generic one plays it)."""
-        return self.terminal
-
-    def web_view(self) -> WebView[StateT] | None:
-        """The game's web view, or None when the web app does not host it."""
-        return self.web
 
     # ---------------------------------------------------------------- bots and records
 

@@ -55,8 +55,8 @@ def supports(config: dict[str, Any]) -> bool:
 
 def study_rows(config: dict[str, Any], games: list[tuple[int, int]],
                dice: list[list[float]] | None = None) -> list[dict[str, Any]]:
-    """One row per (game number, game seed), with the fields of ``spots.study.store.ROW_FIELDS``
-    except ``config`` and ``engine`` (the caller adds them).
+    """One row per (game number, game seed), with the columns of a Spots study row (``spots.study.play``'s
+    ``SHARED_COLUMNS`` and Spots' ``Studies.columns``) except ``config`` and ``engine`` (the caller adds them).
 
     ``dice`` (for checking) gives each game the uniforms its chance events draw, in order, instead
     of the simulator's generator: with ``random.Random(seed).random()``'s stream, greedy seats play
@@ -125,6 +125,6 @@ def _row(played: dict[str, np.ndarray], i: int, game: int, seed: int, rules: Any
         "returns": [float(x) for x in played["returns"][i]], "turns": int(played["turns"][i]),
         "turns_taken": [int(x) for x in stats[ST_TURNS:ST_TURNS + p]], "busts": [int(x) for x in played["busts"][i]],
         "scores": [int(x) for x in played["scored"][i]], "uses": [[int(x) for x in row] for row in uses],
-        "lead_changes": int(stats[ST_LEADS]), "end_reason": reason, "full": False,
+        "lead_changes": int(stats[ST_LEADS]), "end_reason": reason,
     }
 

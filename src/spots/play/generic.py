@@ -4,7 +4,7 @@ Why: a game plugged into the registry plays at the terminal at once. The screen 
 the game renders it (``GameSpec.render``), lists its legal moves, tells each move in the game's words
 (``describe_move``), ranks moves with its advisor (``advise``) and saves its record after every move;
 chance events are drawn from a seeded generator. Its own words are English: a game that wants the
-screen in the player's language gives its own terminal (``GameSpec.terminal``), as Spots does.
+screen in the player's language gives its own terminal (``GameSpec.cli.terminal``), as Spots does.
 """
 
 from __future__ import annotations

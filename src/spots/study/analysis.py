@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .stats import Estimate, mean, proportion, rating_intervals
+from .stats import Estimate, proportion, rating_intervals
 
 Row = dict[str, Any]
 
@@ -26,29 +26,6 @@ def position_wins(rows: Sequence[Row], players: int) -> list[Estimate]:
         for seat, share in enumerate(row["returns"]):
             wins[(seat - first) % players] += share
     return [proportion(w, len(rows)) for w in wins]
-
-
-def bust_rate(row: Row) -> float:
-    """Busts per turn in one game."""
-    return sum(row["busts"]) / max(1, row["turns"])
-
-
-def margin(row: Row) -> int:
-    """The score spread: the winner's (or leader's) scored dogs minus the runner-up's."""
-    scores = sorted(row["scores"], reverse=True)
-    return scores[0] - scores[1] if len(scores) > 1 else scores[0]
-
-
-def shape(rows: Sequence[Row]) -> dict[str, Estimate]:
-    """How a configuration plays: length, bust rate, score spread, lead changes, games ended by the limit."""
-    return {
-        "turns": mean([r["turns"] for r in rows]),
-        "bust_rate": mean([bust_rate(r) for r in rows]),
-        "margin": mean([margin(r) for r in rows]),
-        "lead_changes": mean([r["lead_changes"] for r in rows]),
-        "first_wins": position_wins(rows, rows[0]["players"])[0] if rows else proportion(0, 0),
-        "unfinished": proportion(sum(r["end_reason"] != "target" for r in rows), len(rows)),
-    }
 
 
 def ladder(rows: Sequence[Row], seed: int = 0) -> tuple[list[str], list[Estimate], dict[tuple[str, str], Estimate]]:

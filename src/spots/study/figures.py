@@ -31,16 +31,16 @@ def errors(estimates: Sequence[Estimate], scale: float = 1.0) -> tuple[list[floa
 
 
 def seat_plot(study: Study, folder: Path, pooled: dict[int, list[Estimate]],
-              per_set: dict[int, dict[str, list[Estimate]]]) -> None:
-    """One panel per player count: each position's win rate, pooled (black) and per set (colours)."""
+              per_config: dict[int, dict[str, list[Estimate]]]) -> None:
+    """One panel per player count: each position's win rate, pooled (black) and per configuration (colours)."""
     fig, axes = plt.subplots(1, len(pooled), figsize=(4 * len(pooled), 3.4), squeeze=False)
     for ax, (n, est) in zip(axes[0], pooled.items(), strict=True):
-        series = [*per_set.get(n, {}).items(), ("all sets", est)]
+        series = [*per_config.get(n, {}).items(), ("pooled", est)]
         width = 0.8 / len(series)
         for k, (name, e) in enumerate(series):
             x = [p + (k - (len(series) - 1) / 2) * width for p in range(n)]
             y, err = errors(e, 100)
-            pooled_series = name == "all sets"
+            pooled_series = name == "pooled"
             ax.errorbar(x, y, yerr=err, fmt="s" if pooled_series else "o", ms=5 if pooled_series else 3,
                         lw=1.4 if pooled_series else 0.8, label=name, color="black" if pooled_series else None)
         ax.axhline(100 / n, ls="--", color="grey", lw=0.8)
@@ -60,19 +60,6 @@ def length_plot(study: Study, folder: Path, groups: dict[str, list[int]]) -> Non
                   if len(groups) > 4 else "center")
     ax.set_ylabel("turns per game")
     save(fig, study, folder, "length")
-
-
-def variant_plot(study: Study, folder: Path, points: dict[str, dict[str, Estimate]]) -> None:
-    labels = list(points)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 0.3 * len(labels) + 1.4), sharey=True)
-    panels = [("turns", 1, "turns per game"), ("bust_rate", 100, "busts per 100 turns")]
-    for ax, (key, scale, label) in zip(axes, panels, strict=True):
-        x, err = errors([points[k][key] for k in labels], scale)
-        ax.errorbar(x, range(len(labels)), xerr=err, fmt="o", ms=3, lw=1)
-        ax.set_xlabel(label)
-    axes[0].set_yticks(range(len(labels)), labels)
-    axes[0].invert_yaxis()
-    save(fig, study, folder, "variants")
 
 
 def ladder_plot(study: Study, folder: Path, names: list[str], ratings: list[Estimate]) -> None:

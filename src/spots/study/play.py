@@ -7,9 +7,10 @@ study give the same rows on one worker or fifty.
 The seam: ``runner_for`` picks how a chunk is played. The reference runner
 plays any registered game through its ``GameSpec`` (``spots.core.games``: its states,
 bots and summary); a row's columns are the summary's, then the game's own
-(``GameSpec.study_row``). When the compiled batch simulator ``spots.fast`` is importable and offers
+(``GameSpec.study``: ``Studies.columns``, filled by ``Studies.row``), beside the ``SHARED_COLUMNS`` every
+game's rows have. When the compiled batch simulator ``spots.fast`` is importable and offers
 ``study_rows(config: dict, games: list[tuple[int, int]]) -> list[dict]`` (game
-number, game seed -> rows with the fields of ``ROW_FIELDS``), Spots
+number, game seed -> rows with the shared columns and Spots' own), Spots
 configurations whose seats are all ``random`` or ``greedy`` (with at most a
 ``risk``) use it instead: ``spots.fast.study_rows`` (``src/spots/fast/study.py``),
 checked against this runner by ``tests/test_fast_study.py``.
@@ -23,13 +24,34 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ..core.games import GameSpec, Termination, get
+from ..core.games import GameSpec, get
 from ..core.play import Watch, parse_bot, play_out, seating
 from ..core.protocol import GameState
 from .spec import Config
 
 Row = dict[str, Any]
 ChunkRunner = Callable[[Config, int, list[tuple[int, int]]], list[Row]]
+
+# The columns every game's study rows have (name -> type, as ``Studies.columns`` declares a game's own), filled
+# from the game's ``Summary`` and the runner; ``end_reason`` is the kind of ending unless the game words it.
+SHARED_COLUMNS = {
+    "config": "int32", "game": "int32", "seed": "int64", "engine": "str", "kind": "str", "seats": "list[str]",
+    "players": "int8", "target": "int16", "first_player": "int8", "winner": "int8", "returns": "list[float]",
+    "turns": "int32", "turns_taken": "list[int32]", "scores": "list[int16]", "lead_changes": "int16",
+    "end_reason": "str",
+}
+
+
+def row_columns(games: list[str]) -> dict[str, str]:
+    """The columns of rows of these games: the shared ones, then each game's own (one type per name)."""
+    out = dict(SHARED_COLUMNS)
+    for game in dict.fromkeys(games):
+        spec = get(game)
+        for name, kind in spec.study.columns.items():
+            if out.setdefault(name, kind) != kind:
+                raise ValueError(f"study column {name!r} is {out[name]} in one game and {kind} in {spec.title}: "
+                                 "a study mixing these games cannot store both")
+    return out
 
 
 def make_bot(game: str, spec: str, seed: int) -> Any:
@@ -100,19 +122,20 @@ def play_game(config: Config, game: int, seed: int) -> Row:
     tally = Tally(spec, len(seats))
     state = play_out(spec.new_state(rules), players, random.Random(seed), tally, spec.turn)
     tally.lead(state)  # a lead change made by the last move counts too
-    summary = spec.summarize(state)
-    end = summary.outcome or spec.outcome(state)
+    summary, end = spec.summarize(state), spec.outcome(state)
     row: Row = {
         "game": game, "seed": seed, "kind": spec.name, "seats": seats, "players": len(seats),
-        "tricks": [], "target": summary.target or 0, "bust_limit": 0, "first_player": 0,
-        "winner": -1 if end.winner is None else end.winner, "returns": state.returns(), "turns": summary.turn,
-        "turns_taken": tally.turns_taken, "busts": [0] * len(seats), "scores": list(summary.scores),
-        "uses": [[] for _ in seats], "lead_changes": tally.changes, "end_reason": end.termination.value,
-        "full": end.termination == Termination.EXHAUSTED,
+        "target": summary.target or 0, "first_player": 0, "winner": -1 if end.winner is None else end.winner,
+        "returns": state.returns(), "turns": summary.turn, "turns_taken": tally.turns_taken,
+        "scores": list(summary.scores), "lead_changes": tally.changes, "end_reason": end.termination.value,
     }
-    if spec.study_row is not None:
-        row.update(spec.study_row(rules, state, tally.decisions))
-    return row
+    own = dict(spec.study.row(rules, state, tally.decisions)) if spec.study.row is not None else {}
+    undeclared = sorted(set(own) - set(SHARED_COLUMNS) - set(spec.study.columns))
+    missing = sorted(set(spec.study.columns) - set(own))
+    if undeclared or missing:
+        raise ValueError(f"{spec.title}'s study row must fill exactly the columns its Studies.columns declares "
+                         f"(undeclared: {', '.join(undeclared) or 'none'}; missing: {', '.join(missing) or 'none'})")
+    return {**row, **own}
 
 
 def reference_chunk(config: Config, config_index: int, games: list[tuple[int, int]]) -> list[Row]:

@@ -31,7 +31,7 @@ def write_report(study: Study, rows: list[Row], folder: Path) -> Path:
         f"(add `--address HOST:6379` to use a Ray cluster). Intervals are 95%.",
         "",
     ]
-    lines += section(study.kind)(study, rows, folder)
+    lines += section(study)(study, rows, folder)
     path = folder / f"{study.name}.md"
     path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     return path
@@ -66,11 +66,17 @@ def edge_words(est: Estimate, fair: float, who: str, verb: str = "wins") -> str:
 ORDINAL = ["first", "second", "third", "fourth"]
 
 
-def seats(study: Study, rows: list[Row], folder: Path) -> list[str]:
+def seats(study: Study, rows: list[Row], folder: Path, name: Callable[[list[Row]], str] | None = None,
+          what: str = "configuration") -> list[str]:
+    """The ``seats`` report: each turn position's win rate, pooled by player count and per configuration.
+
+    ``name`` names a configuration from its rows (by default its label), ``what`` says what one is (Spots'
+    own report names its trick sets)."""
     groups = an.by_config(rows)
+    label = name or (lambda rs: study.configs[rs[0]["config"]].label)
     by_players = an.pooled(groups, lambda rs: rs[0]["players"])
     lines = ["## Win rate by turn order", "",
-             "Position 1 is the player who went first (the highest starting die), then clockwise.", ""]
+             "Position 1 is the player who went first, then in turn order.", ""]
     body = []
     for n, rs in by_players.items():
         est = an.position_wins(rs, n)
@@ -82,38 +88,20 @@ def seats(study: Study, rows: list[Row], folder: Path) -> list[str]:
         lines.append(f"- {n} players: " + edge_words(est[0], 1 / n, "the first player")
                      + f" The last player wins {est[-1].pct()}.")
     lines.append("")
-    figures.seat_plot(study, folder, {n: an.position_wins(rs, n) for n, rs in by_players.items()},
-                      _set_rates(groups))
-    lines += image(study, "seats", "Win rate by turn order, all sets pooled and per trick set; the dashed line is "
-                   "the fair share")
-    lines += ["## By trick set", ""]
+    per_config: dict[int, dict[str, list[Estimate]]] = {}
+    for rs in groups.values():
+        per_config.setdefault(rs[0]["players"], {})[label(rs)] = an.position_wins(rs, rs[0]["players"])
+    figures.seat_plot(study, folder, {n: an.position_wins(rs, n) for n, rs in by_players.items()}, per_config)
+    lines += image(study, "seats", f"Win rate by turn order, pooled and per {what}; the dashed line is the fair "
+                   "share")
+    lines += [f"## By {what}", ""]
     body = []
     for rows_ in groups.values():
         first = rows_[0]
         est = an.position_wins(rows_, first["players"])
-        body.append([first["players"], _set_name(first), len(rows_), est[0].pct(), est[-1].pct()])
-    lines += table(["players", "set", "games", "first player wins", "last player wins"], body)
-    return lines + sets(study, rows, folder)
-
-
-def _set_rates(groups: dict[int, list[Row]]) -> dict[int, dict[str, list[Estimate]]]:
-    out: dict[int, dict[str, list[Estimate]]] = {}
-    for rs in groups.values():
-        n = rs[0]["players"]
-        out.setdefault(n, {})[_set_name(rs[0])] = an.position_wins(rs, n)
-    return out
-
-
-SET_NAMES = {
-    ("walk", "run", "beg", "fetch"): "adoption-event", ("dig", "chase", "chew", "guard"): "dog-park",
-    ("trot", "bolt", "gobble", "fetch"): "agility-course", ("retrieve", "sprint", "stay", "hunt"): "hunting",
-    ("track", "dogpile", "beg", "search"): "kennel-club", ("retrieve", "bolt", "play-dead", "scavenge"): "puppy-pen",
-}
-
-
-def _set_name(row: Row) -> str:
-    tiles = tuple(row["tricks"])
-    return SET_NAMES.get(tiles[2:], ", ".join(tiles)) if tiles[:2] == ("howl", "roll-over") else ", ".join(tiles)
+        body.append([first["players"], label(rows_), len(rows_), est[0].pct(), est[-1].pct()])
+    lines += table(["players", what, "games", "first player wins", "last player wins"], body)
+    return lines
 
 
 def length_section(study: Study, folder: Path, groups: dict[Any, list[Row]], what: str = "players") -> list[str]:
@@ -121,61 +109,6 @@ def length_section(study: Study, folder: Path, groups: dict[Any, list[Row]], wha
                                         for k, rs in groups.items()})
     return ["## Game length", "", *image(study, "length", "Distribution of game length in turns (box: the middle "
                                          "half of the games, line: median, whiskers: 1.5 box lengths)")]
-
-
-def sets(study: Study, rows: list[Row], folder: Path) -> list[str]:
-    groups = an.by_config(rows)
-    body = []
-    for rs in groups.values():
-        s = an.shape(rs)
-        body.append([rs[0]["players"], _set_name(rs[0]), len(rs), s["turns"].num(1), s["bust_rate"].pct(),
-                     s["margin"].num(2), s["lead_changes"].num(2), s["first_wins"].pct()])
-    lines = ["## How each set plays", "",
-             "Turns: all players' turns. Bust rate: busts per turn. Score spread: the winner's dogs minus the "
-             "runner-up's. Lead changes: how often the sole leader in scored dogs changed hands.", ""]
-    lines += table(["players", "set", "games", "turns", "bust rate", "score spread", "lead changes",
-                    "first player wins"], body)
-    named = {f"{rs[0]['players']}p {_set_name(rs[0])}": rs for rs in groups.values()}
-    figures.length_plot(study, folder, {k: [r["turns"] for r in rs] for k, rs in named.items()})
-    lines += image(study, "length", "Game length in turns by set and player count (box: the middle half of the "
-                   "games, line: median, whiskers: 1.5 box lengths)")
-    longest = max(groups.values(), key=lambda rs: an.shape(rs)["turns"].value)
-    swingiest = max(groups.values(), key=lambda rs: an.shape(rs)["lead_changes"].value)
-    lines += ["## Reading: the sets", "",
-              f"- Longest: {_set_name(longest[0])} with {longest[0]['players']} players "
-              f"({an.shape(longest)['turns'].num(1)} turns).",
-              f"- Swingiest: {_set_name(swingiest[0])} with {swingiest[0]['players']} players "
-              f"({an.shape(swingiest)['lead_changes'].num(2)} lead changes a game).", ""]
-    return lines
-
-
-def variants(study: Study, rows: list[Row], folder: Path) -> list[str]:
-    groups = an.by_config(rows)
-    body, points = [], {}
-    for index, rs in groups.items():
-        s = an.shape(rs)
-        label = _variant_label(study, index)
-        points[label] = s
-        body.append([label, len(rs), s["turns"].num(1), s["bust_rate"].pct(), s["margin"].num(2),
-                     s["lead_changes"].num(2), s["first_wins"].pct(), s["unfinished"].pct()])
-    figures.variant_plot(study, folder, points)
-    lines = ["## Each variant against the standard game", "",
-             "One option changed at a time; the others are the standard game (target 6, bust above 7, "
-             "a random standard set of 6 tiles).", ""]
-    lines += table(["variant", "games", "turns", "bust rate", "score spread", "lead changes",
-                    "first player wins", "ended by the turn limit"], body)
-    lines += image(study, "variants", "Game length and bust rate by variant")
-    turns = {k: v["turns"] for k, v in points.items()}
-    lines += ["## Reading", "", f"- Shortest: {min(turns, key=lambda k: turns[k].value)}; longest: "
-              f"{max(turns, key=lambda k: turns[k].value)}.", ""]
-    return lines
-
-
-def _variant_label(study: Study, index: int) -> str:
-    options = study.configs[index].options
-    base = study.source.get("base", {})
-    changed = {k: v for k, v in options.items() if base.get(k) != v}
-    return ", ".join(f"{k} {v}" for k, v in changed.items()) or "standard"
 
 
 def ladder(study: Study, rows: list[Row], folder: Path) -> list[str]:
@@ -213,15 +146,18 @@ def _extremes(names: list[str], head: dict[tuple[str, str], Estimate]) -> list[s
     return out
 
 
-# The report kinds every game's rows can have; a game adds its own (``GameSpec.study_reports``).
-SECTIONS: dict[str, Section] = {"seats": seats, "sets": sets, "variants": variants, "ladder": ladder}
+# The report kinds every game's rows can have (they read only the shared columns); a game adds its own, or its own
+# version of one of these (``Studies.reports``).
+SECTIONS: dict[str, Section] = {"seats": seats, "ladder": ladder}
 
 
-def section(kind: str) -> Section:
-    """The report section of a study kind: a shared one, or the game's own that declares it."""
-    from ..core.games import registry
+def section(study: Study) -> Section:
+    """The report section of a study: its game's own for the study's kind (the first game of the study that
+    declares it), else the shared one (``spec.parse_study`` has checked that one of them exists)."""
+    from ..core.games import get
 
-    for spec in registry().values():
-        if kind in spec.study_reports:
-            return spec.study_reports[kind]
-    return SECTIONS[kind]
+    for game in dict.fromkeys(c.game for c in study.configs):
+        own = get(game).study.reports.get(study.kind)
+        if own is not None:
+            return own
+    return SECTIONS[study.kind]

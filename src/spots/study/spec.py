@@ -4,7 +4,7 @@ A study has a *kind* (which report reads its rows), a base configuration, a
 ``grid`` (every combination of the listed values) and optional ``cases``
 (explicit overrides, crossed with the grid). A configuration is a game
 (any registered game: ``spots``, ``double-spot``, ...), the bots in seat order and the game's rules
-options. Studies are built in (each game declares its own: ``GameSpec.studies``, gathered by
+options. Studies are built in (each game declares its own: ``Studies.named``, gathered by
 ``builtin_studies()``) or read from a small TOML file.
 """
 
@@ -19,14 +19,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-SHARED_KINDS = ("seats", "sets", "variants", "ladder")  # the report kinds every game's rows can have
+SHARED_KINDS = ("seats", "ladder")  # the report kinds every game's rows can have
 
 
-def kinds() -> tuple[str, ...]:
-    """The study kinds: the shared ones, then each registered game's own (``GameSpec.study_reports``)."""
-    from ..core.games import registry
+def kinds(games: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """The study kinds for studies of these games (None: of any registered game): the shared ones, then each
+    game's own (``Studies.reports``)."""
+    from ..core.games import get, registry
 
-    return (*SHARED_KINDS, *(kind for spec in registry().values() for kind in spec.study_reports))
+    specs = registry().values() if games is None else [get(g) for g in games]
+    return tuple(dict.fromkeys((*SHARED_KINDS, *(kind for spec in specs for kind in spec.study.reports))))
+
 STUDY_KEYS = {"name", "kind", "description", "games", "seed", "chunk", "base", "grid", "cases"}
 
 
@@ -92,23 +95,23 @@ class Study:
 
 
 def _rules_in_full(config: Config) -> dict[str, Any]:
-    """The rules as played, for a game whose defaults have changed (``GameSpec.study_rules_in_full``), and the
-    version of its rows once it is past the first (``GameSpec.study_rows_version``); else {}."""
+    """The rules as played, for a game whose defaults have changed (``Studies.rules_in_full``), and the
+    version of its rows once it is past the first (``Studies.rows_version``); else {}."""
     from ..core.games import get
     from .play import make_rules
 
     spec = get(config.game)
-    out: dict[str, Any] = {"rules": make_rules(config, 0).to_dict()} if spec.study_rules_in_full else {}
-    if spec.study_rows_version != 1:
-        out["rows_version"] = spec.study_rows_version
+    out: dict[str, Any] = {"rules": make_rules(config, 0).to_dict()} if spec.study.rules_in_full else {}
+    if spec.study.rows_version != 1:
+        out["rows_version"] = spec.study.rows_version
     return out
 
 
 def builtin_studies() -> dict[str, dict[str, Any]]:
-    """Every registered game's built-in studies by name (``GameSpec.studies``), in the registry's order."""
+    """Every registered game's built-in studies by name (``Studies.named``), in the registry's order."""
     from ..core.games import registry
 
-    return {name: dict(doc) for spec in registry().values() for name, doc in spec.studies.items()}
+    return {name: dict(doc) for spec in registry().values() for name, doc in spec.study.named.items()}
 
 
 BUILTIN = builtin_studies()  # the built-in games' studies (``builtin_studies()`` also has those of added games)
@@ -199,6 +202,10 @@ def parse_study(doc: Mapping[str, Any], where: str) -> Study:
         make_config({**base, **case, **combo}, f"{where}, configuration {i + 1}")
         for i, (case, combo) in enumerate(itertools.product(cases, combos))
     )
+    games = tuple(dict.fromkeys(c.game for c in configs))
+    if kind not in kinds(games):
+        raise StudyError(f"{where}: a study of {', '.join(games)} can be of kind {', '.join(kinds(games))}, not "
+                         f"{kind!r} (that report reads another game's rows)")
     return Study(
         name=name, kind=kind, description=str(doc.get("description", "")),
         games=_whole(doc, "games", 100, 1, where), seed=_whole(doc, "seed", 0, 0, where),

@@ -3,7 +3,8 @@
 A chunk is written to a temporary name and renamed when complete, so a study
 killed mid-write leaves no half chunk; a rerun sees which chunks exist and
 plays only the others. ``manifest.json`` holds the study's fingerprint: rows
-made under different configurations or seeds are never mixed.
+made under different configurations or seeds are never mixed. A row has the columns
+every game's rows share (``play.SHARED_COLUMNS``) and those of its game (``Studies.columns``).
 """
 
 from __future__ import annotations
@@ -16,32 +17,27 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .play import SHARED_COLUMNS, row_columns
 from .spec import Study, StudyError
 
-SCHEMA = pa.schema([
-    ("config", pa.int32()),
-    ("game", pa.int32()),
-    ("seed", pa.int64()),
-    ("engine", pa.string()),
-    ("kind", pa.string()),
-    ("seats", pa.list_(pa.string())),
-    ("players", pa.int8()),
-    ("tricks", pa.list_(pa.string())),
-    ("target", pa.int16()),
-    ("bust_limit", pa.int16()),
-    ("first_player", pa.int8()),
-    ("winner", pa.int8()),
-    ("returns", pa.list_(pa.float64())),
-    ("turns", pa.int32()),
-    ("turns_taken", pa.list_(pa.int32())),
-    ("busts", pa.list_(pa.int32())),
-    ("scores", pa.list_(pa.int16())),
-    ("uses", pa.list_(pa.list_(pa.int16()))),
-    ("lead_changes", pa.int16()),
-    ("end_reason", pa.string()),
-    ("full", pa.bool_()),
-])
-ROW_FIELDS = tuple(SCHEMA.names)
+ARROW = {"str": pa.string(), "bool": pa.bool_(), "float": pa.float64(), "int8": pa.int8(), "int16": pa.int16(),
+         "int32": pa.int32(), "int64": pa.int64()}  # a study column's type (``COLUMN_TYPES``) as Parquet stores it
+
+
+def arrow_type(kind: str) -> pa.DataType:
+    """A column type (``int16``, ``list[str]``, ...) as a pyarrow type."""
+    if kind.startswith("list[") and kind.endswith("]"):
+        return pa.list_(arrow_type(kind[5:-1]))
+    return ARROW[kind]
+
+
+def schema_of(study: Study) -> pa.Schema:
+    """The rows' schema: the shared columns, then the own columns of each game the study plays."""
+    try:
+        columns = row_columns([c.game for c in study.configs])
+    except ValueError as exc:
+        raise StudyError(f"study {study.name!r}: {exc}") from None
+    return pa.schema([(name, arrow_type(kind)) for name, kind in columns.items()])
 
 
 class ChunkStore:
@@ -51,6 +47,7 @@ class ChunkStore:
         self.root = Path(root) / study.name
         self.rows = self.root / "rows"
         self.study = study
+        self.schema = schema_of(study)
         self.rows.mkdir(parents=True, exist_ok=True)
         manifest = self.root / "manifest.json"
         doc = {"fingerprint": study.fingerprint(), "study": study.to_dict()}
@@ -72,7 +69,11 @@ class ChunkStore:
     def write(self, config: int, start: int, stop: int, rows: list[dict[str, Any]]) -> None:
         if len(rows) != stop - start:
             raise RuntimeError(f"chunk {config}:{start}-{stop} came back with {len(rows)} rows")
-        table = pa.Table.from_pylist([{k: row[k] for k in ROW_FIELDS} for row in rows], schema=SCHEMA)
+        missing = sorted({k for row in rows for k in SHARED_COLUMNS if k not in row})
+        if missing:
+            raise RuntimeError(f"chunk {config}:{start}-{stop} came back with rows missing {', '.join(missing)}")
+        # a game's own columns are empty (null) in the rows of the study's other games
+        table = pa.Table.from_pylist([{k: row.get(k) for k in self.schema.names} for row in rows], schema=self.schema)
         final = self.path(config, start, stop)
         temp = final.with_name(f".{final.name}.tmp")  # hidden: readers of the folder skip it
         pq.write_table(table, temp)
@@ -83,7 +84,7 @@ class ChunkStore:
         files = sorted(self.rows.glob("*.parquet"))
         if not files:
             return []
-        table = pa.concat_tables([pq.read_table(f, schema=SCHEMA) for f in files])
+        table = pa.concat_tables([pq.read_table(f, schema=self.schema) for f in files])
         seen: dict[tuple[int, int], dict[str, Any]] = {}
         for row in table.to_pylist():
             if row["game"] < self.study.games and row["config"] < len(self.study.configs):

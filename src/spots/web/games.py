@@ -24,7 +24,7 @@ from typing import Any
 import jinja2
 
 from ..core.bots import Bot
-from ..core.games import AnySpec, Summary, registry
+from ..core.games import AnySpec, registry
 from ..core.protocol import GameState
 from ..core.webview import Seats, Tutorial, WebView
 
@@ -43,56 +43,31 @@ class GameKind:
 
     @property
     def web(self) -> WebView[Any]:
-        web = self.spec.web_view()
+        web = self.spec.web
         if web is None:
             raise ValueError(f"{self.spec.title} has no web view: the server does not host it")
         return web
-
-    @property
-    def name(self) -> str:
-        return self.spec.name
-
-    @property
-    def title(self) -> str:
-        return self.spec.title
-
-    @property
-    def players(self) -> tuple[int, int]:
-        return self.spec.players
 
     @property
     def bots(self) -> tuple[str, ...]:
         """The bots a table may seat: those the lobby offers (a baseline kept for the arena is not one)."""
         return tuple(b.name for b in self.spec.offered_bots())
 
-    @property
-    def record_format(self) -> str:
-        return self.spec.records.record
-
-    @property
-    def per_seat_view(self) -> bool:
-        return self.web.per_seat_view
-
     def look(self, gettext: Callable[[str], str]) -> dict[str, Any]:
         """The table pages' header and assets for this game (``base.html``, ``table.html``), translated."""
-        web, url = self.web, partial(self.web.asset_url, self.name)
-        return {"name": self.name, "brand": gettext(web.brand or self.title),
+        name = self.spec.name
+        web, url = self.web, partial(self.web.asset_url, name)
+        return {"name": name, "brand": gettext(web.brand or self.spec.title),
                 "tagline": gettext(web.tagline) if web.tagline else "",
                 "styles": [url(s) for s in web.styles], "scripts": [url(s) for s in web.scripts],
                 "sides": web.per_seat_view,  # the replay offers "Other side" when each seat sees its own
-                "rules": f"/rules/{self.name}" if web.rules is not None else None,  # the table's Rules link
-                "modes": [{"param": m.param, "words": f"games/{self.name}/{m.words}" if m.words else "",
+                "rules": f"/rules/{name}" if web.rules is not None else None,  # the table's Rules link
+                "modes": [{"param": m.param, "words": f"games/{name}/{m.words}" if m.words else "",
                            "styles": [url(s) for s in m.styles], "scripts": [url(s) for s in m.scripts]}
                           for m in web.modes],  # what the page adds when its address asks (``?solo=``)
-                "tutorial": None if web.tutorial is None else {"words": f"games/{self.name}/{web.tutorial.words}",
+                "tutorial": None if web.tutorial is None else {"words": f"games/{name}/{web.tutorial.words}",
                                                                "script": url(web.tutorial.script),
                                                                "title": gettext(web.tutorial.button)}}
-
-    def rules_from_dict(self, doc: Any) -> Any:
-        return self.spec.records.rules_from_dict(doc)
-
-    def new_state(self, rules: Any) -> GameState:
-        return self.spec.new_state(rules)
 
     def make_bot(self, name: str, seed: int) -> Bot:
         """Online, a search bot also gets a clock: on a busy server it answers with its best move so far
@@ -103,24 +78,9 @@ class GameKind:
         except ValueError:  # random, greedy, ppo: no time_ms option
             return self.spec.make_bot(name, seed=seed)
 
-    def narrate(self, before: GameState, move: str, after: GameState, names: list[str], tr: Translations | None
-                ) -> str:
-        return self.spec.describe_move(before, move, after, names, tr)
-
-    def view(self, state: GameState, seats: Seats, moves: int, tr: Translations, seat: int | None, live: bool
-             ) -> dict[str, Any]:
-        return self.web.view(state, seats, moves, tr, seat, live)
-
-    def summary(self, state: GameState) -> Summary:
-        """Seats, scores, target, whose turn and how it ended: what a lobby row shows, from the game itself."""
-        return self.spec.summarize(state)
-
-    def racers(self, state: GameState) -> list[int]:
-        return self.web.racers(state)
-
     def draws_chance(self, state: GameState) -> bool:
         """A chance event the server draws itself (a claim race is decided by the players instead)."""
-        return bool(state.is_chance_node()) and not self.racers(state)
+        return bool(state.is_chance_node()) and not self.web.racers(state)
 
     def advice(self, state: GameState, names: list[str], tr: Translations) -> list[dict[str, Any]]:
         """The game's advisor, seeded by the position so a hint is repeatable, as JSON rows for the table."""
@@ -180,7 +140,7 @@ def hosted() -> dict[str, GameKind]:
     with _filling:  # tables are rebuilt on threads: one must never see the registry half filled
         specs = tuple(games.values())
         if len(specs) != len(_seen[0]) or any(a is not b for a, b in zip(specs, _seen[0], strict=False)):
-            fresh = {name: GameKind(spec) for name, spec in games.items() if spec.web_view() is not None}
+            fresh = {name: GameKind(spec) for name, spec in games.items() if spec.web is not None}
             _hosted.clear()
             _hosted.update(fresh)
             _seen[0] = specs

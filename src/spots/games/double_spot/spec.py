@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from ...core.advice import Advice
-from ...core.games import TERMINATION_WORDS, GameSpec, LobbyBot, Outcome, Summary, Termination
+from ...core.games import TERMINATION_WORDS, CommandLine, GameSpec, LobbyBot, Outcome, Studies, Summary, Termination
 from ...core.options import Lobby, Option, defaults_of
 from .advice import advise
 from .bots import BOTS
@@ -80,8 +80,8 @@ def summarize(state: State) -> Summary:
 
 
 def study_row(rules: Rules, state: State, decisions: list[tuple[int, str]]) -> dict[str, object]:
-    """Double Spot's columns of a study row: how it ended, in the engine's words."""
-    return {"end_reason": state.end_reason or ""}
+    """Double Spot's columns of a study row: how it ended, in the engine's words, and whether the frame filled."""
+    return {"end_reason": state.end_reason or "", "full": outcome(state).termination == Termination.EXHAUSTED}
 
 
 def terminal(args: argparse.Namespace, rules: Rules | None) -> int:
@@ -125,15 +125,12 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     advise=hint,
     coach=coach,
     render=render,
-    outcome=outcome,
     summarize=summarize,
-    study_row=study_row,
-    studies=STUDIES,
-    study_reports={"double-spot": study_report},
-    study_rows_version=2,  # 2: a lead change made by the last move counts (version 1 left it out)
-    study_rules_in_full=True,
-    terminal=terminal,
     web=WEB_VIEW,
+    cli=CommandLine(terminal=terminal),
+    # rows_version 2: a lead change made by the last move counts (version 1 left it out)
+    study=Studies(columns={"full": "bool"}, row=study_row, named=STUDIES, reports={"double-spot": study_report},
+                  rows_version=2, rules_in_full=True),
     lobby_bots=LOBBY_BOTS,
     undo_rule=N_("In Double Spot a drop cannot be taken back: it ends your turn, and the next roll of the die (or a "
                  "new card) follows at once."),

@@ -1,5 +1,5 @@
 """Double Spot's built-in balance study (``spots study --list``), declared beside the game: the study runner
-(``spots.study``) collects every game's from the registry (``GameSpec.studies``)."""
+(``spots.study``) collects every game's from the registry (``GameSpec.study.named``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Double Spot's own study report kind, ``double-spot`` (the study runner finds it through
-``GameSpec.study_reports``): the first player's edge and how often the frame fills first.
+``GameSpec.study.reports``): the first player's edge and how often the frame fills first.
 
 Why in the game's folder: it reads Double Spot's rows in its own terms (board, claim rule, a full frame);
 the study shell (``spots.study``) keeps only the kinds every game's rows can have. Needs the study extra

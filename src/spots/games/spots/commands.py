@@ -1,7 +1,7 @@
 """Spots' own subcommands of ``spots``: ``tiles`` (the trick tiles), ``solve`` (solitaire, exactly) and ``par``.
 
 Why here: they are about Spots alone, so the command line (``spots.cli``) adds them from the game's spec
-(``GameSpec.commands``) like any game's, and names no game itself. Each function adds its parser to the
+(``GameSpec.cli.commands``) like any game's, and names no game itself. Each function adds its parser to the
 command line's; the solver is imported only when ``spots solve`` runs.
 
 ``spots par`` is a command of its own because par is a measurement, and anyone must be able to check one with a
@@ -136,4 +136,4 @@ def add_tiles(sub: Subcommands) -> None:
     p.set_defaults(run=cmd_tiles)
 
 
-COMMANDS = (add_solve, add_par_parser, add_tiles)  # Spots' GameSpec.commands, in the order ``spots --help`` lists them
+COMMANDS = (add_solve, add_par_parser, add_tiles)  # GameSpec.cli.commands, in ``spots --help`` order

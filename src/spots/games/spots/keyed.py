@@ -99,5 +99,5 @@ def table_dice(rules: Any, dice: random.Random) -> random.Random:
 
 
 def duplicate_deal(rules: Any, key: str) -> tuple[Any, KeyedDice]:
-    """The rules made keyed and the deal ``key`` names (Spots' ``GameSpec.deal``: ``spots arena --duplicate``)."""
+    """The rules made keyed and the deal ``key`` names (Spots' ``Dealing.deal``: ``spots arena --duplicate``)."""
     return type(rules)(**{**rules.to_dict(), "keyed_dice": "on"}), KeyedDice(key)

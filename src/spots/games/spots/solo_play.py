@@ -1,6 +1,6 @@
 """``spots play --daily`` and ``--challenge``: a solo deal of Spots raced against the bot.
 
-Spots' ``GameSpec.play_modes`` (the command line names no game); ``spots par``, the par of a deal, is Spots' own
+Spots' ``GameSpec.cli.play_modes`` (the command line names no game); ``spots par``, the par of a deal, is Spots' own
 subcommand (``commands.py``).
 """
 
@@ -50,4 +50,4 @@ def play_solo(args: argparse.Namespace, options: dict[str, Any]) -> int | None:
     return start(args)
 
 
-SOLO = PlayMode(add_play_options, play_solo)  # in Spots' GameSpec.play_modes
+SOLO = PlayMode(add_play_options, play_solo)  # in Spots' GameSpec.cli.play_modes

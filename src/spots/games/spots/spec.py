@@ -8,10 +8,11 @@ players, a dog limit at least the target, ...).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...core.advice import Advice
-from ...core.games import GameSpec, LobbyBot, Outcome, Summary, Termination
+from ...core.games import CommandLine, Dealing, GameSpec, LobbyBot, Outcome, Studies, Summary, Termination
 from ...core.options import CUSTOM, Lobby, Option, defaults_of
 from .advice import advise as spots_advise
 from .bots import BOTS
@@ -120,6 +121,10 @@ def summarize(state: State) -> Summary:
                    outcome=outcome(state) if over else None, details={"tricks": list(state.rules.tricks)})
 
 
+# Spots' own columns of a study row (beside the shared ones: ``spots.study.play.SHARED_COLUMNS``).
+STUDY_COLUMNS = {"tricks": "list[str]", "bust_limit": "int16", "busts": "list[int32]", "uses": "list[list[int16]]"}
+
+
 def study_row(rules: Rules, state: State, decisions: list[tuple[int, str]]) -> dict[str, object]:
     """Spots' columns of a study row: the trick set, who went first, busts and each seat's uses of each tile."""
     index = {name: i for i, name in enumerate(rules.tricks)}
@@ -138,11 +143,15 @@ def terminal(args: argparse.Namespace, rules: Rules | None) -> int:
     return start(args, rules)
 
 
-def tiles_report(study: Study, rows: list[dict[str, Any]], folder: Path) -> list[str]:
-    """The ``tiles`` study report (``study_report.py``: the study extra, imported when a report is written)."""
-    from .study_report import tiles
+def study_report(kind: str) -> Callable[[Study, list[dict[str, Any]], Path], list[str]]:
+    """Spots' study report of one kind (``study_report.py``: the study extra, imported when a report is written)."""
 
-    return tiles(study, rows, folder)
+    def section(study: Study, rows: list[dict[str, Any]], folder: Path) -> list[str]:
+        from . import study_report as reports
+
+        return reports.SECTIONS[kind](study, rows, folder)
+
+    return section
 
 
 SPEC: GameSpec[Rules, State] = GameSpec(
@@ -156,18 +165,13 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     describe_move=describe_move,
     advise=advise,
     render=render,
-    outcome=outcome,
     coach=coach,
     summarize=summarize,
-    study_row=study_row,
-    studies=STUDIES,
-    study_reports={"tiles": tiles_report},
-    terminal=terminal,
     web=WEB_VIEW,
-    commands=COMMANDS,
-    play_modes=(SOLO,),  # spots play --daily and --challenge
-    dice=table_dice,
-    deal=duplicate_deal,
+    cli=CommandLine(terminal=terminal, commands=COMMANDS, play_modes=(SOLO,)),  # spots play --daily, --challenge
+    study=Studies(columns=STUDY_COLUMNS, row=study_row, named=STUDIES,
+                  reports={kind: study_report(kind) for kind in ("seats", "sets", "variants", "tiles")}),
+    dealing=Dealing(table_dice, duplicate_deal),
     lobby_bots=LOBBY_BOTS,
     seats_option="players",
     undo_rule=N_("You may take back your own moves of this turn made since the last roll or reveal, one at a time: "

@@ -1,5 +1,5 @@
 """Spots' built-in balance studies (``spots study --list``), declared beside the game: the study runner
-(``spots.study``) collects every game's from the registry (``GameSpec.studies``)."""
+(``spots.study``) collects every game's from the registry (``GameSpec.study.named``)."""
 
 from __future__ import annotations
 

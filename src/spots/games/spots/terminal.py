@@ -1,4 +1,4 @@
-"""``spots play`` for Spots (its ``GameSpec.terminal``): a game in the terminal, humans and bots at one table.
+"""``spots play`` for Spots (its ``GameSpec.cli.terminal``): a game in the terminal, humans and bots at one table.
 
 The program asks the engine for everything: which moves are legal, what a move
 does, when the game ends. It only reads what players type, shows the table,

@@ -162,7 +162,7 @@ class AccountPages:
         if room is None or room.state.is_terminal():
             return False
         st = room.state
-        return seat in room.kind.racers(st) or (not st.is_chance_node() and st.current_player() == seat)
+        return seat in room.kind.web.racers(st) or (not st.is_chance_node() and st.current_player() == seat)
 
     async def me_page(self, request: Request) -> Response:
         return await self.my_games(request)
@@ -180,7 +180,7 @@ class AccountPages:
             room = self.hub.rooms.get(s.table_id) or await self.hub.table(s.table_id)
             if room is None:
                 continue
-            games.append({"table": s.table_id, "title": _(room.kind.title), "link": f"/play/{s.token}",
+            games.append({"table": s.table_id, "title": _(room.kind.spec.title), "link": f"/play/{s.token}",
                           "waiting": self.waiting_on(s.table_id, s.seat), "updated": s.updated,
                           "players": ", ".join(room.names), "moves": len(room.log)})
         games.sort(key=lambda g: (not g["waiting"], -g["updated"]))
@@ -239,12 +239,12 @@ class AccountPages:
                 name=name))
         record = await self.hub.writer.run(self.hub.store.record_of, account.id)
         games = hosted()
-        played = [{"game": _(games[g].title) if g in games else g, "played": n, "won": w}
+        played = [{"game": _(games[g].spec.title) if g in games else g, "played": n, "won": w}
                   for g, (n, w) in record.items()]
         recent = []
         for s in await self.hub.writer.run(self.hub.store.tables_of, account.id, ("playing", "over"), RECENT):
             over = s.status == "over"
-            recent.append({"table": s.table_id, "game": _(games[s.game].title) if s.game in games else s.game,
+            recent.append({"table": s.table_id, "game": _(games[s.game].spec.title) if s.game in games else s.game,
                            "over": over, "won": over and s.winner == s.seat, "updated": s.updated,
                            "link": f"/t/{s.table_id}/replay" if over else f"/t/{s.table_id}"})
         me = account_of(request)

@@ -58,10 +58,10 @@ class Timekeeper:
         if state.is_terminal():
             return None
         seats = self.room.row.seats
-        racers = self.room.kind.racers(state)
+        racers = self.room.kind.web.racers(state)
         if racers:
             humans = [s for s in racers if seats[s].kind == "human" and clock.stand_in(s) is None]
-            mover = self.room.kind.summary(state).seat
+            mover = self.room.kind.spec.summarize(state).seat
             return mover if mover in humans else (humans[0] if humans else None)
         if state.is_chance_node():
             return None

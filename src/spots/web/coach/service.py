@@ -184,7 +184,7 @@ class Coach:
 
     def key(self, room: Room) -> tuple[str, str]:
         """The report's key: a digest of the game, its rules and its moves, and the budget in words."""
-        game = room.kind.name
+        game = room.kind.spec.name
         if game not in self.budgets:
             self.budgets[game] = f"report {REPORT_VERSION}: {evaluator_of(room.kind.spec).name}"
         covered = room.timekeeper.clock.covered if room.timekeeper is not None else []
@@ -338,7 +338,7 @@ def in_words(doc: dict[str, Any], room: Room, lang: str, at: Callable[[int], Any
             for which in ("played", "best"):
                 after = before.clone()
                 after.apply_action(m[which])
-                words[which] = room.kind.narrate(before, m[which], after, names, tr)
+                words[which] = room.kind.spec.describe_move(before, m[which], after, names, tr)
             reasons = [_(text).format(**fields) for text, fields in m["reasons"]]
             if len(names) > 1:
                 reasons.append(_(LEFT).format(left=percent(m["left"]), would=percent(m["would"])))
@@ -359,7 +359,7 @@ def routes(ctx: Context, coach: Coach) -> APIRouter:
         if room is None:
             raise Refused(404, "unknown-table", f"there is no table {table_id!r}")
         if room.kind.spec.coach is None:
-            raise Refused(404, "no-coach", f"{room.kind.title} games cannot be analysed")
+            raise Refused(404, "no-coach", f"{room.kind.spec.title} games cannot be analysed")
         if not room.state.is_terminal():
             raise Refused(409, "not-over", "the game is not finished: only a finished game can be analysed")
         answer = await coach.answer(room)

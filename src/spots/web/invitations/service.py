@@ -92,7 +92,7 @@ async def mine(ctx: Context, me: AccountRow, _: Tr) -> list[dict[str, Any]]:
     games = hosted()
     rows = await ctx.hub.writer.run(ctx.hub.store.invitations_of, me.id)
     return [{"table": r.table_id, "seat": r.seat, "by": r.inviter_name or _("deleted player"),
-             "title": _(games[r.game].title) if r.game in games else r.game} for r in rows]
+             "title": _(games[r.game].spec.title) if r.game in games else r.game} for r in rows]
 
 
 class InvitationPages:

@@ -164,7 +164,7 @@ class Notices:
 
     def turn(self, room: Room, seat: int) -> None:
         """A human's turn began at ``room``: tell them once for this turn."""
-        turn = room.kind.summary(room.state).turn
+        turn = room.kind.spec.summarize(room.state).turn
         if self.told.get((room.id, seat)) == turn:
             return
         if len(self.told) > TOLD_KEPT:  # bounded: forgetting only risks telling a waiting turn once more
@@ -196,7 +196,7 @@ class Notices:
             _ = i18n.translator(lang).gettext
             subject = _("Your turn at table {id}").format(id=room.id)
             text = _("It is your turn at table {id} ({game}). Your seat: {link}").format(
-                id=room.id, game=room.kind.title, link=link)
+                id=room.id, game=room.kind.spec.title, link=link)
             if await self.mail(account, to, subject, text, lang):
                 log.info("table %s: your-turn e-mail sent for seat %d", room.id, seat)  # never the link
         except Exception as exc:

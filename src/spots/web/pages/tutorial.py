@@ -88,12 +88,12 @@ async def rules_page(request: Request, game: str) -> HTMLResponse:
     if kind is None or kind.web.rules is None:
         if game in hosted():
             text = _("{game} has no rules page; there are rules for: {games}.").format(
-                game=hosted()[game].title, games=", ".join(k.title for k in games.values()))
+                game=hosted()[game].spec.title, games=", ".join(k.spec.title for k in games.values()))
         else:
             text = _("There is no game {game}.").format(game=repr(game))
         return ctx.message(request, 404, _("Not found"), text)
     rules = kind.web.rules
-    pages = [{"name": name, "title": k.title, "url": f"/rules/{name}", "current": name == game}
+    pages = [{"name": name, "title": k.spec.title, "url": f"/rules/{name}", "current": name == game}
              for name, k in games.items()]
     tr = i18n.translator(request_lang(request))
     return ctx.page(request, f"games/{game}/{rules.template}", rules_pages=pages, look=kind.look(tr.gettext),

@@ -120,7 +120,7 @@ class Ratings:
         if keys is None:
             log.info("table %s is rated but does not count (a guest or a player in two seats)", room.id)
             return []
-        summary = room.kind.summary(room.state)
+        summary = room.kind.spec.summarize(room.state)
         ran_out = list(room.timekeeper.clock.ran_out) if room.timekeeper is not None else []
         ranks = last_for_absence(places(summary.scores, summary.winner), leaver, ran_out)
         changes = await asyncio.to_thread(self.changes, room, keys, ranks)
@@ -139,7 +139,7 @@ class Ratings:
 
     def changes(self, room: Room, keys: list[str], ranks: list[int]) -> list[Change]:
         """The model's update for one table (people move; bots keep their ladder rating)."""
-        game = room.kind.name
+        game = room.kind.spec.name
         stored = self.hub.store.ratings_of(game, [k for k in keys if k.startswith("user:")])
         before = [self.rating_of(game, k, stored) for k in keys]
         teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma, name=k)] for k, r in zip(keys, before, strict=True)]

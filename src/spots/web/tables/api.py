@@ -102,7 +102,8 @@ class Api:
             keep_invites(seats, invited, me)  # stored with the table, in its transaction
         room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace, rated=rated)
         return JSONResponse({
-            "id": room.id, "game": kind.name, "host": self.ctx.link(f"/host/{room.row.host_token}"), "rated": rated,
+            "id": room.id, "game": kind.spec.name, "host": self.ctx.link(f"/host/{room.row.host_token}"),
+            "rated": rated,
             "watch": self.ctx.link(f"/t/{room.id}"),
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "open": s.open, "mine": s.claimed,
                        "link": self.ctx.link(f"/play/{s.token}") if s.token else None,
@@ -160,7 +161,8 @@ class Api:
             room = self.hub.rooms.get(found[0]) if found else None
             since = None if room is None or found is None else waiting_since(room, found[1])
             if room is not None and found is not None and since is not None:
-                waiting.append({"table": room.id, "game": room.kind.name, "title": room.kind.title, "seat": found[1],
+                spec = room.kind.spec
+                waiting.append({"table": room.id, "game": spec.name, "title": spec.title, "seat": found[1],
                                 "name": room.names[found[1]], "since": since,
                                 "link": self.ctx.link(f"/play/{token}")})
         waiting.sort(key=lambda w: w["since"])
@@ -209,7 +211,7 @@ class Api:
         if data is None:
             state = room.state if count == total else await asyncio.to_thread(
                 self.ctx.replays.state_at, room.id, room.kind, room.state.rules, moves, count)
-            view = room.kind.view(state, room.seat_info(lang), count, i18n.translator(lang), side, False)
+            view = room.kind.web.view(state, room.seat_info(lang), count, i18n.translator(lang), side, False)
             data = {"at": count, "total": total, "view": view, "move": moves[count - 1] if count else None,
                     "log": room.log_in(lang)[:count]}
             self.ctx.replays.keep(key, data)
@@ -221,7 +223,7 @@ class Api:
             return _error(404, "unknown-table", f"there is no table {table_id!r}")
         doc = room.record().to_dict()
         return JSONResponse(doc, headers={
-            "Content-Disposition": f'attachment; filename="{room.kind.name}-{room.id}.json"'})
+            "Content-Disposition": f'attachment; filename="{room.kind.spec.name}-{room.id}.json"'})
 
 
 def waiting_since(room: Any, seat: int) -> float | None:
@@ -230,7 +232,7 @@ def waiting_since(room: Any, seat: int) -> float | None:
     keeper = room.timekeeper
     if state.is_terminal() or room.row.seats[seat].kind != "human" or (keeper is not None and keeper.stood_in(seat)):
         return None
-    racers = room.kind.racers(state)
+    racers = room.kind.web.racers(state)
     if seat not in racers and (racers or state.is_chance_node() or state.current_player() != seat):
         return None
     if keeper is not None and keeper.clock.running == seat:

@@ -38,11 +38,11 @@ def parse_seats(body: dict[str, Any], kind: GameKind) -> list[dict[str, Any]]:
     default the first human seat; ``null`` when the creator does not play) is taken from
     the start and cannot be open.
     """
-    low, high = kind.players
+    low, high = kind.spec.players
     seats_in = body.get("seats")
     if not isinstance(seats_in, list) or not low <= len(seats_in) <= high:
         count = f"{low} to {high}" if low != high else str(low)
-        raise ValueError(f"'seats' must be a list of {count} seats for {kind.title}")
+        raise ValueError(f"'seats' must be a list of {count} seats for {kind.spec.title}")
     seats: list[dict[str, Any]] = []
     for i, s in enumerate(seats_in):
         if not isinstance(s, dict) or s.get("kind") not in ("human", "bot"):

@@ -109,13 +109,14 @@ class Hub:
         if not isinstance(row.rules, dict):
             raise ValueError("the stored rules are not a JSON object")
         kind = hosted()[row.game]
-        state, lines = replay_with_log(kind, kind.rules_from_dict(row.rules), row.moves, [s.name for s in row.seats])
+        rules = kind.spec.records.rules_from_dict(row.rules)
+        state, lines = replay_with_log(kind, rules, row.moves, [s.name for s in row.seats])
         room = Room(self, row, state, lines)
         room.dice = self.dice_of(kind, row.id, state.rules, room.dice)
         return room
 
     def dice_of(self, kind: GameKind, table_id: str, rules: Any, dice: random.Random) -> random.Random:
-        """A table's dice when read back: the game's own dice (``GameSpec.dice``: Spots' keyed rules, a new secret
+        """A table's dice when read back: the game's own dice (``GameSpec.dealing``: Spots' keyed rules, a new secret
         deal, as its streams are not kept), or, for a table made for a named deal (``tables.deal``), that
         deal's dice (``WebView.deal_dice``); the rest as before."""
         own = kind.spec.table_dice(rules, dice)
@@ -213,7 +214,7 @@ class Hub:
         """
         owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
         dice = kind.spec.table_dice(rules, dice)  # the game's own (Spots' keyed dice: a deal, its key kept secret)
-        state = kind.new_state(rules)
+        state = kind.spec.new_state(rules)
         names = [s["name"] for s in seats]
         moves: list[tuple[str, int]] = []
         lines: list[str] = []
@@ -221,14 +222,14 @@ class Hub:
             prior = state.clone()
             text = state.sample_chance(dice)
             moves.append((text, -1))
-            lines.append(kind.narrate(prior, text, state, names, None))
+            lines.append(kind.spec.describe_move(prior, text, state, names, None))
         clock = None
         if pace is not None:
             first = None if state.is_terminal() or state.is_chance_node() else state.current_player()
             clock = new_clock(pace, len(seats), first if first is not None and seats[first]["kind"] == "human"
                               else None, time.time()).to_json()
         try:
-            row = await self.writer.run(self.store.create_table, kind.name, rules.to_dict(), seats, moves, owner,
+            row = await self.writer.run(self.store.create_table, kind.spec.name, rules.to_dict(), seats, moves, owner,
                                         clock, rated)
         except Unavailable as exc:
             raise Refused(503, "unavailable", f"the table could not be created: {exc.why}; try again later",
@@ -386,7 +387,7 @@ class Hub:
                 continue
             if room.timekeeper is not None:
                 continue  # its clocks bring it to an end
-            mover = room.kind.summary(room.state).seat
+            mover = room.kind.spec.summarize(room.state).seat
             if mover is None or room.row.seats[mover].kind != "human":  # a bot plays by itself: watched, it stays
                 waited_on = bool(room.conns)
             else:

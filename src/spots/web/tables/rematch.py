@@ -106,7 +106,7 @@ class Rematch:
             seats.append({"kind": s.kind, "bot": s.bot, "name": s.name, "open": False, "claimed": False,
                           **({"account": account} if (account := account_of(s)) else {})})
         pace = room.timekeeper.clock.pace if room.timekeeper is not None else None  # the same clock, afresh
-        new = await self.hub.create(kind, kind.rules_from_dict(options), seats, conn.client, pace=pace,
+        new = await self.hub.create(kind, kind.spec.records.rules_from_dict(options), seats, conn.client, pace=pace,
                                     rated=row.rated)
         await self.hub.writer.run(self.hub.store.link_rematch, room.id, new.id)
         log.info("table %s: rematch at table %s", room.id, new.id)

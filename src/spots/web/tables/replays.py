@@ -43,7 +43,7 @@ class Replays:
 
     @staticmethod
     def _build(kind: GameKind, rules: Any, moves: list[str]) -> list[Any]:
-        state = kind.new_state(rules)
+        state = kind.spec.new_state(rules)
         points = [state.clone()]
         for i, move in enumerate(moves, start=1):
             state.apply_action(move)

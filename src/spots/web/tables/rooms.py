@@ -195,10 +195,10 @@ class Room(Takebacks):
 
     def _view_text(self, lang: str, seat: int | None) -> str:
         """The view as JSON text, made once per position, language and side."""
-        key = (i18n.resolve(lang), seat if self.kind.per_seat_view else None)
+        key = (i18n.resolve(lang), seat if self.kind.web.per_seat_view else None)
         if key not in self._views:
-            view = self.kind.view(self.state, self.seat_info(key[0]), len(self.log), i18n.translator(key[0]), key[1],
-                                  True)
+            tr = i18n.translator(key[0])
+            view = self.kind.web.view(self.state, self.seat_info(key[0]), len(self.log), tr, key[1], True)
             view["table"] = self.id
             view["undo"] = self.undo_offer()  # who may take back a move now (the page's Undo button)
             view["absent"] = self.absences(key[0])
@@ -239,7 +239,7 @@ class Room(Takebacks):
         return self.logs[lang]
 
     def _narrate(self, before: Any, move: str, after: Any) -> dict[str, str]:
-        return {lang: self.kind.narrate(before, move, after, self.names_in(lang), i18n.translator(lang))
+        return {lang: self.kind.spec.describe_move(before, move, after, self.names_in(lang), i18n.translator(lang))
                 for lang in [i18n.DEFAULT, *self.logs]}
 
     def status(self) -> str:
@@ -258,9 +258,9 @@ class Room(Takebacks):
         """The lobby row for position ``st`` after ``moves`` moves (default: the table as it is)."""
         st = self.state if st is None else st
         names = self.names
-        summary = self.kind.summary(st)
+        summary = self.kind.spec.summarize(st)
         return {
-            "id": self.id, "game": self.kind.name, "title": self.kind.title,
+            "id": self.id, "game": self.kind.spec.name, "title": self.kind.spec.title,
             "status": "over" if st.is_terminal() else self.status(),
             "created": self.row.created, "updated": self.row.updated,
             "players": [
@@ -273,7 +273,7 @@ class Room(Takebacks):
             "target": summary.target, **summary.details,
             "moves": len(self.log) if moves is None else moves,
             "turn": summary.turn,
-            "to_move": None if summary.seat is None or self.kind.racers(st) else names[summary.seat],
+            "to_move": None if summary.seat is None or self.kind.web.racers(st) else names[summary.seat],
             "winner": None if summary.winner is None else names[summary.winner], "viewers": 0,
             **({} if self.timekeeper is None else self.timekeeper.summary()),
         }
@@ -325,7 +325,7 @@ class Room(Takebacks):
         if state.is_terminal():
             raise MoveError("game-over", _("the game is over; no move is accepted"))
         after = state.clone()
-        if seat in self.kind.racers(state):  # a claim race: the first seat to send ``claim <its seat>`` wins
+        if seat in self.kind.web.racers(state):  # a claim race: the first seat to send ``claim <its seat>`` wins
             wanted = f"claim {seat}"
             if " ".join(move.lower().split()) != wanted:
                 raise MoveError("illegal-move", _("a card is being claimed: the only move now is {move}").format(
@@ -333,7 +333,7 @@ class Room(Takebacks):
             after.apply_action(wanted)
             return after, wanted
         if state.current_player() != seat:
-            who = self.names[self.kind.summary(state).seat or 0]
+            who = self.names[self.kind.spec.summarize(state).seat or 0]
             raise MoveError("not-your-turn", _("it is {who}'s turn, not seat {seat}'s").format(
                 who=who, seat=seat + 1), [])  # people count seats from 1
         try:
@@ -364,7 +364,7 @@ class Room(Takebacks):
         clock = None if self.timekeeper is None else self.timekeeper.after(after, mover, time.time(), start)
         try:  # durable before anyone hears
             await self.hub.writer.run(self.hub.store.append_moves, self.id, start, moves, status,
-                                      self.kind.summary(after).winner, final, clock and clock.to_json())
+                                      self.kind.spec.summarize(after).winner, final, clock and clock.to_json())
         except Unavailable as exc:
             raise MoveError("server-error", f"the move could not be saved ({exc.why}); nothing changed,"
                             " try again", retry=exc.retry) from None
@@ -385,7 +385,7 @@ class Room(Takebacks):
     def _swap(self, before: Any, after: Any, lines: list[dict[str, str]], final: dict[str, Any] | None) -> None:
         """Make ``after`` (with its narrated ``lines``) the table's position and tell everyone."""
         status = "over" if after.is_terminal() else "playing"
-        self.could_act = set(self.kind.racers(before)) or (
+        self.could_act = set(self.kind.web.racers(before)) or (
             set() if before.is_terminal() or before.is_chance_node() else {before.current_player()})
         self.changed_at = time.monotonic()
         self.state = after
@@ -490,7 +490,8 @@ class Room(Takebacks):
     def _seen(self, conn: Conn) -> None:
         """A page opened or closed: a person was here; the seat to move, if it was theirs."""
         self.touched = time.time()
-        if conn.seat is not None and not self.state.is_terminal() and conn.seat == self.kind.summary(self.state).seat:
+        st = self.state
+        if conn.seat is not None and not st.is_terminal() and conn.seat == self.kind.spec.summarize(st).seat:
             self.awaited_since = self.touched
 
     def _presence_changed(self) -> None:
@@ -512,7 +513,7 @@ class Room(Takebacks):
         st = self.state
         if st.is_terminal():
             return None
-        racers = [s for s in self.kind.racers(st) if s in self.bots]
+        racers = [s for s in self.kind.web.racers(st) if s in self.bots]
         if racers:
             return racers[int(DICE.random() * len(racers))]
         seat = st.current_player()
@@ -541,7 +542,7 @@ class Room(Takebacks):
             seat = self.bot_to_act()
             if seat is None:
                 return
-            racing = bool(self.kind.racers(st))
+            racing = bool(self.kind.web.racers(st))
             # even with no bot delay, a person gets at least 1.5 s to claim first
             await asyncio.sleep(max(self.hub.bot_delay, 1.0) * (1.5 + DICE.random()) if racing else self.hub.bot_delay)
             if self.state is not st:
@@ -553,7 +554,7 @@ class Room(Takebacks):
                     move = skip_move(st.legal_actions())
                 else:
                     move = await self.hub.workers.bot_move(
-                        self.kind.name, self.bots[seat], self.dice.randrange(2**32), st.clone(), self.bot_only)
+                        self.kind.spec.name, self.bots[seat], self.dice.randrange(2**32), st.clone(), self.bot_only)
                 if self.state is st and seat in self.bots:  # (a seat's player may have come back meanwhile)
                     await self.submit(move, seat, len(self.log))
                 backoff = 0.5
@@ -576,18 +577,18 @@ class Room(Takebacks):
 def replay_with_log(kind: GameKind, rules: Any, moves: list[str], names: list[str], tr: Any = None
                     ) -> tuple[Any, list[str]]:
     """Replay a table's moves from the start, narrating each (the same check as ``spots.replay``)."""
-    state = kind.new_state(rules)
+    state = kind.spec.new_state(rules)
     lines = []
     for move in moves:
         before = state.clone()
         state.apply_action(move)
-        lines.append(kind.narrate(before, move, state, names, tr))
+        lines.append(kind.spec.describe_move(before, move, state, names, tr))
     return state, lines
 
 
 def state_at(kind: GameKind, rules: Any, moves: list[str], count: int) -> Any:
     """The position after the first ``count`` moves (for the replay viewer)."""
-    state = kind.new_state(rules)
+    state = kind.spec.new_state(rules)
     for move in moves[:count]:
         state.apply_action(move)
     return state

@@ -307,7 +307,7 @@ class SocketServer:
         tr = i18n.translator(conn.lang)
         _ = tr.gettext
         state = room.state
-        if state.is_terminal() or conn.seat not in (state.current_player(), *room.kind.racers(state)):
+        if state.is_terminal() or conn.seat not in (state.current_player(), *room.kind.web.racers(state)):
             return _error("not-your-turn", _("hints are given on your own turn"))
         key = (room.id, len(room.log), i18n.resolve(conn.lang))
         advice = self.ctx.hint_cache.get(key)
@@ -320,7 +320,7 @@ class SocketServer:
                                                         n).format(n=n), retry_after=n)
             try:
                 advice = await asyncio.wait_for(
-                    self.hub.workers.hint(room.kind.name, state.clone(), room.names, conn.lang), HINT_TIMEOUT)
+                    self.hub.workers.hint(room.kind.spec.name, state.clone(), room.names, conn.lang), HINT_TIMEOUT)
             except TimeoutError:
                 return _error("hint-timeout", _("the advisor took too long"))
             if len(self.ctx.hint_cache) > 1024:
