@@ -7,7 +7,6 @@ never changes a person's rating; an unrated table changes nothing.
 
 from __future__ import annotations
 
-import random
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -20,6 +19,7 @@ from fastapi.testclient import TestClient
 
 from spots.web import create_app
 from support.processes import PATIENT_S
+from support.web import play_to_the_end
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -89,27 +89,6 @@ def two_players(c: TestClient, seats: list[Msg] | None = None) -> Iterator[Seate
         listen(ann)
         listen(bob)
         yield Seated(t, tok, ann, bob)
-
-
-def play_to_the_end(socks: dict[int, Any], seed: int = 1) -> Msg:
-    """Play random legal moves from the seats' sockets until the game ends; the last view."""
-    pick = random.Random(seed)
-    views = {s: until(ws, of_type("state"))["view"] for s, ws in socks.items()}
-    while True:
-        view = max(views.values(), key=lambda v: v["moves"])
-        if view["over"]:
-            return view
-        movers = [s for s, v in views.items() if v["moves"] == view["moves"] and v["to_move"] == s and v["legal"]]
-        if not movers:  # a bot's turn: wait for the table to move on
-            s = next(iter(socks))
-            views[s] = until(socks[s], lambda m, n=view["moves"]: m["type"] == "state" and m["view"]["moves"] > n)[
-                "view"]
-            continue
-        seat = movers[0]
-        move = pick.choice(views[seat]["legal"])["move"]
-        socks[seat].send_json({"type": "move", "move": move, "at": view["moves"]})
-        for s, ws in socks.items():
-            views[s] = until(ws, lambda m, n=view["moves"]: m["type"] == "state" and m["view"]["moves"] > n)["view"]
 
 
 def test_players_talk_spectators_talk_apart_and_everything_is_stored(tmp_path: Path) -> None:

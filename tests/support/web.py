@@ -4,6 +4,7 @@ messages waited for, accounts signed up (``app_on``, ``sign_up``, ``as_``) and t
 from __future__ import annotations
 
 import io
+import random
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -77,6 +78,33 @@ def play(ws: Any, move: str, at: int | None = None) -> tuple[Msg, Msg | None]:
         elif is_state(msg):
             state = msg
     return reply, state if reply["type"] == "ok" else None
+
+
+def play_to_the_end(socks: dict[int, Any], seed: int = 1, views: dict[int, Msg] | None = None) -> Msg:
+    """Play random legal moves from the seats' sockets until the game ends; the last view. ``views``: each
+    socket's latest view when the caller has read it already (else the next state message is the first)."""
+    pick = random.Random(seed)
+    views = dict(views) if views else {s: until(ws, is_state, 2000)["view"] for s, ws in socks.items()}
+    while True:
+        view = max(views.values(), key=lambda v: v["moves"])
+        if view["over"]:
+            return view
+        movers = [s for s, v in views.items() if v["moves"] == view["moves"] and v["to_move"] == s and v["legal"]]
+        if not movers:  # a bot's turn: wait for the table to move on
+            s = next(iter(socks))
+            views[s] = until(socks[s], lambda m, n=view["moves"]: is_state(m) and m["view"]["moves"] > n, 2000)[
+                "view"]
+            continue
+        seat = movers[0]
+        move = pick.choice(views[seat]["legal"])["move"]
+        socks[seat].send_json({"type": "move", "move": move, "at": view["moves"]})
+        for s, ws in socks.items():
+            views[s] = until(ws, lambda m, n=view["moves"], s=s: is_state(m) and m["view"]["moves"] > n or (
+                m["type"] == "error" and s == seat and _refused(m)), 2000)["view"]
+
+
+def _refused(msg: Msg) -> bool:
+    raise AssertionError(f"a move was refused: {msg}")
 
 
 def db_moves(db: Path, table_id: str) -> list[str]:

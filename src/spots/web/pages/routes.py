@@ -8,6 +8,7 @@ from fastapi.responses import HTMLResponse, Response
 from ..accounts.service import account_of
 from ..clocks.clock import pace_menu, pace_names
 from ..context import HERE, Context, tr_of
+from ..fairplay.advisor import hints_word
 from ..games import hosted
 from ..invitations.service import guest_refusal
 from ..tables.forms import lobby_form
@@ -99,7 +100,7 @@ def routes(ctx: Context) -> APIRouter:
         return ctx.page(request, "table.html", table=room.id, seat=seat, token=token, name=room.names[seat],
                         vapid=ctx.vapid_public,
                         look=room.kind.look(tr_of(request)), bindable=bindable, rated=room.row.rated,
-                        counted=room.row.seats[seat].account is not None)
+                        counted=room.row.seats[seat].account is not None, hints=hints_word(room.row))
 
     @router.get("/t/{table_id}", response_class=HTMLResponse)
     async def watch_page(request: Request, table_id: str) -> HTMLResponse:
@@ -107,7 +108,7 @@ def routes(ctx: Context) -> APIRouter:
         if room is None:
             return no_table(request, table_id)
         return ctx.page(request, "table.html", table=table_id, seat=None, token="", name="",
-                        look=room.kind.look(tr_of(request)), rated=room.row.rated)
+                        look=room.kind.look(tr_of(request)), rated=room.row.rated, hints=hints_word(room.row))
 
     @router.get("/t/{table_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, table_id: str) -> HTMLResponse:

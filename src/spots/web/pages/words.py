@@ -27,6 +27,7 @@ JS_WORDS = [
     N_("not available"), N_("online"), N_("reconnecting…"), N_("scored"), N_("seat {n} name"),
     N_("seat {n} player"), N_("to move"), N_("turn {turn}, {who} to move"), N_("won by {who}"), N_("{bot} bot"),
     N_("{turns}, {moves}."), N_("Seat {n} is no longer free."), N_("deleted player"),
+    N_("no hints: rated"), N_("no hints"),
 ]
 JS_PLURALS = [
     NP_("{n} move", "{n} moves"),

@@ -89,7 +89,7 @@
     // your own seat: the first human seat you neither opened to anyone nor invited someone to (none: you only host)
     const mine = seats.findIndex((s) => s.kind === "human" && !s.open && s.invite === undefined);
     const body = { game: game(), seats, options: options(), creator_seat: mine < 0 ? null : mine, clock: $("clock").value,
-      rated: $("rated").checked };
+      rated: $("rated").checked, hints: !$("rated").checked && $("hints").value === "on" };
     $("create").disabled = true;
     try {
       const r = await fetch("/api/tables", {
@@ -126,9 +126,11 @@
     const goal = g.goal[0] === g.goal[1] ? T(g.goal[0], { n: t.target }) : P(g.goal[0], g.goal[1], t.target);
     const pace = t.clock ? ` · <span class="pace">⏱ ${esc((window.SPOTS_PACES || {})[t.clock] || t.clock)}</span>` : "";
     const title = g.title;
+    const hints = t.hints === "rated" ? ` · <span class="no-hints">${esc(T("no hints: rated"))}</span>`
+      : t.hints === "off" ? ` · <span class="no-hints">${esc(T("no hints"))}</span>` : "";
     return `<li class="table-row" data-table="${t.id}" data-game="${esc(t.game)}"><div><b>${esc(T("Table {id}", { id: t.id }))}</b>
       <span class="game-name">${esc(title)}</span>
-      <span class="muted">${esc(goal)} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}${pace}</span></div>
+      <span class="muted">${esc(goal)} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}${pace}${hints}</span></div>
       <div class="lps">${players}</div><div class="links">${links}</div></li>`;
   }
 

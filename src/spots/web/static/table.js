@@ -73,7 +73,9 @@
     end.innerHTML = R.end(view, table, true) + (view.absent || []).map((line) => `<p class="absent">${Page.esc(line)}</p>`).join("");
     $("replay-link").hidden = !view.over;
     if (view.over && typeof Coach !== "undefined") Coach.open(table, $("coach"));  // "How did it go?" under the end screen
-    $("hint-button").hidden = me === null || view.over || view.to_move !== me || view.claim;
+    // Hint: on the player's own turn, where the table lets the advisor answer (never at a rated table)
+    const advisor = document.body.dataset.hints !== "rated" && document.body.dataset.hints !== "off";
+    $("hint-button").hidden = !advisor || me === null || view.over || view.to_move !== me || view.claim;
     // Undo: only while the game's rule lets this seat take back a move (the server says who, in view.undo).
     const undo = $("undo-button");
     undo.hidden = me === null || view.over || !view.undo || view.undo.seat !== me;

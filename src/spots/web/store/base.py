@@ -63,6 +63,7 @@ class TableRow:
     owner: str = ""
     clock: str | None = None  # the clock's JSON (web/clocks.py), None for a table without one
     rated: bool = False  # its result changes ratings (ratings.py)
+    hints: bool = True  # the creator let the advisor answer (never at a rated table: ``advisor_refusal``)
 
 
 def new_token() -> str:
@@ -85,7 +86,7 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
     @abstractmethod
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
-                     rated: bool = False) -> TableRow:
+                     rated: bool = False, hints: bool = True) -> TableRow:
         """A new table with its seats, opening moves and invitations (seats with ``invited``), in one
         transaction."""
 
@@ -136,14 +137,14 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
         quarantined table's)."""
         found: dict[str, TableRow] = {}
         for r in self._read("SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner,"
-                            f" clock, rated FROM tables WHERE {where} ORDER BY created", args):
+                            f" clock, rated, hints FROM tables WHERE {where} ORDER BY created", args):
             try:
                 rules: Any = json.loads(r[4])
             except ValueError:
                 rules = r[4]
             summary = json.loads(r[8]) if r[8] else None
             found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "",
-                                   clock=r[10], rated=bool(r[11]))
+                                   clock=r[10], rated=bool(r[11]), hints=bool(r[12]))
         if not found:
             return found
         among, ids = self._among(list(found))

@@ -172,11 +172,11 @@ class PgStore(TableStore):
     # -------------------------------------------------------------- writes
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
-                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None, rated: bool = False
-                     ) -> TableRow:
+                     moves: list[tuple[str, int]], owner: str = "", clock: str | None = None, rated: bool = False,
+                     hints: bool = True) -> TableRow:
         now = time.time()
         row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
-                       clock=clock, rated=rated)
+                       clock=clock, rated=rated, hints=hints)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
@@ -186,9 +186,9 @@ class PgStore(TableStore):
             with conn.transaction(), conn.cursor() as cur:
                 cur.execute(
                     "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock,"
-                    " rated) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                    " rated, hints) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
                     (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner,
-                     clock, int(rated)))
+                     clock, int(rated), int(hints)))
                 cur.executemany(
                     "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"
                     " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",

@@ -126,7 +126,7 @@ class Store(TableStore):
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
-                     rated: bool = False) -> TableRow:
+                     rated: bool = False, hints: bool = True) -> TableRow:
         """Insert a table, its seats, its clock, its opening chance moves and its invitations in one transaction.
 
         A seat with ``claimed`` set (the creator's own) is taken from the start; one with ``invited`` (and
@@ -134,7 +134,7 @@ class Store(TableStore):
         """
         now = time.time()
         row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
-                       clock=clock, rated=rated)
+                       clock=clock, rated=rated, hints=hints)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
@@ -142,10 +142,10 @@ class Store(TableStore):
         with self.lock, self.db:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
-                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock, rated)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock, rated,"
+                " hints) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner, clock,
-                 int(rated)),
+                 int(rated), int(hints)),
             )
             self.db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"

@@ -14,6 +14,7 @@ from ... import i18n
 from ..accounts.service import account_of
 from ..clocks.clock import parse_pace
 from ..context import Context, request_lang, tr_of
+from ..fairplay.advisor import check_hints, hints_word
 from ..games import games_json
 from ..guard import Refused, client_of, parse_json, read_body, whole_number
 from ..invitations.service import keep_invites, read_invites
@@ -91,6 +92,7 @@ class Api:
         try:
             kind, rules, seats = parse_new_table(body)
             rated = check_rated(body, seats, None if me is None else me.id)
+            hints = check_hints(body, rated)
             pace = parse_pace(body.get("clock"))
             invited = await read_invites(self.ctx, body, seats, me, tr_of(request))  # seats kept by name
         except ValueError as exc:
@@ -100,10 +102,11 @@ class Api:
                 seat.update(account=me.id, name=me.name)
         if invited and me is not None:
             keep_invites(seats, invited, me)  # stored with the table, in its transaction
-        room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace, rated=rated)
+        room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace, rated=rated,
+                                     hints=hints)
         return JSONResponse({
             "id": room.id, "game": kind.spec.name, "host": self.ctx.link(f"/host/{room.row.host_token}"),
-            "rated": rated,
+            "rated": rated, "hints": hints_word(room.row),
             "watch": self.ctx.link(f"/t/{room.id}"),
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "open": s.open, "mine": s.claimed,
                        "link": self.ctx.link(f"/play/{s.token}") if s.token else None,

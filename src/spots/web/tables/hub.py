@@ -206,11 +206,12 @@ class Hub:
                           " players who have none yet; finish or leave one of yours, then try again", 60)
 
     async def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], client: str = "",
-                     dice: random.Random = DICE, pace: Pace | None = None, rated: bool = False) -> Room:
+                     dice: random.Random = DICE, pace: Pace | None = None, rated: bool = False,
+                     hints: bool = True) -> Room:
         """A new table within the limits: deal and roll the opening chance events, store it, start the bots.
 
         ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
-        ``pace``: the table's clock (None: no clock).
+        ``pace``: the table's clock (None: no clock). ``hints``: the advisor answers (never at a rated table).
         """
         owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
         dice = kind.spec.table_dice(rules, dice)  # the game's own (Spots' keyed dice: a deal, its key kept secret)
@@ -230,7 +231,7 @@ class Hub:
                               else None, time.time()).to_json()
         try:
             row = await self.writer.run(self.store.create_table, kind.spec.name, rules.to_dict(), seats, moves, owner,
-                                        clock, rated)
+                                        clock, rated, hints and not rated)
         except Unavailable as exc:
             raise Refused(503, "unavailable", f"the table could not be created: {exc.why}; try again later",
                           exc.retry) from None

@@ -93,7 +93,7 @@ class Rematch:
         return None
 
     async def create(self, room: Room, conn: Conn) -> Room:
-        """The new table: the same game, options, clock and rated flag, seats rotated, every human seat by
+        """The new table: the same game, options, clock, rated flag and hint setting, seats rotated, every human seat by
         invitation."""
         kind, row = room.kind, room.row
         options = dict(row.rules)
@@ -107,7 +107,7 @@ class Rematch:
                           **({"account": account} if (account := account_of(s)) else {})})
         pace = room.timekeeper.clock.pace if room.timekeeper is not None else None  # the same clock, afresh
         new = await self.hub.create(kind, kind.spec.records.rules_from_dict(options), seats, conn.client, pace=pace,
-                                    rated=row.rated)
+                                    rated=row.rated, hints=row.hints)
         await self.hub.writer.run(self.hub.store.link_rematch, room.id, new.id)
         log.info("table %s: rematch at table %s", room.id, new.id)
         return new

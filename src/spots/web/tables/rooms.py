@@ -32,6 +32,7 @@ from ...core.errors import IllegalMoveError
 from ..accounts.store import DELETED
 from ..clocks.clock import Clock, skip_move
 from ..clocks.timing import SKIP, Timekeeper
+from ..fairplay.advisor import hints_word
 from ..games import GameKind, hosted
 from ..guard import Bucket
 from ..store import Conflict, TableRow
@@ -275,6 +276,7 @@ class Room(Takebacks):
             "turn": summary.turn,
             "to_move": None if summary.seat is None or self.kind.web.racers(st) else names[summary.seat],
             "winner": None if summary.winner is None else names[summary.winner], "viewers": 0,
+            "hints": hints_word(self.row),  # the lobby says "no hints: rated" or "no hints"
             **({} if self.timekeeper is None else self.timekeeper.summary()),
         }
 

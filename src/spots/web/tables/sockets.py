@@ -21,6 +21,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from ... import i18n
 from ..accounts.service import account_of, session_token
 from ..context import Context, request_lang
+from ..fairplay.advisor import advisor_refusal
 from ..guard import client_of, kept_for_newcomers, network_of
 from ..invitations.service import guest_refusal
 from ..talk.service import TYPES as TALK_TYPES
@@ -307,6 +308,9 @@ class SocketServer:
         tr = i18n.translator(conn.lang)
         _ = tr.gettext
         state = room.state
+        refusal = advisor_refusal(room.row)
+        if refusal is not None and not state.is_terminal():  # every seat alike, the asker's turn or not
+            return _error(refusal.code, _(refusal.message))
         if state.is_terminal() or conn.seat not in (state.current_player(), *room.kind.web.racers(state)):
             return _error("not-your-turn", _("hints are given on your own turn"))
         key = (room.id, len(room.log), i18n.resolve(conn.lang))

@@ -1,0 +1,100 @@
+"""Fair play in a real browser (Chromium) on a real server process (issue 41).
+
+A rated table made in the lobby shows no Hint button on the player's own turn and says why, and its socket
+refuses ``hint``; an unrated table whose creator chose "hints off" holds for both seats; an unrated table
+with hints on shows the button (the same page, so the test can fail).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from support.e2e import Server, wait_for_my_turn_or_end
+
+pytestmark = pytest.mark.timeout(300)
+TWO = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("fairplay") / "fairplay.db").start()
+    yield srv
+    srv.stop()
+
+
+def socket_hint(page: Any) -> dict[str, Any]:
+    """Ask for a hint over a socket of the page's own seat, opened from the page (a second tab of the player:
+    the same cookies); the answer."""
+    return dict(page.evaluate("""() => new Promise((resolve, reject) => {
+      const b = document.body.dataset;
+      const ws = new WebSocket(`ws://${location.host}/ws/${b.table}?token=${b.token}`);
+      ws.onmessage = (e) => {
+        const msg = JSON.parse(e.data);
+        if (msg.type === "hello") ws.send(JSON.stringify({ type: "hint" }));
+        if (msg.type === "hint" || msg.type === "error") { ws.close(); resolve(msg); }
+      };
+      ws.onclose = (e) => reject(new Error(`closed ${e.code}`));
+    })"""))
+
+
+def sign_up(page: Any, server: Server, name: str) -> None:
+    page.goto(server.url + "/signup")
+    page.fill("#account-name", name)
+    page.fill("#account-password", "a long enough password")
+    page.click("#account-submit")
+    page.wait_for_selector("#me-link")
+
+
+def test_a_rated_table_shows_no_hint_button_and_its_socket_refuses_hint(server: Server, browser: Any) -> None:
+    page = browser.new_context().new_page()
+    sign_up(page, server, "fair_ann")
+    page.goto(server.url + "/")
+    page.select_option("#opt-spots-players", "2")
+    page.select_option("select[name=seat-1]", "bot:greedy")
+    page.select_option("#opt-spots-target", "1")
+    page.check("#rated")
+    page.click("#create")
+    page.wait_for_url("**/play/**")
+    assert "No hints: rated." in page.inner_text("#hints-note")
+    assert not wait_for_my_turn_or_end(page)  # the player's own turn, moves to click ...
+    assert page.locator("#hint-button").is_hidden()  # ... and no Hint among them
+    table_id = page.get_attribute("body", "data-table")
+    refused = socket_hint(page)
+    assert refused["code"] == "no-hints-rated" and "rated table" in refused["message"], refused
+    page.goto(server.url + "/")
+    row = page.locator(f"li.table-row[data-game][data-table='{table_id}']")
+    row.wait_for()
+    assert "no hints: rated" in row.inner_text()
+    page.context.close()
+
+
+def test_hints_off_hold_for_every_seat_and_hints_on_show_the_button(server: Server, browser: Any) -> None:
+    off = server.create(TWO, hints=False)
+    on = server.create(TWO)
+    pages = {}
+    for name, table in (("off", off), ("on", on)):
+        for seat in table["seats"]:
+            page = browser.new_context().new_page()
+            page.goto(server.url + seat["link"] if seat["link"].startswith("/") else seat["link"])
+            page.wait_for_selector("#log li")
+            pages[name, seat["seat"]] = page
+    for seat in (0, 1):
+        page = pages["off", seat]
+        assert "Hints off" in page.inner_text("#hints-note")
+        refused = socket_hint(page)
+        assert refused["code"] == "hints-off", refused
+    for name, table in (("off", off), ("on", on)):  # the seat whose turn it is: Hint only where hints are on
+        mover = pages[name, [p["name"] for p in TWO].index(server.table(table["id"])["to_move"])]
+        assert not wait_for_my_turn_or_end(mover)
+        if name == "on":
+            mover.wait_for_selector("#hint-button", state="visible")
+            mover.click("#hint-button")
+            mover.wait_for_selector("#hints table.advice tbody tr")
+        else:
+            assert mover.locator("#hint-button").is_hidden()
+    assert pages["on", 0].locator("#hints-note").count() == 0
+    for page in pages.values():
+        page.context.close()
