@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
-from support.e2e import Server, wait_for_my_turn_or_end
+from support.e2e import Server, click_a_move, wait_for_my_turn_or_end
 
 pytestmark = pytest.mark.timeout(300)
 TWO = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
@@ -98,3 +99,34 @@ def test_hints_off_hold_for_every_seat_and_hints_on_show_the_button(server: Serv
     assert pages["on", 0].locator("#hints-note").count() == 0
     for page in pages.values():
         page.context.close()
+
+
+def test_a_finished_table_and_its_replay_check_the_dice(server: Server, browser: Any) -> None:
+    table = server.create([{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}])
+    page = browser.new_context().new_page()
+    page.goto(server.url + table["seats"][0]["link"] if table["seats"][0]["link"].startswith("/")
+              else table["seats"][0]["link"])
+    page.click("#dice summary")
+    assert page.inner_text("#dice-commitment") == table["commitment"]  # the fingerprint, from the first roll on
+    page.wait_for_selector("#dice-mine", state="visible")
+    page.fill("#dice-salt", "Ann's own salt")
+    page.click("#dice-add")
+    page.wait_for_function("() => document.getElementById('dice-salts').textContent.includes(\"Ann's own salt\")")
+    assert page.locator("#dice-seed").is_hidden() and page.locator("#dice-check").is_hidden()
+    clicks = 0
+    while not wait_for_my_turn_or_end(page):
+        click_a_move(page, clicks)
+        clicks += 1
+        assert clicks < 400, "the game did not end"
+    page.wait_for_selector("#dice-check", state="visible")  # the seed is out: anyone may check
+    page.click("#dice-check")
+    page.wait_for_selector("#dice-verdict[data-ok='1']")
+    assert "chance events match the fingerprint shown before the first roll" in page.inner_text("#dice-verdict")
+    page.goto(server.url + f"/t/{table['id']}/replay")
+    page.click("#dice summary")
+    page.wait_for_selector("#dice-check", state="visible")
+    page.click("#dice-check")
+    page.wait_for_selector("#dice-verdict[data-ok='1']")
+    record = httpx.get(f"{server.url}/api/tables/{table['id']}/record").json()
+    assert page.inner_text("#dice-seed code") == record["dice"]["seed"]  # the seed the record gives to check
+    page.context.close()

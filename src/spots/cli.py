@@ -166,6 +166,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check a served game's dice: every chance event from the revealed seed and the salts, and the commitment."""
+    spec, doc = sniff(args.file, args.game or DEFAULT_GAME)
+    check_file_game(spec, args, args.file)
+    record = spec.records.parse(doc, args.file)
+    record.replay(args.file)  # every move legal first: a bad move is named like replay names it
+    verdict = spec.verify_dice(record)
+    print(f"{args.file}: {verdict.words}.")
+    return 0 if verdict.ok else 1
+
+
 def load_position(args: argparse.Namespace) -> tuple[AnySpec, GameState]:
     """The game and position of a saved state or record file (a record is replayed and checked)."""
     spec, doc = sniff(args.file, args.game or DEFAULT_GAME)
@@ -364,6 +375,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     add_game_options(p, files=True)
     p.set_defaults(run=cmd_replay)
+    p = sub.add_parser("verify", help="check a served game's dice against the commitment shown before its first roll")
+    p.add_argument("file", help="the game's record (the table's Record link, or GET /api/tables/<id>/record)")
+    add_game_options(p, files=True)
+    p.set_defaults(run=cmd_verify)
     p = sub.add_parser("show", help="print a saved state or record as text")
     p.add_argument("file")
     add_game_options(p, files=True)

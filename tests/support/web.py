@@ -8,6 +8,7 @@ import random
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -99,12 +100,14 @@ def play_to_the_end(socks: dict[int, Any], seed: int = 1, views: dict[int, Msg] 
         move = pick.choice(views[seat]["legal"])["move"]
         socks[seat].send_json({"type": "move", "move": move, "at": view["moves"]})
         for s, ws in socks.items():
-            views[s] = until(ws, lambda m, n=view["moves"], s=s: is_state(m) and m["view"]["moves"] > n or (
-                m["type"] == "error" and s == seat and _refused(m)), 2000)["view"]
+            views[s] = until(ws, partial(_moved_on, view["moves"]), 2000)["view"]
 
 
-def _refused(msg: Msg) -> bool:
-    raise AssertionError(f"a move was refused: {msg}")
+def _moved_on(moves: int, msg: Msg) -> bool:
+    """A state past ``moves``; a refusal fails the test at once instead of waiting for a state that never comes."""
+    if msg["type"] == "error":
+        raise AssertionError(f"a move was refused: {msg}")
+    return is_state(msg) and msg["view"]["moves"] > moves
 
 
 def db_moves(db: Path, table_id: str) -> list[str]:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from .advice import Advice
 from .bots import Bot, make_bot
+from .commitment import Commitment, Verdict, verify
 from .document import read_json, read_text
 from .errors import StateFormatError
 from .options import Option, validate_options
@@ -354,8 +355,14 @@ class GameSpec(Generic[RulesT, StateT]):
         return make_bot(self.bots, name, seed, **budget)
 
     def record(self, state: StateT, seats: list[str] | None = None, seed: int | None = None,
-               bots: list[str | None] | None = None, stand_ins: list[tuple[int, int, int]] | None = None) -> Record:
-        return self.records.of(state, seats, seed, bots, stand_ins)
+               bots: list[str | None] | None = None, stand_ins: list[tuple[int, int, int]] | None = None,
+               dice: Commitment | None = None) -> Record:
+        return self.records.of(state, seats, seed, bots, stand_ins, dice)
+
+    def verify_dice(self, record: Record) -> Verdict:
+        """Check a record's committed dice: every chance event the server drew, and the seed's commitment."""
+        racers = self.web.racers if self.web is not None else (lambda state: ())
+        return verify(partial(self.new_state, record.rules), record.moves, record.dice, racers)
 
     def open_record(self, path: str) -> Record:
         return self.records.open(path)

@@ -1,11 +1,12 @@
 """Game records for every game: one ``Record`` type, its JSON document, atomic saving, checked loading, replay.
 
 A record file is JSON: ``{"format": "<game>-record", "version": 1, "rules": {...}, "moves": [...],
-"seats": [...], "bots": [...], "stand_ins": [...], "seed": N}``. The last four are optional: who sat where (their
-names), which seats were bots (the bot's name, ``null`` for a person), the moves a stand-in bot played for a person
-who ran out of time (``[seat, first move, last move]``, counting moves from 0), and the dice seed of a terminal
-game, to continue it. A saved state of the same game (``State.to_json``) is
-also read as a record: it carries its rules and history. Why moves and not a position: replaying
+"seats": [...], "bots": [...], "stand_ins": [...], "seed": N, "dice": {...}}``. The last five are optional: who sat
+where (their names), which seats were bots (the bot's name, ``null`` for a person), the moves a stand-in bot played
+for a person who ran out of time (``[seat, first move, last move]``, counting moves from 0), the dice seed of a
+terminal game, to continue it, and a served game's committed dice (``commitment.py``: the commitment, the salts
+and, once the game is over, the seed that ``spots verify`` checks). A saved state of the same game
+(``State.to_json``) is also read as a record: it carries its rules and history. Why moves and not a position: replaying
 checks every move, so a corrupt or tampered file is refused with its first bad move named, and
 nothing half-loaded is ever used.
 """
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeGuard, TypeVar
 
 from .bots import Bot
+from .commitment import Commitment
 from .document import read_json, read_text
 from .errors import IllegalMoveError, ReplayError, RulesError, StateFormatError
 from .files import atomic_write
@@ -76,12 +78,13 @@ class RecordFormat(Generic[RulesT, StateT]):
         return self.game(rules).new_initial_state()
 
     def of(self, state: Any, seats: Sequence[str] | None = None, seed: int | None = None,
-           bots: Sequence[str | None] | None = None, stand_ins: Sequence[Sequence[int]] | None = None) -> Record:
+           bots: Sequence[str | None] | None = None, stand_ins: Sequence[Sequence[int]] | None = None,
+           dice: Commitment | None = None) -> Record:
         """The record of ``state``'s game so far."""
         return Record(state.rules, list(state.history()), None if seats is None else list(seats), seed,
                       None if bots is None else list(bots),
                       None if stand_ins is None else [(int(s[0]), int(s[1]), int(s[2])) for s in stand_ins],
-                      format=self)
+                      dice, format=self)
 
     def parse(self, doc: Any, source: str = "record") -> Record[RulesT, StateT]:
         """A record (or saved state) document checked field by field; StateFormatError says what is wrong."""
@@ -115,8 +118,9 @@ class RecordFormat(Generic[RulesT, StateT]):
             rules = self.rules_from_dict(doc["rules"])
         except RulesError as exc:
             raise StateFormatError(f"{source}: bad rules in record: {exc}") from None
+        dice = None if doc.get("dice") is None else Commitment.parse(doc["dice"], source)
         return Record(rules, list(moves), None if seats is None else list(seats), seed,
-                      None if bots is None else list(bots), stand_ins, format=self)
+                      None if bots is None else list(bots), stand_ins, dice, format=self)
 
     def read(self, text: str, source: str = "record") -> Record[RulesT, StateT]:
         """``parse`` of a JSON text."""
@@ -172,6 +176,7 @@ class Record(Generic[RulesT, StateT]):
     seed: int | None = None
     bots: list[str | None] | None = None  # per seat: the bot's name, None for a person
     stand_ins: list[tuple[int, int, int]] | None = None  # (seat, first move, last move) a stand-in played
+    dice: Commitment | None = None  # a served game's committed dice (its seed only once the game is over)
     format: RecordFormat[RulesT, StateT] = field(kw_only=True, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -186,6 +191,8 @@ class Record(Generic[RulesT, StateT]):
             doc["stand_ins"] = [list(row) for row in self.stand_ins]
         if self.seed is not None:
             doc["seed"] = self.seed
+        if self.dice is not None:
+            doc["dice"] = self.dice.to_dict(reveal=True)  # the seed is in it only when the maker put it there
         return doc
 
     def stood_in(self, seat: int, move: int) -> bool:

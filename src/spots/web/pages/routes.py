@@ -9,6 +9,7 @@ from ..accounts.service import account_of
 from ..clocks.clock import pace_menu, pace_names
 from ..context import HERE, Context, tr_of
 from ..fairplay.advisor import hints_word
+from ..fairplay.dice import commitment_of
 from ..games import hosted
 from ..invitations.service import guest_refusal
 from ..tables.forms import lobby_form
@@ -100,7 +101,8 @@ def routes(ctx: Context) -> APIRouter:
         return ctx.page(request, "table.html", table=room.id, seat=seat, token=token, name=room.names[seat],
                         vapid=ctx.vapid_public,
                         look=room.kind.look(tr_of(request)), bindable=bindable, rated=room.row.rated,
-                        counted=room.row.seats[seat].account is not None, hints=hints_word(room.row))
+                        counted=room.row.seats[seat].account is not None, hints=hints_word(room.row),
+                        commitment=commitment_of(room.row))
 
     @router.get("/t/{table_id}", response_class=HTMLResponse)
     async def watch_page(request: Request, table_id: str) -> HTMLResponse:
@@ -108,7 +110,8 @@ def routes(ctx: Context) -> APIRouter:
         if room is None:
             return no_table(request, table_id)
         return ctx.page(request, "table.html", table=table_id, seat=None, token="", name="",
-                        look=room.kind.look(tr_of(request)), rated=room.row.rated, hints=hints_word(room.row))
+                        look=room.kind.look(tr_of(request)), rated=room.row.rated, hints=hints_word(room.row),
+                        commitment=commitment_of(room.row))
 
     @router.get("/t/{table_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, table_id: str) -> HTMLResponse:
@@ -117,6 +120,7 @@ def routes(ctx: Context) -> APIRouter:
             return no_table(request, table_id)
         return ctx.page(request, "replay.html", table=table_id, moves=len(room.log),
                         look=room.kind.look(tr_of(request)),
-                        coach=room.state.is_terminal() and room.kind.spec.coach is not None)
+                        coach=room.state.is_terminal() and room.kind.spec.coach is not None,
+                        commitment=commitment_of(room.row))
 
     return router

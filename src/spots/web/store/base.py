@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from ...core.commitment import Commitment
 from ..accounts.store import AccountStore
 from ..coach.store import AnalysisStore
 from ..invitations.store import InviteStore
@@ -64,6 +65,22 @@ class TableRow:
     clock: str | None = None  # the clock's JSON (web/clocks.py), None for a table without one
     rated: bool = False  # its result changes ratings (ratings.py)
     hints: bool = True  # the creator let the advisor answer (never at a rated table: ``advisor_refusal``)
+    dice: Commitment | None = None  # the committed dice (the seed is secret until the end: ``fairplay/dice.py``)
+
+
+def stored_dice(commitment: str | None, seed: str | None, salts: str | None) -> Commitment | None:
+    """A table's committed dice as the database keeps them (None: a table with no commitment)."""
+    if commitment is None:
+        return None
+    return Commitment.parse({"commitment": commitment, "seed": seed, "salts": json.loads(salts or "[]")},
+                            "the table's dice")
+
+
+def dice_columns(dice: Commitment | None) -> tuple[str | None, str | None, str | None]:
+    """``dice_commitment``, ``dice_seed`` and ``dice_salts`` of a new table."""
+    if dice is None:
+        return None, None, None
+    return dice.commitment, dice.seed, json.dumps([s.to_dict() for s in dice.salts])
 
 
 def new_token() -> str:
@@ -86,7 +103,7 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
     @abstractmethod
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
-                     rated: bool = False, hints: bool = True) -> TableRow:
+                     rated: bool = False, hints: bool = True, dice: Commitment | None = None) -> TableRow:
         """A new table with its seats, opening moves and invitations (seats with ``invited``), in one
         transaction."""
 
@@ -137,14 +154,16 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
         quarantined table's)."""
         found: dict[str, TableRow] = {}
         for r in self._read("SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner,"
-                            f" clock, rated, hints FROM tables WHERE {where} ORDER BY created", args):
+                            f" clock, rated, hints, dice_commitment, dice_seed, dice_salts FROM tables WHERE {where}"
+                            " ORDER BY created", args):
             try:
                 rules: Any = json.loads(r[4])
             except ValueError:
                 rules = r[4]
             summary = json.loads(r[8]) if r[8] else None
             found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "",
-                                   clock=r[10], rated=bool(r[11]), hints=bool(r[12]))
+                                   clock=r[10], rated=bool(r[11]), hints=bool(r[12]),
+                                   dice=stored_dice(r[13], r[14], r[15]))
         if not found:
             return found
         among, ids = self._among(list(found))
@@ -201,6 +220,13 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
         with self.lock:
             found = self._read("SELECT deal FROM tables WHERE id = ?", (table_id,))
         return found[0][0] if found else None
+
+    def add_salt(self, table_id: str, old: str, new: str, moves: int) -> bool:
+        """Store a table's salts ``new`` if they still are ``old`` and the table still has ``moves`` moves
+        (compare-and-set: a salt counts from the next move, so no chance event may be drawn meanwhile)."""
+        (changed,) = self._write([("UPDATE tables SET dice_salts = ? WHERE id = ? AND coalesce(dice_salts, '[]') = ?"
+                                   " AND moves = ?", (new, table_id, old, moves))])
+        return changed == 1
 
     # What a game's own tables (its ``WebView.migrations``) are reached by: SQL with ``?`` placeholders that
     # both databases run, the store's lock and dialect taken care of.

@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg import errors as pg_errors
 
+from ...core.commitment import Commitment
 from ..accounts.store import Duplicate
 from ..invitations.store import INSERT_INVITATION, invitation_rows
 from ..talk.store import Run
@@ -43,6 +44,7 @@ from .base import (
     StoreError,
     TableRow,
     TableStore,
+    dice_columns,
     new_token,
     redact,
 )
@@ -173,10 +175,10 @@ class PgStore(TableStore):
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      moves: list[tuple[str, int]], owner: str = "", clock: str | None = None, rated: bool = False,
-                     hints: bool = True) -> TableRow:
+                     hints: bool = True, dice: Commitment | None = None) -> TableRow:
         now = time.time()
         row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
-                       clock=clock, rated=rated, hints=hints)
+                       clock=clock, rated=rated, hints=hints, dice=dice)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
@@ -186,9 +188,10 @@ class PgStore(TableStore):
             with conn.transaction(), conn.cursor() as cur:
                 cur.execute(
                     "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock,"
-                    " rated, hints) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                    " rated, hints, dice_commitment, dice_seed, dice_salts)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
                     (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner,
-                     clock, int(rated), int(hints)))
+                     clock, int(rated), int(hints), *dice_columns(dice)))
                 cur.executemany(
                     "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"
                     " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",

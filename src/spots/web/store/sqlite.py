@@ -23,10 +23,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
+from ...core.commitment import Commitment
 from ..accounts.store import Duplicate
 from ..invitations.store import INSERT_INVITATION, invitation_rows
 from ..talk.store import Run
-from .base import Conflict, SeatRow, StoreError, TableRow, TableStore, new_token
+from .base import Conflict, SeatRow, StoreError, TableRow, TableStore, dice_columns, new_token
 from .migrate import SCHEMA_VERSION, migrate_sqlite
 
 T = TypeVar("T")
@@ -126,7 +127,7 @@ class Store(TableStore):
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
-                     rated: bool = False, hints: bool = True) -> TableRow:
+                     rated: bool = False, hints: bool = True, dice: Commitment | None = None) -> TableRow:
         """Insert a table, its seats, its clock, its opening chance moves and its invitations in one transaction.
 
         A seat with ``claimed`` set (the creator's own) is taken from the start; one with ``invited`` (and
@@ -134,7 +135,7 @@ class Store(TableStore):
         """
         now = time.time()
         row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
-                       clock=clock, rated=rated, hints=hints)
+                       clock=clock, rated=rated, hints=hints, dice=dice)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
@@ -143,9 +144,9 @@ class Store(TableStore):
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
                 "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock, rated,"
-                " hints) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " hints, dice_commitment, dice_seed, dice_salts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner, clock,
-                 int(rated), int(hints)),
+                 int(rated), int(hints), *dice_columns(dice)),
             )
             self.db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"

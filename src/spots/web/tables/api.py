@@ -15,6 +15,7 @@ from ..accounts.service import account_of
 from ..clocks.clock import parse_pace
 from ..context import Context, request_lang, tr_of
 from ..fairplay.advisor import check_hints, hints_word
+from ..fairplay.dice import commitment_of
 from ..games import games_json
 from ..guard import Refused, client_of, parse_json, read_body, whole_number
 from ..invitations.service import keep_invites, read_invites
@@ -106,7 +107,7 @@ class Api:
                                      hints=hints)
         return JSONResponse({
             "id": room.id, "game": kind.spec.name, "host": self.ctx.link(f"/host/{room.row.host_token}"),
-            "rated": rated, "hints": hints_word(room.row),
+            "rated": rated, "hints": hints_word(room.row), "commitment": commitment_of(room.row),
             "watch": self.ctx.link(f"/t/{room.id}"),
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "open": s.open, "mine": s.claimed,
                        "link": self.ctx.link(f"/play/{s.token}") if s.token else None,

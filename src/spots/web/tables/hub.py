@@ -22,6 +22,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
+from ...core.commitment import commit_to, event_dice
 from ..clocks.clock import Pace
 from ..clocks.timing import new_clock
 from ..config import Limits
@@ -214,6 +215,9 @@ class Hub:
         ``pace``: the table's clock (None: no clock). ``hints``: the advisor answers (never at a rated table).
         """
         owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
+        # Online dice are committed to before the first chance event (fairplay/dice.py); a tutorial's seeded dice
+        # and a named deal's are known dice, with nothing to commit to.
+        committed = commit_to() if dice is DICE else None
         dice = kind.spec.table_dice(rules, dice)  # the game's own (Spots' keyed dice: a deal, its key kept secret)
         state = kind.spec.new_state(rules)
         names = [s["name"] for s in seats]
@@ -221,7 +225,8 @@ class Hub:
         lines: list[str] = []
         while kind.draws_chance(state):
             prior = state.clone()
-            text = state.sample_chance(dice)
+            text = state.sample_chance(dice if committed is None or committed.seed is None else
+                                       event_dice(committed.seed, (), len(moves)))
             moves.append((text, -1))
             lines.append(kind.spec.describe_move(prior, text, state, names, None))
         clock = None
@@ -231,7 +236,7 @@ class Hub:
                               else None, time.time()).to_json()
         try:
             row = await self.writer.run(self.store.create_table, kind.spec.name, rules.to_dict(), seats, moves, owner,
-                                        clock, rated, hints and not rated)
+                                        clock, rated, hints and not rated, committed)
         except Unavailable as exc:
             raise Refused(503, "unavailable", f"the table could not be created: {exc.why}; try again later",
                           exc.retry) from None

@@ -33,6 +33,7 @@ from ..accounts.store import DELETED
 from ..clocks.clock import Clock, skip_move
 from ..clocks.timing import SKIP, Timekeeper
 from ..fairplay.advisor import hints_word
+from ..fairplay.dice import chance_dice, fresh_salts, shown
 from ..games import GameKind, hosted
 from ..guard import Bucket
 from ..store import Conflict, TableRow
@@ -186,9 +187,11 @@ class Room(Takebacks):
         """The table's record: its moves, who sat where (names, which seats were bots) and the moves a stand-in
         played for someone out of time."""
         covered = self.timekeeper.clock.covered if self.timekeeper is not None else []
-        return self.kind.spec.record(state or self.state, self.names, None,
+        state = state or self.state
+        return self.kind.spec.record(state, self.names, None,
                                      [s.bot or "random" if s.kind == "bot" else None for s in self.row.seats],
-                                     [(seat, first, last) for seat, first, last in covered])
+                                     [(seat, first, last) for seat, first, last in covered],
+                                     shown(self.row, state.is_terminal()))  # the seed only once it is over
 
     def current_view(self, lang: str = "en", seat: int | None = None) -> dict[str, Any]:
         """The position as ``seat`` sees it (for Spots every viewer sees the same), in one language."""
@@ -352,12 +355,13 @@ class Room(Takebacks):
         refuse this one as stale: the table changes only as the database says.
         """
         lines = [self._narrate(before, moves[0][0], after)] if moves else []
+        start = len(self.log)
+        await fresh_salts(self, after)
         while self.kind.draws_chance(after):
             prior = after.clone()
-            text = after.sample_chance(self.dice)
+            text = after.sample_chance(chance_dice(self.row, self.dice, start + len(moves)))  # committed dice
             moves.append((text, -1))
             lines.append(self._narrate(prior, text, after))
-        start = len(self.log)
         status = "over" if after.is_terminal() else "playing"
         final = None
         if after.is_terminal():

@@ -22,6 +22,7 @@ from ... import i18n
 from ..accounts.service import account_of, session_token
 from ..context import Context, request_lang
 from ..fairplay.advisor import advisor_refusal
+from ..fairplay.dice import add_salt
 from ..guard import client_of, kept_for_newcomers, network_of
 from ..invitations.service import guest_refusal
 from ..talk.service import TYPES as TALK_TYPES
@@ -247,9 +248,9 @@ class SocketServer:
             return None
         if kind in TALK_TYPES:
             return await self.hub.talk.handle(room, conn, msg)
-        if kind not in ("move", "undo", "hint", "absent", "back"):
+        if kind not in ("move", "undo", "hint", "absent", "back", "salt"):
             return _error("bad-message", _(
-                "unknown message type {kind}; the types are move, undo, hint, sync, ping, absent, back, chat,"
+                "unknown message type {kind}; the types are move, undo, hint, sync, ping, absent, back, salt, chat,"
                 " watchers, host, mute, rematch").format(kind=repr(kind)))
         if conn.seat is None:
             return _error("spectator", _("spectators cannot act; open a seat's invite link to play"))
@@ -259,6 +260,8 @@ class SocketServer:
                 seat=conn.seat, claimed=repr(claimed)))
         if kind == "hint":
             return await self._hint(room, conn)
+        if kind == "salt":
+            return await add_salt(room, conn, msg.get("salt"))
         if kind in ("absent", "back") or (room.timekeeper is not None and room.timekeeper.stood_in(conn.seat)):
             return await self._absence(room, conn, msg)
         at = msg.get("at", Unsaid(arrived, conn.first_seen))

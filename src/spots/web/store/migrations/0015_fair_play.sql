@@ -1,0 +1,9 @@
+-- Fair play (web/fairplay/). Whether the advisor answers at a table (Hint): the creator's choice at an unrated
+-- table, 1 (on) for tables made before the choice; a rated table never answers, whatever this says.
+ALTER TABLE tables ADD COLUMN hints INTEGER NOT NULL DEFAULT 1;
+-- The table's committed dice (core/commitment.py): the SHA-256 everyone sees from the start, the secret seed (no
+-- page shows it before the game is over) and the players' salts (a JSON list of {seat, salt, at}). NULL: a table
+-- made before the dice were committed to, or on a tutorial's or a named deal's dice.
+ALTER TABLE tables ADD COLUMN dice_commitment TEXT;
+ALTER TABLE tables ADD COLUMN dice_seed TEXT;
+ALTER TABLE tables ADD COLUMN dice_salts TEXT;

@@ -1,0 +1,173 @@
+"""Dice anyone can check (issue 41): a served game's commitment, its players' salts, and ``spots verify``.
+
+A table made online shows the fingerprint of a secret seed from the start; the seed is on no page, log line,
+API answer or socket message until the game is over, then in the record, where ``spots verify`` recomputes
+every chance event. A record with one die changed fails, naming the event; a seed that is not the committed one
+fails; an old record says it has no commitment; the salts the players add are part of the dice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spots import cli
+from spots.core.commitment import Commitment, digest, verify
+from spots.core.games import get
+from support.web import Msg, app_on, new_table, opened, play_to_the_end, token, until
+
+pytestmark = pytest.mark.timeout(300)
+TWO = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+def seed_of(db: Path, table_id: str) -> str:
+    with sqlite3.connect(db) as con:
+        (seed,) = con.execute("SELECT dice_seed FROM tables WHERE id = ?", (table_id,)).fetchone()
+    return str(seed)
+
+
+def run_verify(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    status = cli.main(["verify", str(path)])
+    return status, capsys.readouterr().out
+
+
+def changed_event(record: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """The record cut after its last drawn chance event but one, that event drawn otherwise (a die changed)."""
+    spec = get("spots")
+    rules = spec.records.rules_from_dict(record["rules"])
+    state, chance = spec.new_state(rules), []
+    for index, move in enumerate(record["moves"]):
+        if state.is_chance_node():
+            chance.append((index, state.clone()))
+        state.apply_action(move)
+    index, before = chance[-2]
+    for k in range(100):  # another outcome of the same event
+        other = before.clone().sample_chance(random.Random(k))
+        if other != record["moves"][index]:
+            return {**record, "moves": [*record["moves"][:index], other]}, len(chance) - 1
+    raise AssertionError("every draw gave the same outcome")
+
+
+def test_a_served_game_verifies_and_its_seed_stays_secret_until_the_end(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    db = tmp_path / "t.db"
+    caplog.set_level(logging.DEBUG)
+    seen: list[str] = []  # everything anyone was shown before the end
+    with app_on(str(db), rate=1000.0, burst=1000.0) as c:
+        t = new_table(c, TWO)
+        seed = seed_of(db, t["id"])
+        assert len(seed) == 64 and t["commitment"] == digest(seed) != seed
+        links = [token(s["link"]) for s in t["seats"]]
+        for path in (f"/play/{links[0]}", f"/t/{t['id']}", f"/api/tables/{t['id']}", f"/api/tables/{t['id']}/record",
+                     f"/api/tables/{t['id']}/dice", "/api/tables", f"/t/{t['id']}/replay"):
+            seen.append(c.get(path).text)
+        assert t["commitment"] in seen[0]  # the fingerprint is on the seat's page from the first roll on
+        assert c.get(f"/api/tables/{t['id']}/dice/check").status_code == 409  # not before the end
+        with c.websocket_connect(f"/ws/{t['id']}?token={links[0]}") as ann, \
+                c.websocket_connect(f"/ws/{t['id']}?token={links[1]}") as bob, \
+                c.websocket_connect(f"/ws/{t['id']}") as spy:
+            views = {seat: opened(ws)["state"]["view"] for seat, ws in enumerate((ann, bob))}
+            opened(spy)
+            ann.send_json({"type": "salt", "salt": "ann's own salt"})
+            said = until(bob, lambda m: m["type"] == "dice")
+            assert [s["salt"] for s in said["salts"]] == ["ann's own salt"] and "seed" not in said
+            for bad, code in (("x" * 65, "bad-salt"), ("again", "salt-taken")):
+                ann.send_json({"type": "salt", "salt": bad})
+                assert until(ann, lambda m: m["type"] == "error")["code"] == code
+            spy.send_json({"type": "salt", "salt": "a spectator's"})
+            assert until(spy, lambda m: m["type"] == "error")["code"] == "spectator"
+            bob.send_json({"type": "salt", "salt": "bob-2"})
+            until(ann, lambda m: m["type"] == "dice" and len(m["salts"]) == 2)
+            end = play_to_the_end({0: ann, 1: bob}, seed=5, views=views)
+            assert end["over"]
+            spy.send_json({"type": "sync"})
+            while True:  # every message the spectator was sent, to the end
+                msg = spy.receive_json()
+                seen.append(json.dumps(msg))
+                if msg["type"] == "state" and msg["view"]["over"]:
+                    break
+        assert not [text for text in seen if seed in text]
+        assert not [r.getMessage() for r in caplog.records if seed in r.getMessage()]
+        record = c.get(f"/api/tables/{t['id']}/record").json()
+        assert record["dice"]["seed"] == seed and len(record["dice"]["salts"]) == 2
+        check = c.get(f"/api/tables/{t['id']}/dice/check").json()
+        assert check["ok"] and check["events"] > 2 and check["words"].startswith(f"all {check['events']} chance")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    status, out = run_verify(path, capsys)
+    assert status == 0 and f"all {check['events']} chance events match" in out
+    unsalted = {**record, "dice": {**record["dice"], "salts": []}}  # the salts are part of the dice
+    path.write_text(json.dumps(unsalted))
+    status, out = run_verify(path, capsys)
+    assert status == 1 and "does not match" in out
+    tampered, event = changed_event(record)
+    path.write_text(json.dumps(tampered))
+    status, out = run_verify(path, capsys)
+    assert status == 1 and f"chance event {event} " in out and "does not match" in out, out
+    other = {**record, "dice": {**record["dice"], "seed": hashlib.sha256(b"another seed").hexdigest()}}
+    path.write_text(json.dumps(other))
+    status, out = run_verify(path, capsys)
+    assert status == 1 and "the seed does not match its commitment" in out
+    old = {k: v for k, v in record.items() if k != "dice"}
+    path.write_text(json.dumps(old))
+    status, out = run_verify(path, capsys)
+    assert status == 1 and "no commitment" in out
+
+
+def test_the_dice_carry_on_from_the_committed_seed_after_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    with app_on(db, rate=1000.0, burst=1000.0) as c:
+        t = new_table(c, TWO)
+        links = [token(s["link"]) for s in t["seats"]]
+        with c.websocket_connect(f"/ws/{t['id']}?token={links[1]}") as bob:
+            opened(bob)
+            bob.send_json({"type": "salt", "salt": "before the restart"})
+            until(bob, lambda m: m["type"] == "dice")
+    with app_on(db, rate=1000.0, burst=1000.0) as c:  # a new server on the same file: the seed is read back
+        with c.websocket_connect(f"/ws/{t['id']}?token={links[0]}") as ann, \
+                c.websocket_connect(f"/ws/{t['id']}?token={links[1]}") as bob:
+            views = {seat: opened(ws)["state"]["view"] for seat, ws in enumerate((ann, bob))}
+            play_to_the_end({0: ann, 1: bob}, seed=9, views=views)
+        check = c.get(f"/api/tables/{t['id']}/dice/check").json()
+        assert check["ok"], check
+
+
+def test_tables_on_known_dice_have_no_commitment(tmp_path: Path) -> None:
+    """A tutorial's seeded dice have nothing to commit to: no fingerprint, no salt, and the check says so."""
+    with app_on(str(tmp_path / "t.db")) as c:
+        r = c.post("/learn", data={"game": "spots"}, follow_redirects=False)
+        assert r.status_code == 303, r.text
+        page = c.get(r.headers["location"]).text
+        assert 'id="dice"' not in page
+        table_id = page.split('data-table="', 1)[1].split('"', 1)[0]
+        assert c.get(f"/api/tables/{table_id}/dice").json() == {"commitment": None}
+        assert c.get(f"/api/tables/{table_id}/dice/check").json()["error"] == "no-commitment"
+
+
+def test_the_check_itself_names_what_it_found() -> None:
+    """``verify`` without a server: the words for a record that has no seed yet, and a commitment kept."""
+    spec = get("spots")
+    rules = spec.make_rules(players=2, target=1, tricks="beginner")
+    assert not verify(lambda: spec.new_state(rules), [], Commitment("ab" * 32)).ok
+    assert "not revealed yet" in verify(lambda: spec.new_state(rules), [], Commitment("ab" * 32)).words
+    seed = "s" * 8
+    assert verify(lambda: spec.new_state(rules), [], Commitment(digest(seed), (), seed)).words.startswith("all 0")
+
+
+def test_a_record_whose_dice_block_is_damaged_is_refused_clearly(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    spec = get("spots")
+    record: Msg = spec.record(spec.new_state(spec.make_rules(players=2))).to_dict()
+    for dice, said in (("nope", "'dice' must be an object"), ({"commitment": "ab", "salts": [{"seat": "x"}]},
+                                                                "each salt must be")):
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps({**record, "dice": dice}))
+        assert cli.main(["verify", str(path)]) != 0
+        assert said in capsys.readouterr().err
