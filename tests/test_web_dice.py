@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from spots import cli
-from spots.core.commitment import Commitment, digest, verify
+from spots.core.commitment import Commitment, Salt, digest, event_dice, verify
 from spots.core.games import get
 from support.web import Msg, app_on, new_table, opened, play_to_the_end, token, until
 
@@ -171,3 +171,65 @@ def test_a_record_whose_dice_block_is_damaged_is_refused_clearly(tmp_path: Path,
         path.write_text(json.dumps({**record, "dice": dice}))
         assert cli.main(["verify", str(path)]) != 0
         assert said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["spots", "double-spot"])
+def test_a_game_drawn_as_the_server_draws_verifies_claim_races_and_all(game: str) -> None:
+    """The scheme over a whole game of each game, drawn as the server draws (each event from its key; Double
+    Spot's claim races are the players' own moves), salts said along the way: it checks out, and a record
+    whose salts are changed does not."""
+    spec = get(game)
+    rules = spec.make_rules(**({"players": 2, "target": 2} if game == "spots" else {"claim": "first"}))
+    racers = spec.web.racers if spec.web is not None else (lambda state: ())
+    seed, pick = "a" * 64, random.Random(3)
+    dice = Commitment(digest(seed), (), seed)
+    state, moves = spec.new_state(rules), []
+    while not state.is_terminal():
+        if len(moves) == 12:  # a salt said part way: the events from the next move on are keyed with it too
+            dice = Commitment(dice.commitment, (Salt(1, "later", len(moves) + 1),), seed)
+        if state.is_chance_node() and racers(state):
+            move = f"claim {pick.choice(list(racers(state)))}"
+            state.apply_action(move)
+        elif state.is_chance_node():
+            move = state.sample_chance(event_dice(seed, dice.salts, len(moves)))
+        else:
+            move = pick.choice(state.legal_actions())
+            state.apply_action(move)
+        moves.append(move)
+    fresh = lambda: spec.new_state(rules)  # noqa: E731
+    verdict = verify(fresh, moves, dice, racers)
+    assert verdict.ok and verdict.events > 5, verdict
+    assert game == "spots" or any(m.startswith("claim ") for m in moves)  # the races were run
+    salted_otherwise = Commitment(dice.commitment, (Salt(1, "other", 13),), seed)
+    assert not verify(fresh, moves, salted_otherwise, racers).ok
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "t.db")
+    return str(request.getfixturevalue("pg_url"))
+
+
+def test_moves_drawn_without_a_salt_stored_meanwhile_are_refused(database: str) -> None:
+    """Another process may store a salt between this one's read of the salts and its write of the chance events
+    it drew: the write is then refused (``Conflict``: the mover sends again), never stored with the wrong dice."""
+    from spots.core.commitment import commit_to
+    from spots.web.fairplay.dice import salts_json
+    from spots.web.store import Conflict, open_store
+
+    store = open_store(database)
+    try:
+        row = store.create_table("spots", {"players": 2}, TWO, [("reveal wilbur", -1)], dice=commit_to())
+        assert row.dice is not None and store.load_table(row.id).dice == row.dice  # the seed is kept, in full
+        said = (Salt(0, "mine", 2),)
+        assert not store.add_salt(row.id, "[]", salts_json(said), 0)  # the table has 1 move, not 0: not stored
+        assert store.add_salt(row.id, "[]", salts_json(said), 1)
+        assert not store.add_salt(row.id, "[]", salts_json(said), 1)  # a second writer of the same salts
+        with pytest.raises(Conflict):
+            store.append_moves(row.id, 1, [("reveal doog", -1)], "playing", None, salts="[]")  # drawn without it
+        assert store.move_count(row.id) == 1
+        store.append_moves(row.id, 1, [("reveal doog", -1)], "playing", None, salts=salts_json(said))
+        assert store.move_count(row.id) == 2 and store.load_table(row.id).dice.salts == said
+    finally:
+        store.close()

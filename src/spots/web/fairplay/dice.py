@@ -47,6 +47,12 @@ async def fresh_salts(room: Room, after: Any) -> None:
             room.row.dice = found.dice
 
 
+def drawn_with(row: TableRow) -> str | None:
+    """The salts a table's chance events are drawn with, as stored: its moves are written only while the
+    database still holds these (None: a table with no commitment, nothing to hold)."""
+    return None if row.dice is None else salts_json(row.dice.salts)
+
+
 def commitment_of(row: TableRow) -> str | None:
     """The fingerprint a table's pages show from the start (None: a table with no commitment)."""
     return None if row.dice is None else row.dice.commitment

@@ -109,9 +109,11 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
 
     @abstractmethod
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
-                     winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None) -> None:
+                     winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None,
+                     salts: str | None = None) -> None:
         """Append moves at index ``start`` (and store the table's ``clock`` when given); raises ``Conflict``
-        (changing nothing) when it is taken."""
+        (changing nothing) when it is taken, or when the table's salts are no longer ``salts`` (the chance
+        events were drawn without a salt stored meanwhile: ``fairplay/dice.py``)."""
 
     @abstractmethod
     def swap_clock(self, table_id: str, old: str, new: str) -> bool:

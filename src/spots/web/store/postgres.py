@@ -215,16 +215,18 @@ class PgStore(TableStore):
         return f"INSERT INTO moves (table_id, idx, move, seat, at) VALUES {values}", args
 
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
-                     winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None) -> None:
+                     winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None,
+                     salts: str | None = None) -> None:
         """One statement (so one round trip, one implicit transaction): update, insert, notify.
 
         The update matches only a table holding ``start`` moves, and the moves are inserted only when it
         did: after another process took moves back (an undo), a process that has not heard yet must not
         store a move beyond the end of the record. ``clock``: the table's clock, stored with the moves.
+        ``salts``: the committed dice's salts the chance events were drawn with (one said since: no match).
         """
         now = time.time()
         args: list[Any] = [start + len(moves), status, winner, now, None if summary is None else json.dumps(summary),
-                           clock, table_id, start]
+                           clock, table_id, start, salts, salts]
         insert = ""
         if moves:
             values = ",".join(["(%s,%s,%s,%s,%s)"] * len(moves))
@@ -238,7 +240,8 @@ class PgStore(TableStore):
             try:
                 row = conn.execute(
                     "WITH changed AS (UPDATE tables SET moves = %s, status = %s, winner = %s, updated = %s,"
-                    " summary = %s, clock = coalesce(%s, clock) WHERE id = %s AND moves = %s RETURNING id),"
+                    " summary = %s, clock = coalesce(%s, clock) WHERE id = %s AND moves = %s AND (%s::text IS NULL OR"
+                    " coalesce(dice_salts, '[]') = %s) RETURNING id),"
                     f"{insert} noted AS (SELECT pg_notify(%s, %s) FROM changed) SELECT count(*) FROM noted",
                     args).fetchone()
             except pg_errors.UniqueViolation:

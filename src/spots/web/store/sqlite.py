@@ -166,12 +166,14 @@ class Store(TableStore):
         )
 
     def append_moves(self, table_id: str, start: int, moves: list[tuple[str, int]], status: str,
-                     winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None) -> None:
+                     winner: int | None, summary: dict[str, Any] | None = None, clock: str | None = None,
+                     salts: str | None = None) -> None:
         """Append accepted moves (a decision and the chance events it caused) and the clock atomically.
 
         The primary key (table, index) refuses a second writer at the same index, and a record that does
         not end at ``start`` (``Conflict`` either way, changing nothing). ``summary``: the lobby row, stored
-        when the game ends.
+        when the game ends. ``salts``: the committed dice's salts the chance events were drawn with (a salt
+        stored since is a ``Conflict`` too).
         """
         now = time.time()
         try:
@@ -180,12 +182,13 @@ class Store(TableStore):
                 self._insert_moves(table_id, start, moves, now)
                 changed = self.db.execute(
                     "UPDATE tables SET moves = ?, status = ?, winner = ?, updated = ?, summary = ?,"
-                    " clock = coalesce(?, clock) WHERE id = ? AND moves = ?",
+                    " clock = coalesce(?, clock) WHERE id = ? AND moves = ? AND (? IS NULL OR"
+                    " coalesce(dice_salts, '[]') = ?)",
                     (start + len(moves), status, winner, now, None if summary is None else json.dumps(summary),
-                     clock, table_id, start),
+                     clock, table_id, start, salts, salts),
                 )
-                if changed.rowcount != 1:  # the record does not end at ``start`` (moves were taken back): nothing
-                    raise Conflict(f"table {table_id}: it does not hold {start} moves")
+                if changed.rowcount != 1:  # the record does not end at ``start`` (moves were taken back), or a salt
+                    raise Conflict(f"table {table_id}: it does not hold {start} moves, or it has a new salt")
         except sqlite3.IntegrityError as exc:
             if "UNIQUE" not in str(exc):
                 raise

@@ -33,7 +33,7 @@ from ..accounts.store import DELETED
 from ..clocks.clock import Clock, skip_move
 from ..clocks.timing import SKIP, Timekeeper
 from ..fairplay.advisor import hints_word
-from ..fairplay.dice import chance_dice, fresh_salts, shown
+from ..fairplay.dice import chance_dice, drawn_with, fresh_salts, shown
 from ..games import GameKind, hosted
 from ..guard import Bucket
 from ..store import Conflict, TableRow
@@ -370,7 +370,8 @@ class Room(Takebacks):
         clock = None if self.timekeeper is None else self.timekeeper.after(after, mover, time.time(), start)
         try:  # durable before anyone hears
             await self.hub.writer.run(self.hub.store.append_moves, self.id, start, moves, status,
-                                      self.kind.spec.summarize(after).winner, final, clock and clock.to_json())
+                                      self.kind.spec.summarize(after).winner, final, clock and clock.to_json(),
+                                      drawn_with(self.row))
         except Unavailable as exc:
             raise MoveError("server-error", f"the move could not be saved ({exc.why}); nothing changed,"
                             " try again", retry=exc.retry) from None
