@@ -16,7 +16,7 @@ import pytest
 from spots.core.play import play_out
 from spots.games.spots import Rules, RulesError, State
 from spots.games.spots.bots import BOTS
-from spots.games.spots.daily import CHALLENGES, Score, challenge_named, daily_deal, medal, parse_day
+from spots.games.spots.daily import CHALLENGES, Deal, Score, challenge_named, daily_deal, medal, parse_day
 from spots.games.spots.keyed import KeyedDice, own_turn, rolls_this_turn
 from spots.games.spots.par import cache_path, compute_par, par_of
 
@@ -31,6 +31,18 @@ def db(request: pytest.FixtureRequest, tmp_path) -> str:  # type: ignore[no-unty
     if request.param == "sqlite":
         return str(tmp_path / "spots.db")
     return str(request.getfixturevalue("pg_url"))
+
+
+def server_daily(db: str, day: date) -> Deal:
+    """The server's daily deal of ``day`` on the database ``db``: keyed by its host's secret (made here if new)."""
+    from spots.games.spots import solo_store
+    from spots.web.store import open_store
+
+    store = open_store(db)
+    try:
+        return daily_deal(day, solo_store.host_secret(store))
+    finally:
+        store.close()
 
 
 def keyed_rolls_checked(moves: list[str], rules: Rules, dice: KeyedDice) -> int:
@@ -341,7 +353,7 @@ def test_signed_in_players_finished_daily_games_make_the_board_of_the_day(db, tm
 
     monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
     monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
-    deal = daily_deal(utc_today())
+    deal = server_daily(db, utc_today())
     game = play_deal(deal, "greedy", 0)  # the moves a player sends; on the deal's dice they meet the same rolls
     cached = compute_par(deal, games=2, bot="greedy")  # a par in the cache: the server need not work one out here
     cache_path(deal, 2, None).parent.mkdir(parents=True)
@@ -397,7 +409,7 @@ def test_a_daily_table_read_back_after_a_restart_rolls_on_from_its_deals_dice(db
 
     monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
     monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
-    deal = daily_deal(utc_today())
+    deal = server_daily(db, utc_today())
     game = play_deal(deal, "greedy", 0)
     cache_path(deal, 2, None).parent.mkdir(parents=True)
     cache_path(deal, 2, None).write_text(json.dumps(compute_par(deal, games=2, bot="greedy").to_dict()))

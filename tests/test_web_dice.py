@@ -233,3 +233,60 @@ def test_moves_drawn_without_a_salt_stored_meanwhile_are_refused(database: str) 
         assert store.move_count(row.id) == 2 and store.load_table(row.id).dice.salts == said
     finally:
         store.close()
+
+
+def test_todays_daily_dice_need_the_hosts_secret_and_yesterdays_check_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's daily deal is keyed by its host's secret: today's fingerprint is published, its key is on no
+    page and in no record until the day is over; yesterday's key is shown, and yesterday's games verify."""
+    from datetime import timedelta
+
+    from spots.games.spots import solo_store
+    from spots.games.spots.daily import daily_deal, utc_today
+    from spots.games.spots.par import play_deal
+    from support.web import play
+
+    monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
+    monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
+    today = utc_today()
+    yesterday = today - timedelta(days=1)
+
+    def finish(c: Any, day: Any) -> Msg:
+        """Play the server's deal of ``day`` to its end (a greedy bot's choices: they meet the deal's dice)."""
+        deal = daily_deal(day, secret)
+        made = c.post("/daily", data={"date": day.isoformat()}, follow_redirects=False)
+        seat_token = made.headers["location"].split("/play/")[1].split("?")[0]
+        table_id = c.app.state.hub.by_token[seat_token][0]
+        with c.websocket_connect(f"/ws/{table_id}?token={seat_token}") as ws:
+            view = opened(ws)["state"]["view"]
+            for move in play_deal(deal, "greedy", 0).history():
+                if not move.startswith(("roll ", "reveal ")):  # refused unless the dice are the server's deal's
+                    reply, state = play(ws, move, view["moves"])
+                    assert state is not None, (move, reply)
+                    view = state["view"]
+        assert view["over"]
+        return dict(c.get(f"/api/tables/{table_id}/record").json())
+
+    with app_on(str(tmp_path / "t.db"), rate=1e6) as c:
+        secret = solo_store.host_secret(c.app.state.hub.store)
+        served, practice = daily_deal(today, secret), daily_deal(today)
+        assert served.key != practice.key != daily_deal(today, "another host's secret").key
+        now = c.get(f"/api/solo/daily-{today}").json()
+        assert now["commitment"] == digest(served.key) and "key" not in now
+        page = c.get("/daily").text
+        assert digest(served.key) in page and served.key not in page
+        assert c.get(f"/api/solo/daily-{yesterday}").json()["key"] == daily_deal(yesterday, secret).key
+        record = finish(c, today)
+        assert record["dice"]["deal"] and "seed" not in record["dice"]  # today's key stays secret
+        assert served.key not in json.dumps(record)
+        old = finish(c, yesterday)
+        assert old["dice"]["seed"] == daily_deal(yesterday, secret).key
+        table_id = c.get("/api/tables?status=over").json()["tables"][0]["id"]
+        assert c.get(f"/api/tables/{table_id}/dice/check").json()["ok"]
+    path = tmp_path / "yesterday.json"
+    path.write_text(json.dumps(old))
+    status, out = run_verify(path, capsys)
+    assert status == 0 and "chance events match" in out
+    path.write_text(json.dumps(record))
+    status, out = run_verify(path, capsys)
+    assert status == 1 and "not revealed yet" in out

@@ -175,6 +175,7 @@ def test_a_game_brings_its_own_tables_and_an_old_solo_table_keeps_its_deal(tmp_p
     store = Store(path)
     try:
         assert store.deal_of(table_id) == "daily-2026-12-01"  # copied to the table's own deal column
-        assert store.read("SELECT game, version, name FROM game_migrations") == [("spots", 1, "0001_solo_games.sql")]
+        assert store.read("SELECT game, version, name FROM game_migrations ORDER BY version") == [
+            ("spots", 1, "0001_solo_games.sql"), ("spots", 2, "0002_daily_secret.sql")]
     finally:
         store.close()

@@ -8,11 +8,13 @@ the same choices meet the same dice, the race board must show the bot's turns eq
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from spots.core.commitment import digest
 from spots.games.spots.daily import daily_deal, utc_today
 from spots.games.spots.par import play_deal
 from support.browser import DESKTOP
@@ -44,13 +46,16 @@ def decisions(history: list[str]) -> list[str]:
 
 def test_the_daily_deal_played_to_its_end_shows_the_score_against_par_and_the_race(
         server: Server, browser: Any) -> None:
-    deal = daily_deal(utc_today())
-    race = play_deal(deal, "expectimax", 0)
     page = browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page()
     page.goto(server.url + "/?lang=en")
     page.click("#daily-link")
     page.wait_for_url("**/daily")
     assert page.inner_text("h1") == f"Daily deal of {utc_today().isoformat()}"
+    with sqlite3.connect(server.db) as con:  # the server's deal is keyed by its host's secret (made by now)
+        (secret,) = con.execute("SELECT secret FROM solo_secret").fetchone()
+    deal = daily_deal(utc_today(), secret)
+    assert page.inner_text("#daily-commitment") == digest(deal.key) and deal.key != daily_deal(utc_today()).key
+    race = play_deal(deal, "expectimax", 0)
     page.click("#play-daily")
     page.wait_for_url(f"**/play/**?solo={deal.name}")
     guide = []

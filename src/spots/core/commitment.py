@@ -49,10 +49,18 @@ class Commitment:
     commitment: str
     salts: tuple[Salt, ...] = ()
     seed: str | None = field(default=None, repr=False)  # secret until the end: never in a repr or a log line
+    # A named deal's dice (the daily deal): the seed is the deal's key, and every event comes from the game's own
+    # keyed dice of that deal (``GameSpec.dealing``), the same for every table of the deal, with no salts.
+    deal: bool = False
+    # The server's rule for showing the seed: None, once the game is over; a date (YYYY-MM-DD, UTC), once the game
+    # is over and that day has begun (a daily deal's key, kept until the day is over for everyone). Not recorded.
+    reveal_from: str | None = field(default=None, compare=False)
 
     def to_dict(self, reveal: bool) -> dict[str, Any]:
         """The record's ``dice`` block: the seed only when ``reveal`` (the game is over)."""
         doc: dict[str, Any] = {"commitment": self.commitment, "salts": [s.to_dict() for s in self.salts]}
+        if self.deal:
+            doc["deal"] = True
         if reveal and self.seed is not None:
             doc["seed"] = self.seed
         return doc
@@ -69,7 +77,10 @@ class Commitment:
         salts = doc.get("salts", [])
         if not isinstance(salts, list):
             raise StateFormatError(f"{source}: 'salts' must be a list of {{seat, salt, at}}")
-        return cls(doc["commitment"], tuple(_salt(s, source) for s in salts), seed)
+        deal = doc.get("deal", False)
+        if not isinstance(deal, bool):
+            raise StateFormatError(f"{source}: the dice's 'deal' must be true or false, not {deal!r}")
+        return cls(doc["commitment"], tuple(_salt(s, source) for s in salts), seed, deal)
 
 
 def _salt(doc: Any, source: str) -> Salt:
@@ -117,11 +128,13 @@ class Verdict:
 
 
 def verify(new_state: Callable[[], Any], moves: Sequence[str], dice: Commitment | None,
-           racers: Callable[[Any], Sequence[int]] = lambda state: ()) -> Verdict:
+           racers: Callable[[Any], Sequence[int]] = lambda state: (),
+           draw: Callable[[int], random.Random] | None = None) -> Verdict:
     """Recompute every chance event the server drew in ``moves`` (from ``new_state()``) and the commitment.
 
     ``racers``: the seats that race for a chance event instead of the server drawing it (Double Spot's claim
-    race: the players' own moves, not checked).
+    race: the players' own moves, not checked). ``draw``: the generator of the event that is move number ``m``
+    (default: ``event_dice`` of the seed and salts; a named deal's own keyed dice for a ``deal``).
     """
     if dice is None:
         return Verdict(False, 0, "no commitment: this record was made before the dice were committed to, or "
@@ -134,7 +147,8 @@ def verify(new_state: Callable[[], Any], moves: Sequence[str], dice: Commitment 
     state, events = new_state(), 0
     for index, move in enumerate(moves):
         if state.is_chance_node() and not racers(state):
-            drawn = state.clone().sample_chance(event_dice(dice.seed, dice.salts, index))
+            generator = draw(index) if draw is not None else event_dice(dice.seed, dice.salts, index)
+            drawn = state.clone().sample_chance(generator)
             events += 1
             if drawn != move:
                 return Verdict(False, events, f"chance event {events} (move {index + 1}) does not match: the record "

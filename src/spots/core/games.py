@@ -362,7 +362,12 @@ class GameSpec(Generic[RulesT, StateT]):
     def verify_dice(self, record: Record) -> Verdict:
         """Check a record's committed dice: every chance event the server drew, and the seed's commitment."""
         racers = self.web.racers if self.web is not None else (lambda state: ())
-        return verify(partial(self.new_state, record.rules), record.moves, record.dice, racers)
+        dice, dealing = record.dice, self.dealing
+        draw = None  # each event from the committed seed and the salts ...
+        if dice is not None and dice.deal and dice.seed is not None and dealing is not None:
+            key = dice.seed  # ... or, for a named deal, every event from the deal's own keyed dice
+            draw = lambda move: dealing.deal(record.rules, key)[1]  # noqa: E731
+        return verify(partial(self.new_state, record.rules), record.moves, dice, racers, draw)
 
     def open_record(self, path: str) -> Record:
         return self.records.open(path)

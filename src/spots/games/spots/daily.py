@@ -4,12 +4,14 @@ Why a hash of the date and not ``hash()`` or a clock-seeded generator: every mac
 deal the same game for a date (``tests/test_solo.py`` pins one), and neighbouring dates must share nothing.
 The deal's SHA-256 gives both the trick set (Howl, Roll Over and one tile per colour, the ``random`` set
 drawn from it) and the key of its keyed dice (``keyed.py``), so the game itself is the same for everyone.
-Standard library only.
+That public deal is practice (the terminal's): the server's daily deal is an HMAC of the date under its host's
+secret, so nobody can solve tomorrow's deal tonight (``docs/fairplay.md``). Standard library only.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -51,9 +53,15 @@ def parse_day(text: str | None) -> date:
         raise RulesError(f"a date is written YYYY-MM-DD (e.g. 2026-12-01), not {text!r}") from None
 
 
-def daily_deal(day: date) -> Deal:
-    """The daily deal of a date (UTC): the same on every machine, unrelated between dates."""
-    digest = hashlib.sha256(f"spots-daily:{day.isoformat()}".encode()).digest()
+def daily_deal(day: date, secret: str | None = None) -> Deal:
+    """The daily deal of a date (UTC), unrelated between dates.
+
+    ``secret``: the server's deal, keyed by its host's secret (an HMAC of the date), which nobody can compute
+    before the server shows the day's key, once the day is over. None: the public practice deal of the date
+    (``spots play --daily``, ``spots par``), the same on every machine and computable by anyone.
+    """
+    text = f"spots-daily:{day.isoformat()}".encode()
+    digest = (hashlib.sha256(text) if secret is None else hmac.new(secret.encode(), text, hashlib.sha256)).digest()
     tricks_seed = int.from_bytes(digest[:4], "big")
     tricks = list(Rules(tricks="random", tricks_seed=tricks_seed).tricks)
     options = {"players": 1, "tricks": tricks, "target": DAILY_TARGET, "keyed_dice": "on"}
@@ -162,10 +170,11 @@ def challenge_named(name: str) -> Challenge:
     return CHALLENGES[name]
 
 
-def deal_named(name: str) -> Deal:
-    """``daily-YYYY-MM-DD`` or a challenge's name; a clear error for anything else."""
+def deal_named(name: str, secret: str | None = None) -> Deal:
+    """``daily-YYYY-MM-DD`` (the server's with its ``secret``, else the practice deal) or a challenge's name; a
+    clear error for anything else."""
     if name.startswith("daily-"):
-        return daily_deal(parse_day(name.removeprefix("daily-")))
+        return daily_deal(parse_day(name.removeprefix("daily-")), secret)
     if name in CHALLENGES:
         return CHALLENGES[name].deal
     raise RulesError(f"there is no solo deal {name!r}: a daily deal is daily-YYYY-MM-DD, a challenge one of: "

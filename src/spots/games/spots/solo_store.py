@@ -8,6 +8,7 @@ reach it through the store's ``read`` and ``write``, the calls the shell offers 
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -50,3 +51,14 @@ def solo_board(store: TableStore, deal: str, limit: int = 20) -> list[BoardRow]:
     for account, name, turns, busts in rows:
         best.setdefault(account, BoardRow(name, int(turns), int(busts)))
     return list(best.values())[:limit]
+
+
+def host_secret(store: TableStore) -> str:
+    """The secret that keys the server's daily deals, made the first time any process asks (the one that stores
+    it first wins; every process then reads the same one)."""
+    found = store.read("SELECT secret FROM solo_secret WHERE id = 1")
+    if not found:
+        store.write([("INSERT INTO solo_secret (id, secret) VALUES (1, ?) ON CONFLICT (id) DO NOTHING",
+                      (secrets.token_hex(32),))])
+        found = store.read("SELECT secret FROM solo_secret WHERE id = 1")
+    return str(found[0][0])

@@ -167,6 +167,9 @@ def start(args: Any) -> int:
     worker.start()
     game = SoloGame(table, console, worker, challenge, fast=args.fast, plain=plain, tr=tr)
     game.again = _again(args, challenge)
+    if challenge is None:  # the public deal of the date: anyone can compute it, so it is for practice
+        game.say(tr.gettext("Practice: this is the public deal of {day}, the same on every machine. The daily deal on "
+                            "a server is another, keyed by its host's secret.").format(day=deal.name[6:]), "bold")
     if state is not None:
         game.say(tr.gettext("Continuing your game saved in {file}.").format(file=autosave), "bold")
     return game.play()

@@ -29,6 +29,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from ... import i18n
+from ...core.commitment import Commitment, digest
 from ...web.toolkit import (
     NICE,
     Refused,
@@ -193,15 +194,39 @@ def race_json(deal: Deal, state: State | None, tr: Any) -> dict[str, Any]:
     return out
 
 
-async def new_solo_table(request: Request, deal: Deal, name: str | None) -> str:
+async def host_secret(request: Request) -> str:
+    """The secret that keys this server's daily deals (read from the database once per app)."""
+    state = request.app.state
+    if getattr(state, "daily_secret", None) is None:
+        hub = state.hub
+        try:
+            state.daily_secret = await hub.writer.run(solo_store.host_secret, hub.store)
+        except Unavailable as exc:
+            raise Refused(503, "unavailable", f"the daily deal cannot be dealt just now: {exc.why}",
+                          exc.retry) from None
+    return str(state.daily_secret)
+
+
+def day_key_shown(day: date) -> bool:
+    """A daily deal's key is shown once the day is over everywhere (UTC), so its games can be checked."""
+    return day < utc_today()
+
+
+def deal_commitment(deal: Deal, day: date) -> Commitment:
+    """A daily deal's committed key: the same fingerprint for every table of the day, its key shown the day after."""
+    return Commitment(digest(deal.key), (), deal.key, deal=True, reveal_from=(day + timedelta(days=1)).isoformat())
+
+
+async def new_solo_table(request: Request, deal: Deal, name: str | None, day: date | None = None) -> str:
     """A table for one player on the deal's keyed dice (a signed-in player's seat is the account's, for the
-    board of the day); returns the seat's link token."""
+    board of the day); returns the seat's link token. ``day``: a daily deal's, whose key is committed to."""
     tr = i18n.translator(request_lang(request)).gettext
     me = account_of(request)
     seats = [{"kind": "human", "bot": None, "name": me.name if me else clean_name(name, "") or tr(PLAYER)}]
     kind = hosted()["spots"]
     hub = request.app.state.hub
-    room = await hub.create(kind, deal.rules, seats, client=client_of(request), dice=KeyedDice(deal.key))
+    room = await hub.create(kind, deal.rules, seats, client=client_of(request), dice=KeyedDice(deal.key),
+                            commitment=None if day is None else deal_commitment(deal, day))
     try:
         await hub.writer.run(solo_store.add_solo_game, hub.store, room.id, deal.name)
         accounts = request.app.state.ctx.accounts
@@ -243,14 +268,16 @@ async def daily_page(request: Request) -> HTMLResponse:
     """Today's deal with its par, the challenges, and the player's own board (filled in by solo.js)."""
     tr = i18n.translator(request_lang(request)).gettext
     today = utc_today()
-    deal = daily_deal(today)
+    secret = await host_secret(request)
+    deal = daily_deal(today, secret)
     par = par_json(PARS.peek(deal))
     challenges = [{"name": c.name, "title": tr(c.title), "goal": tr(c.goal.text).format(n=c.goal.n),
                    "par": par_json(PARS.peek(c.deal))} for c in CHALLENGES.values()]
     return request.app.state.ctx.page(request, "games/spots/daily.html", day=today.isoformat(), deal=deal.name, par=par,
                                       tricks=[tr(TILES[t].title) for t in deal.rules.tricks], target=deal.rules.target,
                                       challenges=challenges, board=await board_of(request, deal),
-                                      signed_in=account_of(request) is not None)
+                                      signed_in=account_of(request) is not None, commitment=digest(deal.key),
+                                      yesterday=daily_deal(today - timedelta(days=1), secret).key)
 
 
 def closed_day(day: date) -> str:
@@ -272,8 +299,8 @@ async def play_daily(request: Request) -> RedirectResponse:
     closed = closed_day(day)
     if closed:
         raise Refused(400, "bad-date", closed)
-    deal = daily_deal(day)
-    token = await new_solo_table(request, deal, form.get("name"))
+    deal = daily_deal(day, await host_secret(request))
+    token = await new_solo_table(request, deal, form.get("name"), day)
     return RedirectResponse(f"/play/{token}?solo={deal.name}", status_code=303)
 
 
@@ -293,7 +320,7 @@ async def solo_api(request: Request, name: str, table: str = "") -> JSONResponse
     """The race panel's data for a deal; with ``table``, the player's own turns on that table too."""
     tr = i18n.translator(request_lang(request)).gettext
     try:
-        deal = deal_named(name)
+        deal = deal_named(name, await host_secret(request))
     except RulesError as exc:
         return JSONResponse({"error": "unknown-deal", "message": str(exc)}, status_code=404)
     state = None
@@ -306,5 +333,10 @@ async def solo_api(request: Request, name: str, table: str = "") -> JSONResponse
             return JSONResponse({"error": "unknown-table",
                                  "message": f"table {table!r} is not a game of the solo deal {name}"}, status_code=404)
         state = room.state
-    return JSONResponse(race_json(deal, state, tr))
+    out = race_json(deal, state, tr)
+    if name.startswith("daily-"):  # the day's fingerprint, and its key once the day is over
+        out["commitment"] = digest(deal.key)
+        if day_key_shown(parse_day(name.removeprefix("daily-"))):
+            out["key"] = deal.key
+    return JSONResponse(out)
 

@@ -14,6 +14,7 @@ import asyncio
 import json
 import random
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter
@@ -33,7 +34,7 @@ def chance_dice(row: TableRow, fallback: random.Random, move: int) -> random.Ran
     """The generator of the chance event that is move ``move`` of the table: from the committed seed and the salts
     (``event_dice``), or ``fallback`` for a table with no commitment (a tutorial's or a named deal's dice)."""
     dice = row.dice
-    if dice is None or dice.seed is None:
+    if dice is None or dice.seed is None or dice.deal:  # a named deal's table draws from the deal's own dice
         return fallback
     return event_dice(dice.seed, dice.salts, move)
 
@@ -59,11 +60,13 @@ def commitment_of(row: TableRow) -> str | None:
 
 
 def shown(row: TableRow, over: bool) -> Commitment | None:
-    """The table's dice as anyone may see them: the seed only once the game is over."""
+    """The table's dice as anyone may see them: the seed only once the game is over (a daily deal's key, once the
+    day after it has begun as well: until then others are still playing the deal)."""
     dice = row.dice
     if dice is None:
         return None
-    return dice if over else replace(dice, seed=None)
+    due = dice.reveal_from is None or datetime.now(UTC).date().isoformat() >= dice.reveal_from
+    return dice if over and due else replace(dice, seed=None)
 
 
 async def add_salt(room: Room, conn: Conn, text: Any) -> dict[str, Any] | None:
@@ -74,6 +77,9 @@ async def add_salt(room: Room, conn: Conn, text: Any) -> dict[str, Any] | None:
     if dice is None:
         return {"type": "error", "code": "no-commitment",
                 "message": _("this table's dice are not committed to (a tutorial's or a named deal's): no salt")}
+    if dice.deal:
+        return {"type": "error", "code": "no-salt",
+                "message": _("this table plays a deal's keyed dice, committed to whole: they take no salt")}
     try:
         salt = check_salt(text)
     except ValueError:

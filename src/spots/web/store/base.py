@@ -14,7 +14,7 @@ import secrets
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from ...core.commitment import Commitment
@@ -68,19 +68,21 @@ class TableRow:
     dice: Commitment | None = None  # the committed dice (the seed is secret until the end: ``fairplay/dice.py``)
 
 
-def stored_dice(commitment: str | None, seed: str | None, salts: str | None) -> Commitment | None:
+def stored_dice(commitment: str | None, seed: str | None, salts: str | None, deal: int, reveal: str | None
+                ) -> Commitment | None:
     """A table's committed dice as the database keeps them (None: a table with no commitment)."""
     if commitment is None:
         return None
-    return Commitment.parse({"commitment": commitment, "seed": seed, "salts": json.loads(salts or "[]")},
-                            "the table's dice")
+    dice = Commitment.parse({"commitment": commitment, "seed": seed, "salts": json.loads(salts or "[]"),
+                             "deal": bool(deal)}, "the table's dice")
+    return replace(dice, reveal_from=reveal)
 
 
-def dice_columns(dice: Commitment | None) -> tuple[str | None, str | None, str | None]:
-    """``dice_commitment``, ``dice_seed`` and ``dice_salts`` of a new table."""
+def dice_columns(dice: Commitment | None) -> tuple[str | None, str | None, str | None, int, str | None]:
+    """``dice_commitment``, ``dice_seed``, ``dice_salts``, ``dice_deal`` and ``dice_reveal`` of a new table."""
     if dice is None:
-        return None, None, None
-    return dice.commitment, dice.seed, json.dumps([s.to_dict() for s in dice.salts])
+        return None, None, None, 0, None
+    return dice.commitment, dice.seed, json.dumps([s.to_dict() for s in dice.salts]), int(dice.deal), dice.reveal_from
 
 
 def new_token() -> str:
@@ -156,8 +158,8 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
         quarantined table's)."""
         found: dict[str, TableRow] = {}
         for r in self._read("SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner,"
-                            f" clock, rated, hints, dice_commitment, dice_seed, dice_salts FROM tables WHERE {where}"
-                            " ORDER BY created", args):
+                            " clock, rated, hints, dice_commitment, dice_seed, dice_salts, dice_deal, dice_reveal"
+                            f" FROM tables WHERE {where} ORDER BY created", args):
             try:
                 rules: Any = json.loads(r[4])
             except ValueError:
@@ -165,7 +167,7 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
             summary = json.loads(r[8]) if r[8] else None
             found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "",
                                    clock=r[10], rated=bool(r[11]), hints=bool(r[12]),
-                                   dice=stored_dice(r[13], r[14], r[15]))
+                                   dice=stored_dice(*r[13:18]))
         if not found:
             return found
         among, ids = self._among(list(found))

@@ -188,8 +188,8 @@ class PgStore(TableStore):
             with conn.transaction(), conn.cursor() as cur:
                 cur.execute(
                     "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock,"
-                    " rated, hints, dice_commitment, dice_seed, dice_salts)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                    " rated, hints, dice_commitment, dice_seed, dice_salts, dice_deal, dice_reveal)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
                     (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner,
                      clock, int(rated), int(hints), *dice_columns(dice)))
                 cur.executemany(

@@ -144,7 +144,8 @@ class Store(TableStore):
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
                 "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock, rated,"
-                " hints, dice_commitment, dice_seed, dice_salts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " hints, dice_commitment, dice_seed, dice_salts, dice_deal, dice_reveal)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner, clock,
                  int(rated), int(hints), *dice_columns(dice)),
             )

@@ -17,12 +17,13 @@ import hashlib
 import itertools
 import logging
 import random
+import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
-from ...core.commitment import commit_to, event_dice
+from ...core.commitment import Commitment, commit_to, digest, event_dice
 from ..clocks.clock import Pace
 from ..clocks.timing import new_clock
 from ..config import Limits
@@ -59,6 +60,16 @@ def address_key(owner: str) -> str:
 def network_key(owner: str) -> str:
     """The network part of an owner key (an address stored before networks were counted is its own network)."""
     return owner.rpartition(".")[2]
+
+
+def committed_dice(kind: GameKind, rules: Any) -> tuple[Commitment, random.Random]:
+    """A new online table's committed dice: a secret seed for every event (``fairplay/dice.py``), or, where the game
+    deals its own dice under these rules (Spots' keyed dice), a secret deal key committed to whole."""
+    dealing = kind.spec.dealing
+    if dealing is None or kind.spec.table_dice(rules, DICE) is DICE:
+        return commit_to(), DICE
+    key = secrets.token_hex(8)
+    return Commitment(digest(key), (), key, deal=True), dealing.deal(rules, key)[1]
 
 
 class Hub:
@@ -113,7 +124,11 @@ class Hub:
         rules = kind.spec.records.rules_from_dict(row.rules)
         state, lines = replay_with_log(kind, rules, row.moves, [s.name for s in row.seats])
         room = Room(self, row, state, lines)
-        room.dice = self.dice_of(kind, row.id, state.rules, room.dice)
+        dealing, dice = kind.spec.dealing, row.dice
+        if dice is not None and dice.deal and dice.seed is not None and dealing is not None:
+            room.dice = dealing.deal(rules, dice.seed)[1]  # a daily deal's table: the deal's dice, by its kept key
+        else:
+            room.dice = self.dice_of(kind, row.id, state.rules, room.dice)
         return room
 
     def dice_of(self, kind: GameKind, table_id: str, rules: Any, dice: random.Random) -> random.Random:
@@ -208,24 +223,28 @@ class Hub:
 
     async def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], client: str = "",
                      dice: random.Random = DICE, pace: Pace | None = None, rated: bool = False,
-                     hints: bool = True) -> Room:
+                     hints: bool = True, commitment: Commitment | None = None) -> Room:
         """A new table within the limits: deal and roll the opening chance events, store it, start the bots.
 
         ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
         ``pace``: the table's clock (None: no clock). ``hints``: the advisor answers (never at a rated table).
+        ``commitment``: a named deal's committed key (its ``dice`` are the deal's; the daily deal's).
         """
         owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
         # Online dice are committed to before the first chance event (fairplay/dice.py); a tutorial's seeded dice
-        # and a named deal's are known dice, with nothing to commit to.
-        committed = commit_to() if dice is DICE else None
-        dice = kind.spec.table_dice(rules, dice)  # the game's own (Spots' keyed dice: a deal, its key kept secret)
+        # and a challenge's are known dice, with nothing to commit to; a daily deal's key comes committed.
+        committed: Commitment | None
+        if dice is DICE:
+            committed, dice = committed_dice(kind, rules)
+        else:  # the game's own dice of these rules (Spots' keyed rules: a deal), from the generator given
+            committed, dice = commitment, kind.spec.table_dice(rules, dice)
         state = kind.spec.new_state(rules)
         names = [s["name"] for s in seats]
         moves: list[tuple[str, int]] = []
         lines: list[str] = []
         while kind.draws_chance(state):
             prior = state.clone()
-            text = state.sample_chance(dice if committed is None or committed.seed is None else
+            text = state.sample_chance(dice if committed is None or committed.seed is None or committed.deal else
                                        event_dice(committed.seed, (), len(moves)))
             moves.append((text, -1))
             lines.append(kind.spec.describe_move(prior, text, state, names, None))
