@@ -290,3 +290,38 @@ def test_todays_daily_dice_need_the_hosts_secret_and_yesterdays_check_out(
     path.write_text(json.dumps(record))
     status, out = run_verify(path, capsys)
     assert status == 1 and "not revealed yet" in out
+
+
+def test_the_race_tells_nothing_of_the_bots_game_beyond_the_players_own_turns(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot played the same dice: its turns are sent only as far as the player has played (issue 42, finding
+    4: the race view must not show the deal's future before the player has played it)."""
+    from spots.games.spots import solo_store
+    from spots.games.spots.daily import daily_deal, utc_today
+    from spots.games.spots.par import cache_path, compute_par, play_deal
+    from support.web import play
+
+    monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
+    monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
+    with app_on(str(tmp_path / "t.db"), rate=1e6) as c:
+        deal = daily_deal(utc_today(), solo_store.host_secret(c.app.state.hub.store))
+        par = compute_par(deal, games=2, bot="greedy")  # known at once: the race is there to be asked for
+        cache_path(deal, 2, None).parent.mkdir(parents=True)
+        cache_path(deal, 2, None).write_text(json.dumps(par.to_dict()))
+        before = c.get(f"/api/solo/{deal.name}").json()
+        assert before["par"] is not None and "bot" not in before  # nothing of the bot's game before playing
+        made = c.post("/daily", follow_redirects=False)
+        seat_token = made.headers["location"].split("/play/")[1].split("?")[0]
+        table_id = c.app.state.hub.by_token[seat_token][0]
+        game = play_deal(deal, "greedy", 0)
+        with c.websocket_connect(f"/ws/{table_id}?token={seat_token}") as ws:
+            view = opened(ws)["state"]["view"]
+            for move in [m for m in game.history() if not m.startswith(("roll ", "reveal "))]:
+                reply, state = play(ws, move, view["moves"])
+                assert state is not None, reply
+                view = state["view"]
+                race = c.get(f"/api/solo/{deal.name}?table={table_id}").json()
+                assert len(race.get("bot", [])) == len(race["you"]) or view["over"]  # as far as the player
+                if view["turn"] == 3:
+                    break
+        assert 0 < len(race["bot"]) < len(par.race)

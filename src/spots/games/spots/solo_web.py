@@ -172,13 +172,15 @@ def my_turns(state: State) -> list[dict[str, int]]:
 
 
 def race_json(deal: Deal, state: State | None, tr: Any) -> dict[str, Any]:
-    """What the race panel shows: par, the bot's turns, the player's turns and, at the end, the score."""
+    """What the race panel shows: par, the player's turns, the bot's turns as far as the player has played
+    (nothing of the deal's future: the bot met the same dice), and, at the end, the score."""
     par = PARS.get(deal)
     out: dict[str, Any] = {"deal": deal.name, "par": par_json(par), "pending": par is None, "bot_name": par_bot(deal),
                            "tricks": [tr(TILES[t].title) for t in deal.rules.tricks], "target": deal.rules.target}
     race = par.race if par is not None else PARS.races.get(deal.name)
-    if race is not None:
-        out["bot"] = [{"turn": t.turn, "dogs": t.dogs, "busts": t.busts} for t in race]
+    if race is not None and state is not None:  # the bot's turns as far as the player's own (all, once over)
+        shown = len(race) if state.is_terminal() else len(my_turns(state))
+        out["bot"] = [{"turn": t.turn, "dogs": t.dogs, "busts": t.busts} for t in race[:shown]]
     challenge = CHALLENGES.get(deal.name)
     if challenge is not None:
         out["challenge"] = {"title": tr(challenge.title), "goal": tr(challenge.goal.text).format(n=challenge.goal.n)}
