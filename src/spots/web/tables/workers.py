@@ -82,6 +82,12 @@ def stop_searches(pool: Executor) -> None:
             if worker.pid is not None:  # (never 0: that would signal the server's whole process group)
                 with contextlib.suppress(OSError):
                     os.kill(worker.pid, signal.SIGTERM)
+        # Let the pool's manager thread finish (its workers end at once now) before the interpreter exits: in
+        # Python 3.11 it closes its wake-up pipe while the interpreter's exit hook may be writing to it, which
+        # printed "Exception ignored ... OSError: [Errno 9] Bad file descriptor" at a server's stop.
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if isinstance(manager, threading.Thread):
+            manager.join(timeout=5.0)
 
 
 def exit_with(server: int, every: float = 1.0) -> None:
