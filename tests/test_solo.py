@@ -349,7 +349,7 @@ def test_signed_in_players_finished_daily_games_make_the_board_of_the_day(db, tm
 
     from spots.games.spots.daily import utc_today
     from spots.games.spots.par import play_deal
-    from support.web import app_on, as_, opened, play, sign_up
+    from support.web import app_on, as_, decisions, opened, play_all, sign_up
 
     monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
     monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
@@ -358,7 +358,7 @@ def test_signed_in_players_finished_daily_games_make_the_board_of_the_day(db, tm
     cached = compute_par(deal, games=2, bot="greedy")  # a par in the cache: the server need not work one out here
     cache_path(deal, 2, None).parent.mkdir(parents=True)
     cache_path(deal, 2, None).write_text(json.dumps(cached.to_dict()))
-    moves = [m for m in game.history() if not m.startswith(("roll ", "reveal "))]
+    moves = decisions(game.history())
 
     def play_daily(c) -> None:  # type: ignore[no-untyped-def]
         made = c.post("/daily", follow_redirects=False)
@@ -366,11 +366,7 @@ def test_signed_in_players_finished_daily_games_make_the_board_of_the_day(db, tm
         seat_token = made.headers["location"].split("/play/")[1].split("?")[0]
         table_id = c.app.state.hub.by_token[seat_token][0]
         with c.websocket_connect(f"/ws/{table_id}?token={seat_token}") as ws:
-            view = opened(ws)["state"]["view"]
-            for move in moves:
-                reply, state = play(ws, move, view["moves"])
-                assert state is not None, reply
-                view = state["view"]
+            view = play_all(ws, moves, opened(ws)["state"]["view"])
             assert view["over"]
 
     with app_on(db, rate=1e6) as c:  # on SQLite and on PostgreSQL
@@ -405,7 +401,7 @@ def test_a_daily_table_read_back_after_a_restart_rolls_on_from_its_deals_dice(db
 
     from spots.games.spots.daily import utc_today
     from spots.games.spots.par import play_deal
-    from support.web import app_on, opened, play
+    from support.web import app_on, decisions, opened, play_all
 
     monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
     monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
@@ -413,18 +409,13 @@ def test_a_daily_table_read_back_after_a_restart_rolls_on_from_its_deals_dice(db
     game = play_deal(deal, "greedy", 0)
     cache_path(deal, 2, None).parent.mkdir(parents=True)
     cache_path(deal, 2, None).write_text(json.dumps(compute_par(deal, games=2, bot="greedy").to_dict()))
-    moves = [m for m in game.history() if not m.startswith(("roll ", "reveal "))]
+    moves = decisions(game.history())
     half = len(moves) // 2
 
     def send(c, seat_token: str, these: list[str]) -> dict:  # type: ignore[no-untyped-def,type-arg]
         table_id = c.app.state.hub.by_token[seat_token][0]
         with c.websocket_connect(f"/ws/{table_id}?token={seat_token}") as ws:
-            view = opened(ws)["state"]["view"]
-            for move in these:  # refused unless the dice since the restart are the deal's
-                reply, state = play(ws, move, view["moves"])
-                assert state is not None, (move, reply)
-                view = state["view"]
-        return view  # type: ignore[no-any-return]
+            return play_all(ws, these, opened(ws)["state"]["view"])  # refused unless the dice are the deal's
 
     with app_on(db, rate=1e6) as c:
         made = c.post("/daily", follow_redirects=False)
@@ -440,7 +431,7 @@ def test_a_finished_challenge_gets_its_medal_from_par(tmp_path, monkeypatch) -> 
 
     from spots.games.spots.par import play_deal
     from support.processes import PATIENT_S
-    from support.web import app_on, opened, play
+    from support.web import app_on, decisions, opened, play_all
 
     monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
     monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
@@ -451,11 +442,7 @@ def test_a_finished_challenge_gets_its_medal_from_par(tmp_path, monkeypatch) -> 
         seat_token = made.headers["location"].split("/play/")[1].split("?")[0]
         table_id = c.app.state.hub.by_token[seat_token][0]
         with c.websocket_connect(f"/ws/{table_id}?token={seat_token}") as ws:
-            view = opened(ws)["state"]["view"]
-            for move in [m for m in game.history() if not m.startswith(("roll ", "reveal "))]:
-                reply, state = play(ws, move, view["moves"])
-                assert state is not None, reply
-                view = state["view"]
+            play_all(ws, decisions(game.history()), opened(ws)["state"]["view"])
         deadline = time.time() + PATIENT_S
         race = c.get(f"/api/solo/first-pair?table={table_id}&lang=es").json()
         while race["pending"] and time.time() < deadline:  # par is worked out in a thread: asked again until known

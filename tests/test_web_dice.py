@@ -21,7 +21,7 @@ import pytest
 from spots import cli
 from spots.core.commitment import Commitment, Salt, digest, event_dice, verify
 from spots.core.games import get
-from support.web import Msg, app_on, new_table, opened, play_to_the_end, token, until
+from support.web import Msg, app_on, decisions, new_table, opened, play, play_all, play_to_the_end, token, until
 
 pytestmark = pytest.mark.timeout(300)
 TWO = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
@@ -214,8 +214,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_moves_drawn_without_a_salt_stored_meanwhile_are_refused(database: str) -> None:
     """Another process may store a salt between this one's read of the salts and its write of the chance events
     it drew: the write is then refused (``Conflict``: the mover sends again), never stored with the wrong dice."""
-    from spots.core.commitment import commit_to
-    from spots.web.fairplay.dice import salts_json
+    from spots.core.commitment import commit_to, salts_text
     from spots.web.store import Conflict, open_store
 
     store = open_store(database)
@@ -223,13 +222,13 @@ def test_moves_drawn_without_a_salt_stored_meanwhile_are_refused(database: str) 
         row = store.create_table("spots", {"players": 2}, TWO, [("reveal wilbur", -1)], dice=commit_to())
         assert row.dice is not None and store.load_table(row.id).dice == row.dice  # the seed is kept, in full
         said = (Salt(0, "mine", 2),)
-        assert not store.add_salt(row.id, "[]", salts_json(said), 0)  # the table has 1 move, not 0: not stored
-        assert store.add_salt(row.id, "[]", salts_json(said), 1)
-        assert not store.add_salt(row.id, "[]", salts_json(said), 1)  # a second writer of the same salts
+        assert not store.add_salt(row.id, "[]", salts_text(said), 0)  # the table has 1 move, not 0: not stored
+        assert store.add_salt(row.id, "[]", salts_text(said), 1)
+        assert not store.add_salt(row.id, "[]", salts_text(said), 1)  # a second writer of the same salts
         with pytest.raises(Conflict):
             store.append_moves(row.id, 1, [("reveal doog", -1)], "playing", None, salts="[]")  # drawn without it
         assert store.move_count(row.id) == 1
-        store.append_moves(row.id, 1, [("reveal doog", -1)], "playing", None, salts=salts_json(said))
+        store.append_moves(row.id, 1, [("reveal doog", -1)], "playing", None, salts=salts_text(said))
         assert store.move_count(row.id) == 2 and store.load_table(row.id).dice.salts == said
     finally:
         store.close()
@@ -244,7 +243,6 @@ def test_todays_daily_dice_need_the_hosts_secret_and_yesterdays_check_out(
     from spots.games.spots import solo_store
     from spots.games.spots.daily import daily_deal, utc_today
     from spots.games.spots.par import play_deal
-    from support.web import play
 
     monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
     monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
@@ -258,12 +256,8 @@ def test_todays_daily_dice_need_the_hosts_secret_and_yesterdays_check_out(
         seat_token = made.headers["location"].split("/play/")[1].split("?")[0]
         table_id = c.app.state.hub.by_token[seat_token][0]
         with c.websocket_connect(f"/ws/{table_id}?token={seat_token}") as ws:
-            view = opened(ws)["state"]["view"]
-            for move in play_deal(deal, "greedy", 0).history():
-                if not move.startswith(("roll ", "reveal ")):  # refused unless the dice are the server's deal's
-                    reply, state = play(ws, move, view["moves"])
-                    assert state is not None, (move, reply)
-                    view = state["view"]
+            # each refused unless the dice are the server's deal's
+            view = play_all(ws, decisions(play_deal(deal, "greedy", 0).history()), opened(ws)["state"]["view"])
         assert view["over"]
         return dict(c.get(f"/api/tables/{table_id}/record").json())
 
@@ -299,7 +293,6 @@ def test_the_race_tells_nothing_of_the_bots_game_beyond_the_players_own_turns(
     from spots.games.spots import solo_store
     from spots.games.spots.daily import daily_deal, utc_today
     from spots.games.spots.par import cache_path, compute_par, play_deal
-    from support.web import play
 
     monkeypatch.setenv("SPOTS_PAR_GAMES", "2")
     monkeypatch.setenv("SPOTS_PAR_CACHE", str(tmp_path / "par"))
@@ -316,7 +309,7 @@ def test_the_race_tells_nothing_of_the_bots_game_beyond_the_players_own_turns(
         game = play_deal(deal, "greedy", 0)
         with c.websocket_connect(f"/ws/{table_id}?token={seat_token}") as ws:
             view = opened(ws)["state"]["view"]
-            for move in [m for m in game.history() if not m.startswith(("roll ", "reveal "))]:
+            for move in decisions(game.history()):
                 reply, state = play(ws, move, view["moves"])
                 assert state is not None, reply
                 view = state["view"]

@@ -20,6 +20,7 @@ from spots.games.spots.par import play_deal
 from support.browser import DESKTOP
 from support.e2e import moves_of
 from support.servers import Server
+from support.web import decisions
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -38,10 +39,6 @@ RACE_SHOWS_THE_TURN_NOW = """() => {
   const finished = document.querySelectorAll('#race-table tbody tr[data-turn] td.you:not(:empty)').length;
   return now && Number(now.textContent) === window.SpotsTable.view().turn && finished === Number(now.textContent) - 1;
 }"""
-
-
-def decisions(history: list[str]) -> list[str]:
-    return [m for m in history if not m.startswith(("roll ", "reveal "))]
 
 
 def test_the_daily_deal_played_to_its_end_shows_the_score_against_par_and_the_race(

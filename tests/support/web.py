@@ -81,6 +81,20 @@ def play(ws: Any, move: str, at: int | None = None) -> tuple[Msg, Msg | None]:
     return reply, state if reply["type"] == "ok" else None
 
 
+def play_all(ws: Any, moves: list[str], view: Msg) -> Msg:
+    """Send ``moves`` one after another from the position ``view``, each of them accepted; the last view."""
+    for move in moves:
+        reply, state = play(ws, move, view["moves"])
+        assert state is not None, (move, reply)
+        view = state["view"]
+    return view
+
+
+def decisions(history: list[str]) -> list[str]:
+    """A game's moves less its chance events: what a player sends to play the same game on the same dice."""
+    return [m for m in history if not m.startswith(("roll ", "reveal "))]
+
+
 def play_to_the_end(socks: dict[int, Any], seed: int = 1, views: dict[int, Msg] | None = None) -> Msg:
     """Play random legal moves from the seats' sockets until the game ends; the last view. ``views``: each
     socket's latest view when the caller has read it already (else the next state message is the first)."""

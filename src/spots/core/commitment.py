@@ -16,6 +16,7 @@ Standard library only; every key is a SHA-256, the same on every machine.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import secrets
 from collections.abc import Callable, Sequence
@@ -89,6 +90,19 @@ def _salt(doc: Any, source: str) -> Salt:
     if not ok:
         raise StateFormatError(f"{source}: each salt must be {{\"seat\": N, \"salt\": text, \"at\": N}}, not {doc!r}")
     return Salt(doc["seat"], doc["salt"], doc["at"])
+
+
+def salts_text(salts: Sequence[Salt]) -> str:
+    """The salts as JSON text: how a server keeps them (and compares them before it writes drawn events)."""
+    return json.dumps([s.to_dict() for s in salts])
+
+
+def salts_from_text(text: str | None, source: str = "the table's salts") -> tuple[Salt, ...]:
+    """Salts kept as ``salts_text`` wrote them (None: none yet); StateFormatError when they are not."""
+    salts = json.loads(text or "[]")
+    if not isinstance(salts, list):
+        raise StateFormatError(f"{source}: 'salts' must be a list of {{seat, salt, at}}")
+    return tuple(_salt(s, source) for s in salts)
 
 
 def check_salt(text: Any) -> str:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter
 
 from ... import i18n
-from ...core.commitment import Commitment, Salt, check_salt, event_dice
+from ...core.commitment import Commitment, Salt, check_salt, event_dice, salts_from_text, salts_text
 from ..guard import Refused
 from ..writer import Unavailable
 
@@ -30,11 +30,11 @@ if TYPE_CHECKING:
     from ..tables.rooms import Conn, Room
 
 
-def chance_dice(row: TableRow, fallback: random.Random, move: int) -> random.Random:
-    """The generator of the chance event that is move ``move`` of the table: from the committed seed and the salts
-    (``event_dice``), or ``fallback`` for a table with no commitment (a tutorial's or a named deal's dice)."""
-    dice = row.dice
-    if dice is None or dice.seed is None or dice.deal:  # a named deal's table draws from the deal's own dice
+def chance_dice(dice: Commitment | None, fallback: random.Random, move: int) -> random.Random:
+    """The generator of the chance event that is move ``move`` of a table with these dice: from the committed seed
+    and the salts (``event_dice``), or ``fallback`` for a table with no commitment (a tutorial's or a challenge's
+    dice) and for a deal's table, which draws from the deal's own keyed dice."""
+    if dice is None or dice.seed is None or dice.deal:
         return fallback
     return event_dice(dice.seed, dice.salts, move)
 
@@ -42,16 +42,18 @@ def chance_dice(row: TableRow, fallback: random.Random, move: int) -> random.Ran
 async def fresh_salts(room: Room, after: Any) -> None:
     """Before drawing chance events on a database other processes share, the salts as stored (a player's page
     may have said its salt to another process)."""
-    if room.row.dice is not None and room.hub.store.shared and room.kind.draws_chance(after):
-        found = await room.hub.writer.run(room.hub.store.load_table, room.id)
-        if found is not None and found.dice is not None:
-            room.row.dice = found.dice
+    dice = room.row.dice
+    if dice is not None and room.hub.store.shared and room.kind.draws_chance(after):
+        found = await room.hub.writer.run(room.hub.store.read, "SELECT dice_salts FROM tables WHERE id = ?",
+                                          (room.id,))
+        if found:
+            room.row.dice = replace(dice, salts=salts_from_text(found[0][0]))
 
 
 def drawn_with(row: TableRow) -> str | None:
     """The salts a table's chance events are drawn with, as stored: its moves are written only while the
     database still holds these (None: a table with no commitment, nothing to hold)."""
-    return None if row.dice is None else salts_json(row.dice.salts)
+    return None if row.dice is None else salts_text(row.dice.salts)
 
 
 def commitment_of(row: TableRow) -> str | None:
@@ -94,8 +96,8 @@ async def add_salt(room: Room, conn: Conn, text: Any) -> dict[str, Any] | None:
         moves = len(room.log)
         salts = (*dice.salts, Salt(seat if seat is not None else -1, salt, moves + 1))  # counts from the next move
         try:
-            stored = await room.hub.writer.run(room.hub.store.add_salt, room.id, salts_json(dice.salts),
-                                               salts_json(salts), moves)
+            stored = await room.hub.writer.run(room.hub.store.add_salt, room.id, salts_text(dice.salts),
+                                               salts_text(salts), moves)
         except Unavailable as exc:
             return {"type": "error", "code": "server-error", "retry_after": exc.retry,
                     "message": _("the server could not save this just now; try again")}
@@ -106,11 +108,6 @@ async def add_salt(room: Room, conn: Conn, text: Any) -> dict[str, Any] | None:
     for viewer in list(room.conns):  # every page of the table shows the salts said so far
         viewer.send(text)
     return None
-
-
-def salts_json(salts: tuple[Salt, ...]) -> str:
-    """The salts as the database keeps them."""
-    return json.dumps([s.to_dict() for s in salts])
 
 
 def dice_json(room: Room) -> dict[str, Any]:

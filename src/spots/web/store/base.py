@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
-from ...core.commitment import Commitment
+from ...core.commitment import Commitment, salts_text
 from ..accounts.store import AccountStore
 from ..coach.store import AnalysisStore
 from ..invitations.store import InviteStore
@@ -82,7 +82,7 @@ def dice_columns(dice: Commitment | None) -> tuple[str | None, str | None, str |
     """``dice_commitment``, ``dice_seed``, ``dice_salts``, ``dice_deal`` and ``dice_reveal`` of a new table."""
     if dice is None:
         return None, None, None, 0, None
-    return dice.commitment, dice.seed, json.dumps([s.to_dict() for s in dice.salts]), int(dice.deal), dice.reveal_from
+    return dice.commitment, dice.seed, salts_text(dice.salts), int(dice.deal), dice.reveal_from
 
 
 def new_token() -> str:

@@ -23,10 +23,11 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
-from ...core.commitment import Commitment, commit_to, digest, event_dice
+from ...core.commitment import Commitment, commit_to, digest
 from ..clocks.clock import Pace
 from ..clocks.timing import new_clock
 from ..config import Limits
+from ..fairplay.dice import chance_dice
 from ..games import GameKind, hosted
 from ..guard import Buckets, Refused, kept_for_newcomers, network_of
 from ..ratings.service import Ratings
@@ -244,8 +245,7 @@ class Hub:
         lines: list[str] = []
         while kind.draws_chance(state):
             prior = state.clone()
-            text = state.sample_chance(dice if committed is None or committed.seed is None or committed.deal else
-                                       event_dice(committed.seed, (), len(moves)))
+            text = state.sample_chance(chance_dice(committed, dice, len(moves)))
             moves.append((text, -1))
             lines.append(kind.spec.describe_move(prior, text, state, names, None))
         clock = None

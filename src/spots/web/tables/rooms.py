@@ -359,7 +359,7 @@ class Room(Takebacks):
         await fresh_salts(self, after)
         while self.kind.draws_chance(after):
             prior = after.clone()
-            text = after.sample_chance(chance_dice(self.row, self.dice, start + len(moves)))  # committed dice
+            text = after.sample_chance(chance_dice(self.row.dice, self.dice, start + len(moves)))  # committed dice
             moves.append((text, -1))
             lines.append(self._narrate(prior, text, after))
         status = "over" if after.is_terminal() else "playing"
@@ -592,10 +592,3 @@ def replay_with_log(kind: GameKind, rules: Any, moves: list[str], names: list[st
         lines.append(kind.spec.describe_move(before, move, state, names, tr))
     return state, lines
 
-
-def state_at(kind: GameKind, rules: Any, moves: list[str], count: int) -> Any:
-    """The position after the first ``count`` moves (for the replay viewer)."""
-    state = kind.spec.new_state(rules)
-    for move in moves[:count]:
-        state.apply_action(move)
-    return state
