@@ -315,6 +315,14 @@ def cmd_users(args: argparse.Namespace) -> int:
     return users([o for o in args.options if o != "--"])
 
 
+def cmd_fairplay(args: argparse.Namespace) -> int:
+    try:
+        from .web.fairplay.watch import main as fairplay
+    except ImportError as exc:
+        raise ValueError(f"spots fairplay needs the 'web' extra: pip install 'spots[web]' ({exc})") from None
+    return fairplay([o for o in args.options if o != "--"])
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from .rl.train_cli import main as train_main  # the trainer's options and logic live in spots.rl
 
@@ -423,6 +431,10 @@ def build_parser() -> argparse.ArgumentParser:
                        add_help=False)
     p.add_argument("options", nargs=argparse.REMAINDER, help="--db, then list, disable, enable, reset or delete")
     p.set_defaults(run=cmd_users)
+    p = sub.add_parser("fairplay", help="the web server's watch for assistance: listed accounts, evidence, marks",
+                       add_help=False)
+    p.add_argument("options", nargs=argparse.REMAINDER, help="--db, then list, show, mark or unmark")
+    p.set_defaults(run=cmd_fairplay)
     sub.add_parser("study", help="balance studies on Ray: many games, Parquet rows, a report with plots "
                    "(spots study --list)", add_help=False)
     add_game_commands(sub)
@@ -438,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
         from .study.cli import main as study_main
 
         return study_main(argv[1:])
-    if argv[:1] in (["serve"], ["train"], ["users"]):  # the web server, the trainer and users parse their own
+    if argv[:1] in (["serve"], ["train"], ["users"], ["fairplay"]):  # these parse their own options
         argv = [argv[0], "--", *argv[1:]]
     try:
         parser = build_parser()

@@ -95,9 +95,11 @@ def decisions(history: list[str]) -> list[str]:
     return [m for m in history if not m.startswith(("roll ", "reveal "))]
 
 
-def play_to_the_end(socks: dict[int, Any], seed: int = 1, views: dict[int, Msg] | None = None) -> Msg:
+def play_to_the_end(socks: dict[int, Any], seed: int = 1, views: dict[int, Msg] | None = None,
+                    choose: Callable[[int, Msg], str] | None = None) -> Msg:
     """Play random legal moves from the seats' sockets until the game ends; the last view. ``views``: each
-    socket's latest view when the caller has read it already (else the next state message is the first)."""
+    socket's latest view when the caller has read it already (else the next state message is the first);
+    ``choose(seat, view)``: the seat's move where it is not random."""
     pick = random.Random(seed)
     views = dict(views) if views else {s: until(ws, is_state, 2000)["view"] for s, ws in socks.items()}
     while True:
@@ -111,7 +113,7 @@ def play_to_the_end(socks: dict[int, Any], seed: int = 1, views: dict[int, Msg] 
                 "view"]
             continue
         seat = movers[0]
-        move = pick.choice(views[seat]["legal"])["move"]
+        move = choose(seat, views[seat]) if choose is not None else pick.choice(views[seat]["legal"])["move"]
         socks[seat].send_json({"type": "move", "move": move, "at": view["moves"]})
         for s, ws in socks.items():
             views[s] = until(ws, partial(_moved_on, view["moves"]), 2000)["view"]

@@ -20,7 +20,7 @@ from ..core.record import Record
 from .evaluator import Checked, Evaluator, Reason, terminal_values
 
 __all__ = ["CHECKED_AT_MOST", "EPSILON", "Analyser", "Mistake", "PlayerSummary", "Report", "Step", "analyse",
-           "evaluator_of", "move_values", "people_of"]
+           "decision", "evaluator_of", "move_values", "people_of"]
 
 EPSILON = 1e-9  # moves whose values differ by less are equal (a decision of equal moves is forced)
 CHECKED_AT_MOST = 6  # a seat's candidate mistakes checked at most, biggest first (a check is the costly part)
@@ -42,6 +42,12 @@ class Step:
     lost: float = 0.0  # decisions: the mover's equity lost by the move played
     forced: bool = False  # decisions: one legal move, or all moves equal
     luck: Values = ()  # chance: per seat, the chance after minus the expected chance
+
+    @property
+    def agreed(self) -> bool:
+        """A decision that was not forced, where the move played is the evaluator's best (or as good): what the
+        advisor would have said (``spots.analysis.assistance`` counts these)."""
+        return self.kind == "decision" and not self.forced and self.lost == 0.0
 
     def to_row(self) -> dict[str, Any]:
         """The step as one JSON row (``spots analyse --json``)."""
@@ -86,6 +92,7 @@ class PlayerSummary:
     mistakes: tuple[Mistake, ...] = ()
     stood_in: int = 0  # the seat's decisions a stand-in bot made (the person ran out of time): not coached
     unchecked: int = 0  # losses that could have been mistakes, not named: the evaluator's check could not run here
+    agreed: int = 0  # the seat's own decisions that were not forced where it played the evaluator's best move
 
     @property
     def mean_lost(self) -> float:
@@ -255,6 +262,11 @@ def _move_values(valuer: _Valuer, state: Any) -> dict[str, Values]:
     return {m: ranked[m] for m in legal} if ranked else {m: valuer.after(state, m) for m in legal}
 
 
+def decision(evaluator: Evaluator, state: Any, move: str) -> Step:
+    """One decision's step as a report computes it (its loss, whether it was forced, the best move), alone."""
+    return _decision_step(_Valuer(evaluator), state, 0, 0, move)[0]
+
+
 def _decision_step(valuer: _Valuer, state: Any, index: int, turn: int, move: str) -> tuple[Step, Any]:
     seat = state.current_player()
     legal = state.legal_actions()
@@ -299,7 +311,7 @@ def _summaries(spec: GameSpec, record: Record, steps: Sequence[Step], result: Va
             sum(1 for s in own if not s.forced), sum(1 for s in own if s.forced),
             len({s.turn for s in own if not s.forced}), given,
             result[seat] - start[seat] - luck - moved,
-            named, len(decisions) - len(own), unchecked,
+            named, len(decisions) - len(own), unchecked, sum(1 for s in own if s.agreed),
         ))
     return tuple(out)
 

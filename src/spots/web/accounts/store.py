@@ -30,7 +30,7 @@ from .look_alike import look_alike_key
 DELETED = N_("deleted player")  # the name a deleted account's seats keep (shown translated: Room.names_in)
 ACCOUNT_COLUMNS = ("id, name, name_key, password, email, notify, created, disabled, failures, failed_at, reset,"
                    " reset_until, email_confirmed, unsubscribe")
-SETTABLE = {"password", "email", "notify", "disabled", "reset", "reset_until", "failures", "failed_at",
+SETTABLE = {"marked", "password", "email", "notify", "disabled", "reset", "reset_until", "failures", "failed_at",
             "email_confirmed", "email_token", "email_token_until", "unsubscribe"}
 # What an account's ``notify`` says (a number, so the column kept since migration 3 holds the third choice): no
 # e-mail, one e-mail each time a turn of theirs begins, or one a day listing the tables waiting for them.

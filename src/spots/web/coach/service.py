@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from ..tables.rooms import Room
 
 log = logging.getLogger("spots.web")
-REPORT_VERSION = 3  # part of the budget key: a change to the stored document computes the reports again
+REPORT_VERSION = 4  # part of the budget key: a change to the stored document computes the reports again
 AT_ONCE = 8  # reports this process computes or queues at once; more are refused with "try again"
 HEARD_EVERY = 1.0  # seconds between progress notes in the shared store
 KEPT = 64  # finished reports kept in memory (more are read back from the store)
@@ -129,7 +129,8 @@ def report_document(report: Report) -> dict[str, Any]:
                         "result": p.result,
                         "start": round(p.start, 6),
                         "luck": round(p.luck, 6), "lost": round(p.lost, 6), "decisions": p.decisions,
-                        "forced": p.forced, "mean_lost": round(p.mean_lost, 6), "band": band(p.mean_lost),
+                        "forced": p.forced, "agreed": p.agreed, "mean_lost": round(p.mean_lost, 6),
+                        "band": band(p.mean_lost),
                         "mistakes": mistakes})
     return {"game": report.game, "evaluator": report.evaluator, "steps": len(report.steps),
             "chart": [[round(v, 4) for v in values] for values in report.chart], "players": players}

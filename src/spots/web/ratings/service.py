@@ -120,6 +120,14 @@ class Ratings:
         if keys is None:
             log.info("table %s is rated but does not count (a guest or a player in two seats)", room.id)
             return []
+        try:
+            marked = await self.hub.writer.run(self.hub.store.marks, [k[5:] for k in keys if k.startswith("user:")])
+        except Unavailable as exc:
+            log.warning("table %s: ratings not saved (%s)", room.id, exc.why)
+            return []
+        if marked:  # the host marked a player (spots fairplay mark): their games are unrated from then on
+            log.info("table %s is rated but does not count (a player's account is marked)", room.id)
+            return []
         summary = room.kind.spec.summarize(room.state)
         ran_out = list(room.timekeeper.clock.ran_out) if room.timekeeper is not None else []
         ranks = last_for_absence(places(summary.scores, summary.winner), leaver, ran_out)

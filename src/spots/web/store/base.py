@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from ...core.commitment import Commitment, salts_text
 from ..accounts.store import AccountStore
 from ..coach.store import AnalysisStore
+from ..fairplay.store import WatchStore
 from ..invitations.store import InviteStore
 from ..notices.store import PushStore
 from ..talk.store import TalkStore
@@ -90,7 +91,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore, ABC):
+class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore, WatchStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their
