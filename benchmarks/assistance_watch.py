@@ -13,6 +13,8 @@ holds what the server's watch reads from the report of a rated game.
 - **Honest accounts** (``--honest``, ``--games`` each): ``greedy`` or ``mcts``, each account with its own share of
   random moves (0, 5, 10 or 20%). Printed: how many are listed after their games (false positives, with a 95%
   Wilson interval), and the highest lower bound among them.
+- **Held out** (``--holdout``, ``--games`` each): plain ``mcts`` accounts on seeds of their own, the honest play
+  closest to the ceiling, for a check of the method on games it was not chosen on.
 - **Cheating accounts** (``--cheats`` of each kind, ``--cheat-games`` each): ``advisor`` (every move is the
   advisor's first choice, as ``spots hint`` gives it), ``expectimax-learned`` (the lobby's strongest bot), and two
   mixes that ask the advisor on a third of their turns and play ``mcts`` or ``greedy`` on the others. Printed: after
@@ -102,6 +104,8 @@ def jobs_of(args: argparse.Namespace) -> list[Job]:
     for a in range(args.honest):
         persona, noise = ("greedy", "mcts")[a % 2], NOISES[(a // 2) % len(NOISES)]
         jobs += [("honest", persona, a, noise, g) for g in range(args.games)]
+    for a in range(args.holdout):  # the riskiest honest play, on seeds nothing was chosen on
+        jobs += [("holdout", "mcts", 20000 + a, 0.0, g) for g in range(args.games)]
     for c, persona in enumerate(CHEATS):
         for a in range(args.cheats):
             account = 5000 + 100 * c + a
@@ -133,6 +137,11 @@ def plays(rows: list[dict[str, Any]]) -> list[Play]:
     return [Play(r["decisions"], r["agreed"], r["lost"]) for r in sorted(rows, key=lambda r: r["game"])]
 
 
+def first_listed(ordered: list[Play], ceiling: float) -> int | None:
+    """After how many games an account is first listed, the watch looking after every game (None: never)."""
+    return next((n for n in range(1, len(ordered) + 1) if weigh(ordered[:n], ceiling).listed), None)
+
+
 def report(rows: list[dict[str, Any]], ceiling: float) -> None:
     by_account: dict[int, list[dict[str, Any]]] = {}
     for r in rows:
@@ -149,20 +158,23 @@ def report(rows: list[dict[str, Any]], ceiling: float) -> None:
         print(f"  {group:<11} {persona:<18} noise {noise:4.2f}: agreement {share:.3f} ± {1.96 * se:.3f}, lost"
               f" {1000 * lost:5.1f} ± {1960 * lost_se:.1f}, won {won:.2f}, {len(mine)} games,"
               f" {sum(r['decisions'] for r in mine)} decisions")
-    honest = [a for a, rs in by_account.items() if rs[0]["group"] == "honest"]
-    listed = [a for a in honest if weigh(plays(by_account[a]), ceiling).listed]
-    low, high = wilson(len(listed), len(honest))
-    lows = sorted(weigh(plays(by_account[a]), ceiling).agreement_low for a in honest)
-    games = len(by_account[honest[0]]) if honest else 0
-    print(f"honest accounts listed after {games} games each: {len(listed)} of {len(honest)} (95% {low:.1%}-{high:.1%});"
-          f" their highest agreement less doubt {lows[-1] if lows else float('nan'):.3f} (ceiling {ceiling:.3f})")
+    for group in ("honest", "holdout"):
+        honest = [a for a, rs in by_account.items() if rs[0]["group"] == group]
+        if not honest:
+            continue
+        ever = [a for a in honest if first_listed(plays(by_account[a]), ceiling) is not None]
+        low, high = wilson(len(ever), len(honest))
+        lows = sorted(weigh(plays(by_account[a]), ceiling).agreement_low for a in honest)
+        games = len(by_account[honest[0]])
+        print(f"{group} accounts listed at any look (after each of their {games} games): {len(ever)} of"
+              f" {len(honest)} (95% {low:.1%}-{high:.1%}); their highest agreement less doubt at the end"
+              f" {lows[-1]:.3f} (ceiling {ceiling:.3f})")
     print(f"cheating accounts: the game after which each was first listed (at least {MIN_GAMES} games; - never):")
     for persona in CHEATS:
         accounts = [rs for rs in by_account.values() if rs[0]["group"] == "cheat" and rs[0]["persona"] == persona]
         firsts = []
         for rs in accounts:
-            ordered = plays(rs)
-            first = next((n for n in range(1, len(ordered) + 1) if weigh(ordered[:n], ceiling).listed), None)
+            first = first_listed(plays(rs), ceiling)
             firsts.append("-" if first is None else str(first))
         print(f"  {persona:<18} {' '.join(firsts)} (of {len(accounts[0]) if accounts else 0} games each)")
 
@@ -173,6 +185,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=15, help="rated games of each honest account")
     parser.add_argument("--cheats", type=int, default=4, help="accounts of each cheating kind")
     parser.add_argument("--cheat-games", type=int, default=25, help="rated games of each cheating account")
+    parser.add_argument("--holdout", type=int, default=0, help="more honest accounts of plain mcts, on seeds of their"
+                        " own (a check of the method on play it was not chosen on)")
     parser.add_argument("--calibration", type=int, default=120, help="games of plain mcts that set the ceiling")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--rows", default=None, help="a JSON-lines file of finished games (resumable)")

@@ -53,18 +53,25 @@ class Evidence:
 
 
 def pooled(plays: Sequence[Play], part: str) -> tuple[float, float]:
-    """The pooled share ``sum(part) / sum(decisions)`` and its standard error, with games as the units (the ratio
-    estimator's variance over clusters): a game's decisions are not independent of each other."""
+    """The pooled mean ``sum(part) / sum(decisions)`` and its standard error, with games as the units (the ratio
+    estimator's variance over clusters): a game's decisions are not independent of each other.
+
+    For a count of decisions (``agreed``) the error is never less than the binomial one over the decisions: from a
+    handful of games the spread between games can come out smaller than chance alone allows (a pure ``mcts``
+    account was listed that way in the benchmark, docs/fairplay.md)."""
     total = sum(p.decisions for p in plays)
     if total == 0:
         return 0.0, 0.0
     values = [float(getattr(p, part)) for p in plays]
-    share = sum(values) / total
+    mean = sum(values) / total
     n = len(plays)
     if n < 2:
-        return share, math.inf
-    spread = sum((v - share * p.decisions) ** 2 for v, p in zip(values, plays, strict=True))
-    return share, math.sqrt(n / (n - 1) * spread) / total
+        return mean, math.inf
+    spread = sum((v - mean * p.decisions) ** 2 for v, p in zip(values, plays, strict=True))
+    error = math.sqrt(n / (n - 1) * spread) / total
+    if part == "agreed":
+        error = max(error, math.sqrt(mean * (1 - mean) / total))
+    return mean, error
 
 
 def weigh(plays: Sequence[Play], ceiling: float = CEILING, z: float = Z, min_games: int = MIN_GAMES,
