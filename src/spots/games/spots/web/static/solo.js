@@ -108,18 +108,23 @@
     const view = table.view();
     const key = view ? (view.over ? -2 : view.turn) : -1;
     const url = `/api/solo/${encodeURIComponent(W.deal)}?table=${encodeURIComponent(tableId)}&lang=${encodeURIComponent(lang)}`;
+    clearTimeout(polling);
     try {
       const answer = await fetch(url);
-      if (!answer.ok) return;
+      if (!answer.ok) {  // refused for now (too many requests, a server busy): ask again, as it says or soon
+        const wait = Number(answer.headers.get("Retry-After")) || 3;
+        polling = setTimeout(ask, Math.min(30, Math.max(1, wait)) * 1000);
+        return;
+      }
       data = await answer.json();
     } catch (e) {
-      return;  // the table's own connection shows being offline; the next state asks again
+      polling = setTimeout(ask, 3000);  // offline: the table's own connection shows it; the panel asks again
+      return;
     }
     asked = key;
     if (!guided) { guided = true; guide(); }
     if (data.score && data.par) remember();
     draw();
-    clearTimeout(polling);
     if (data.pending || (view && view.over && !data.score)) polling = setTimeout(ask, 1500);  // par still being worked out
   }
 
