@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from support.e2e import Server, click_a_move, wait_for_my_turn_or_end
+from support.web import users_cli
 
 pytestmark = pytest.mark.timeout(300)
 TWO = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
@@ -130,3 +131,73 @@ def test_a_finished_table_and_its_replay_check_the_dice(server: Server, browser:
     record = httpx.get(f"{server.url}/api/tables/{table['id']}/record").json()
     assert page.inner_text("#dice-seed code") == record["dice"]["seed"]  # the seed the record gives to check
     page.context.close()
+
+
+def test_resigning_a_rated_game_asks_first_then_ends_it_and_rates_the_resigner_last(server: Server, browser: Any
+                                                                                     ) -> None:
+    page = browser.new_context().new_page()
+    sign_up(page, server, "resign_ann")
+    page.goto(server.url + "/")
+    page.select_option("#opt-spots-players", "2")
+    page.select_option("select[name=seat-1]", "bot:greedy")
+    page.check("#rated")
+    page.select_option("#min-finished", "90")  # a new account meets any minimum
+    page.click("#create")
+    page.wait_for_url("**/play/**")
+    table_id = page.get_attribute("body", "data-table")
+    row = next(t for t in httpx.get(server.url + "/api/tables").json()["tables"] if t["id"] == table_id)
+    assert row["min_finished"] == 90
+    page.locator("#resign-button").wait_for()
+    page.click("#resign-button")
+    assert page.locator("#resign-confirm").is_visible()
+    page.click("#resign-no")  # asked first: keeping on changes nothing
+    assert page.locator("#resign-confirm").is_hidden() and page.locator("#resign-button").is_visible()
+    assert page.get_attribute("body", "data-over") == "0"
+    page.click("#resign-button")
+    page.click("#resign-yes")
+    page.wait_for_selector("body[data-over='1']", timeout=60000)  # stand-ins play it out at once
+    assert "resign_ann resigned: rated last, whatever the board says." in page.inner_text("#end")
+    assert page.locator("#resign-button").is_hidden()
+    deadline = 60.0
+    ratings: list[Any] = []
+    while deadline > 0 and not ratings:  # the rating is stored just after the end
+        ratings = httpx.get(server.url + "/api/players/resign_ann/ratings").json()["ratings"]
+        page.wait_for_timeout(100)
+        deadline -= 0.1
+    assert ratings[0]["history"][0]["place"] == 2  # last of two, whatever the board said
+    page.goto(server.url + "/players/resign_ann")
+    assert page.get_attribute("#reliability", "data-share") == "100"  # resigning counts as finishing
+    page.context.close()
+
+
+def test_a_chat_line_is_reported_from_the_table_and_a_player_blocked_from_their_profile(server: Server, browser: Any
+                                                                                          ) -> None:
+    ann, bob = browser.new_context().new_page(), browser.new_context().new_page()
+    sign_up(ann, server, "talk_ann")
+    sign_up(bob, server, "talk_bob")
+    table = server.create(TWO)
+    for page, seat in ((ann, 0), (bob, 1)):
+        link = table["seats"][seat]["link"]
+        page.goto(server.url + link if link.startswith("/") else link)
+        page.click("#take-seat")  # each keeps the seat as their account's
+        page.wait_for_selector("#log li")
+    bob.fill("#talk-text", "<i>you</i> play badly")
+    bob.click("#talk-send")
+    ann.wait_for_selector("#talk-lines li.talk-line button.talk-report")
+    assert bob.locator("#talk-lines button.talk-report").count() == 0  # not one's own line
+    ann.click("#talk-lines button.talk-report")
+    ann.fill("#report-why", "rude at the table")
+    ann.click("#report-send")
+    ann.wait_for_selector("#toast:not([hidden])")
+    assert "the host reads it" in ann.inner_text("#toast")
+    code, out = users_cli(str(server.db), "reports")
+    assert code == 0 and "talk_ann reported talk_bob at table" in out and "said: '<i>you</i> play badly'" in out
+    ann.goto(server.url + "/players/talk_bob")
+    ann.click("#block-player")
+    ann.wait_for_selector("#block-player.unblock")  # the profile now offers Unblock
+    ann.goto(server.url + "/me")
+    assert ann.inner_text("#blocked").startswith("talk_bob")
+    ann.click("#blocked button.unblock")
+    ann.wait_for_function("() => !document.querySelector('#blocked li')")
+    for page in (ann, bob):
+        page.context.close()

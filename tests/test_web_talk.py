@@ -358,8 +358,8 @@ def test_a_player_who_leaves_a_rated_game_counts_as_last(tmp_path: Path) -> None
         while not ratings(c, "leaver") and time.monotonic() < deadline:
             time.sleep(0.1)
         (rating,) = ratings(c, "leaver")
-        if to_move == 0:  # Lea stopped playing: she is last, below the bot's second place
-            assert rating["history"][0]["place"] == 3 and rating["mu"] < 25
+        if to_move == 0:  # Lea stopped playing: she is last, below the bot
+            assert rating["history"][0]["place"] == 2 and rating["mu"] < 25
         else:  # the bot was to move (and never did: its delay outlasts the table): the bot is last
             assert rating["history"][0]["place"] == 1 and rating["mu"] > 25
     with sqlite3.connect(db) as con:
@@ -382,19 +382,21 @@ def test_a_spectators_open_page_does_not_keep_a_leavers_rated_game_from_its_resu
                 assert time.monotonic() < deadline, "the table was never retired: the open tab kept it waiting"
                 time.sleep(0.1)
         (rating,) = ratings(c, "leaver")
-        assert rating["history"][0]["place"] == 3 and rating["mu"] < 25  # last, below the bot
+        assert rating["history"][0]["place"] == 2 and rating["mu"] < 25  # last, below the bot
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT status FROM tables WHERE id = ?", (t["id"],)).fetchone() == ("abandoned",)
 
 
 def test_who_ran_out_of_time_finishes_below_everyone_who_played_on() -> None:
     """Issue 26's rule for rated games: running out of time counts as finishing last, the first to run out last
-    of all, below even a winner's place; a retired table's player to move is below them all."""
+    of all, below even a winner's place; a retired table's player to move is below them all. Places count from 1
+    again (issue 41: a resignation is ranked the same way, the resigned first)."""
     from spots.web.ratings.service import last_for_absence, places
 
     ranks = places([3, 1, 2, 0], winner=0)  # seat 0 won
     assert ranks == [1, 3, 2, 4]
     assert last_for_absence(ranks, None, []) == ranks
-    assert last_for_absence(ranks, None, [0]) == [5, 3, 2, 4]  # the winner ran out: below all four places
-    assert last_for_absence(ranks, None, [2, 0]) == [5, 3, 6, 4]  # seat 2 ran out first: last of all
-    assert last_for_absence(ranks, 1, [2]) == [1, 6, 5, 4]  # retired with seat 1 to move: below the one out of time
+    assert last_for_absence(ranks, None, [0]) == [4, 2, 1, 3]  # the winner ran out: below all three others
+    assert last_for_absence(ranks, None, [2, 0]) == [3, 1, 4, 2]  # seat 2 ran out first: last of all
+    assert last_for_absence(ranks, 1, [2]) == [1, 4, 3, 2]  # retired with seat 1 to move: below the one out of time
+    assert last_for_absence(places([2, 2, 0], None), None, [2]) == [1, 1, 3]  # equal places stay equal

@@ -104,6 +104,9 @@ def play_to_the_end(socks: dict[int, Any], seed: int = 1, views: dict[int, Msg] 
     views = dict(views) if views else {s: until(ws, is_state, 2000)["view"] for s, ws in socks.items()}
     while True:
         view = max(views.values(), key=lambda v: v["moves"])
+        for s, ws in socks.items():  # every socket sees the latest position (a bot may have moved meanwhile)
+            if views[s]["moves"] < view["moves"]:
+                views[s] = until(ws, lambda m, n=view["moves"]: is_state(m) and m["view"]["moves"] >= n, 2000)["view"]
         if view["over"]:
             return view
         movers = [s for s, v in views.items() if v["moves"] == view["moves"] and v["to_move"] == s and v["legal"]]

@@ -24,6 +24,7 @@ from .coach import service as coach
 from .config import Limits
 from .context import HERE, Context, tr_of
 from .fairplay.dice import routes as dice_routes
+from .fairplay.reports import routes as report_routes
 from .games import ASSET_TYPES, asset_path, hosted
 from .guard import Gate, Refused
 from .invitations import service as invitations
@@ -122,6 +123,7 @@ def create_app(
     app.include_router(api.routes(ctx))
     app.include_router(coach.routes(ctx, reports))
     app.include_router(dice_routes(ctx))  # a table's committed dice and "Check the dice"
+    app.include_router(report_routes(ctx))  # reports to the host and blocks
     app.include_router(sockets.routes(ctx))
     app.include_router(standing.page_routes(ctx))  # the leaderboards
     app.include_router(tutorial.router)  # Learn to play and the rules page

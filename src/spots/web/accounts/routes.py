@@ -22,6 +22,7 @@ from ..games import hosted
 from ..guard import Refused, client_of, parse_json, read_body
 from ..invitations.service import mine as my_invitations
 from ..notices.addresses import Addresses
+from ..ratings.service import ShortOfMinimum
 from ..writer import Unavailable
 from .passkeys import PasskeyError, Passkeys, relying_party
 from .service import (
@@ -186,7 +187,9 @@ class AccountPages:
         games.sort(key=lambda g: (not g["waiting"], -g["updated"]))
         passkeys = await self.hub.writer.run(self.hub.store.passkeys_of, me.id)
         invitations = await my_invitations(self.ctx, me, _)
+        blocked = sorted((await self.hub.writer.run(self.hub.store.blocked_by, me.id)).values(), key=str.casefold)
         return self.ctx.page(request, "me.html", status, games=games, invitations=invitations, passkeys=len(passkeys),
+                             blocked=blocked,
                              email=me.email or "" if email is None else email, notify=me.notify,
                              saved=request.query_params.get("saved") == "1" and not error, error=error,
                              unconfirmed=bool(me.email) and not me.email_confirmed,
@@ -224,7 +227,11 @@ class AccountPages:
         room, seat = found
         if me is None:
             return self.form_page(request, "signin", 401, next_path=f"/play/{token}")
-        if not await self.accounts.bind(room, seat, me):
+        try:
+            bound = await self.accounts.bind(room, seat, me)
+        except ShortOfMinimum as exc:
+            return self.ctx.message(request, 403, _("Not your seat"), exc.words(_))
+        if not bound:
             return self.ctx.message(request, 403, _("Not your seat"), self.accounts.seat_refusal(me, room, seat, _)
                                     or _("This seat belongs to another account."))
         return see_other(f"/play/{token}")
@@ -249,8 +256,12 @@ class AccountPages:
                            "link": f"/t/{s.table_id}/replay" if over else f"/t/{s.table_id}"})
         me = account_of(request)
         ratings = await self.hub.ratings.profile(account.id, _)  # each rating with its history chart (ratings.py)
+        reliability = await self.hub.ratings.reliability(account.id)  # rated games finished, of the latest 100
+        blocking = me is not None and me.id != account.id and account.id in await self.hub.writer.run(
+            self.hub.store.blocked_by, me.id)
         return self.ctx.page(request, "player.html", player=account.name, account_id=account.id, played=played,
-                             recent=recent, mine=me is not None and me.id == account.id, ratings=ratings)
+                             recent=recent, mine=me is not None and me.id == account.id, ratings=ratings,
+                             reliability=reliability, signed_in=me is not None, blocking=blocking)
 
     # -------------------------------------------------------------- passkeys (JSON, for static/account.js)
 

@@ -371,6 +371,8 @@ class Accounts:
             return False
         if seat.account == me.id and seat.name == me.name:
             return True
+        if seat.account is None:  # a table may ask its players to finish their games (raises ShortOfMinimum)
+            await room.hub.ratings.check_minimum(me.id, room.row.min_finished)
         if not await self._run(self.store.bind_seat, room.id, seat_no, me.id, me.name):
             return False
         renamed = seat.name != me.name

@@ -231,6 +231,9 @@ class AccountStore:
             ("DELETE FROM invitations WHERE account = ? OR inviter = ?", (account_id, account_id)),  # invite_store
             ("DELETE FROM rating_changes WHERE player = ?", (f"user:{account_id}",)),  # ratings.py
             ("DELETE FROM ratings WHERE player = ?", (f"user:{account_id}",)),
+            ("DELETE FROM blocks WHERE blocker = ? OR blocked = ?", (account_id, account_id)),  # fairplay/store.py
+            ("UPDATE reports SET reporter = NULL WHERE reporter = ?", (account_id,)),
+            ("UPDATE reports SET account = NULL WHERE account = ?", (account_id,)),
             ("DELETE FROM accounts WHERE id = ?", (account_id,)),
         ], seats_of=tables)
         return counts[0]

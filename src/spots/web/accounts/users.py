@@ -1,4 +1,5 @@
-"""``spots users``: the host's view of the accounts: list, disable or enable, reset a password, delete.
+"""``spots users``: the host's view of the accounts: list, disable or enable, reset a password, delete, and the
+players' reports (``reports``: the open ones, ``--all``, ``--read ID`` once dealt with).
 
 Why these rules: a password never appears on a command line (where ``ps`` and the
 shell's history would keep it): ``reset`` prints a one-time code for the player to
@@ -45,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name")
     p.add_argument("--password-stdin", action="store_true",
                    help="read the new password from standard input (a prompt on a terminal), never an argument")
+    p = sub.add_parser("reports", help="the players' reports of chat lines and players (the open ones)")
+    p.add_argument("--all", action="store_true", help="the reports already read too")
+    p.add_argument("--read", metavar="ID", help="mark a report read (dealt with)")
     p = sub.add_parser("delete", help="delete an account and its personal data; its seats become anonymous")
     p.add_argument("name")
     p.add_argument("--yes", action="store_true", help="really delete (it cannot be undone)")
@@ -90,6 +94,8 @@ def run(args: argparse.Namespace, store: TableStore, out: TextIO, stdin: TextIO)
             print(f"{account.name:24} {created:16} {sessions:8} {keys:8}  {state}", file=out)
         print(f"{len(rows)} account{'s' if len(rows) != 1 else ''}", file=out)
         return 0
+    if args.action == "reports":
+        return reports(store, out, args.all, args.read)
     account = find(store, args.name)
     if args.action in ("disable", "enable"):
         store.set_account(account.id, disabled=args.action == "disable")
@@ -111,6 +117,27 @@ def run(args: argparse.Namespace, store: TableStore, out: TextIO, stdin: TextIO)
         seats = store.delete_account(account.id)
         print(f"{account.name}: deleted with their sessions, passkeys and e-mail; {seats} seat(s) kept as"
               " 'deleted player'", file=out)
+    return 0
+
+
+def reports(store: TableStore, out: TextIO, every: bool, read: str | None) -> int:
+    """The players' reports, oldest first: who reported whom, where, the line as it was said, and why."""
+    if read is not None:
+        if not store.read_report(read):
+            raise LookupError(f"there is no open report {read!r} (spots users reports lists them)")
+        print(f"report {read}: read", file=out)
+        return 0
+    rows = store.reports(every)
+    for r in rows:
+        when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.at))
+        where = f"at table {r.table}" if r.table else "from their profile"
+        reported = r.name if r.account else f"{r.name} (guest or spectator)"
+        print(f"[{r.id}] {when} {r.reporter or 'deleted player'} reported {reported} {where}"
+              f"{'' if r.status == 'open' else ' (read)'}", file=out)
+        if r.line is not None:
+            print(f"    said: {r.line!r}", file=out)
+        print(f"    why:  {r.why!r}", file=out)
+    print(f"{len(rows)} {'report' if len(rows) == 1 else 'reports'}{'' if every else ' open'}", file=out)
     return 0
 
 

@@ -60,24 +60,26 @@ class Timekeeper:
         seats = self.room.row.seats
         racers = self.room.kind.web.racers(state)
         if racers:
-            humans = [s for s in racers if seats[s].kind == "human" and clock.stand_in(s) is None]
+            humans = [s for s in racers if seats[s].kind == "human" and clock.stand_in(s) is None
+                      and not self.room.row.resign_stand_in(s)]
             mover = self.room.kind.spec.summarize(state).seat
             return mover if mover in humans else (humans[0] if humans else None)
         if state.is_chance_node():
             return None
         seat = state.current_player()
-        return seat if seats[seat].kind == "human" and clock.stand_in(seat) is None else None
+        timed = seats[seat].kind == "human" and clock.stand_in(seat) is None and not self.room.row.resign_stand_in(seat)
+        return seat if timed else None
 
     def choosers(self, clock: Clock) -> list[int]:
         """The humans who may choose for a seat out of time: the others who took their seats and are not away."""
         return [s.seat for s in self.room.row.seats if s.kind == "human" and s.claimed and clock.stand_in(s.seat)
-                is None]
+                is None and not self.room.row.resign_stand_in(s.seat)]
 
     def seat_bots(self) -> None:
         """Put the stand-ins in the room's bot seats (and take them out for seats that are back)."""
         bots = self.room.bots
         for seat in self.room.row.seats:
-            if seat.kind != "human":
+            if seat.kind != "human" or self.room.row.resign_stand_in(seat.seat):  # (resigned: its stand-in stays)
                 continue
             kind = self.clock.stand_in(seat.seat)
             if kind in STAND_INS:
@@ -164,6 +166,14 @@ class Timekeeper:
         self.room.changed()
         self.room.schedule_bot()
         self.arm()
+
+    async def restart(self) -> None:
+        """Who plays a seat changed (a resignation): run the clock of whoever is to move now (under the room's
+        lock)."""
+        now = time.time()
+        clock = self.clock.copy()
+        clock.start(self.clock_seat(self.room.state, clock), now)
+        await self._store(clock)
 
     # -------------------------------------------------------------- people
 

@@ -24,6 +24,7 @@ from ..accounts.service import account_of, name_key
 from ..accounts.store import AccountRow
 from ..context import Context, tr_of
 from ..games import hosted
+from ..ratings.service import ShortOfMinimum
 from ..writer import Unavailable
 
 if TYPE_CHECKING:
@@ -133,7 +134,11 @@ class InvitationPages:
                 "Someone took this seat with its link before you accepted."))
         try:
             await self.hub.claim(row.token)
-            if not await accounts.bind(room, seat, me):
+            try:
+                bound = await accounts.bind(room, seat, me)
+            except ShortOfMinimum as exc:
+                return self.ctx.message(request, 403, _("Not your seat"), exc.words(_))
+            if not bound:
                 return self.ctx.message(request, 409, _("Too late"), _(
                     "Someone took this seat with its link before you accepted."))
             await self.hub.writer.run(self.hub.store.answer_invitation, table_id, seat, me.id, "accepted")

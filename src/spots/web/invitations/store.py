@@ -71,7 +71,9 @@ class InviteStore:
         with self.lock:
             rows = self._read(f"{COLUMNS} JOIN seats s ON s.table_id = i.table_id AND s.seat = i.seat"
                               " WHERE i.account = ? AND i.status = 'invited' AND s.claimed = 0 AND s.account IS NULL"
-                              " AND t.status <> 'over' ORDER BY i.created DESC LIMIT ?", (account_id, limit))
+                              " AND t.status <> 'over' AND NOT EXISTS (SELECT 1 FROM blocks b WHERE"
+                              " b.blocker = i.account AND b.blocked = i.inviter)"  # none from a player one blocked
+                              " ORDER BY i.created DESC LIMIT ?", (account_id, limit))
         return [_row(r) for r in rows]
 
     def answer_invitation(self, table_id: str, seat: int, account_id: str, status: str) -> bool:

@@ -64,7 +64,8 @@ def routes(ctx: Context) -> APIRouter:
         account = await hub.writer.run(hub.store.account_named, name_key(name))
         if account is None:
             return JSONResponse({"error": "unknown-player", "message": f"nobody here has the name {name!r}"}, 404)
-        return JSONResponse({"player": account.name, "ratings": await hub.ratings.profile(account.id)})
+        return JSONResponse({"player": account.name, "ratings": await hub.ratings.profile(account.id),
+                             "reliability": await hub.ratings.reliability(account.id)})
 
     return router
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
 
+from ...i18n import N_
 from ..games import hosted
 from ..talk.store import Change, Rating
 from ..writer import Unavailable
@@ -40,6 +41,8 @@ log = logging.getLogger("spots.web")
 MODEL_SETTINGS: dict[str, Any] = {}  # OpenSkill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 MODEL = PlackettLuce(**MODEL_SETTINGS)
 LADDER_FILE = Path(__file__).with_name("bot_ladder.json")
+RELIABILITY_OVER = 100  # the latest rated games the reliability figure counts
+FINISHING = ("finished", "resigned")  # endings that count as finishing (not: ran out of time, left)
 
 
 def places(scores: Sequence[int], winner: int | None) -> list[int]:
@@ -51,17 +54,19 @@ def places(scores: Sequence[int], winner: int | None) -> list[int]:
 
 
 def last_for_absence(ranks: Sequence[int], leaver: int | None, ran_out: Sequence[int]) -> list[int]:
-    """The places once absence counts: who ran out of time finishes below everyone who did not (the first to run
-    out last of all), and the one whose turn it was when a table was retired below them all."""
-    out = list(ranks)
-    below = len(out)
-    for seat in reversed(ran_out):  # the latest to run out first, just below those who played on
-        if 0 <= seat < len(out) and seat != leaver:
-            below += 1
-            out[seat] = below
-    if leaver is not None:
-        out[leaver] = below + 1
-    return out
+    """The places once absence counts: who resigned or ran out of time (``ran_out``, the resigned first) finishes
+    below everyone who did not (the first of them last of all), and the one whose turn it was when a table was
+    retired below them all. The places are counted again from 1 (equal places stay equal)."""
+    absent = [seat for seat in ran_out if 0 <= seat < len(ranks) and seat != leaver]
+
+    def key(seat: int) -> tuple[int, int]:
+        if seat == leaver:
+            return (2, 0)
+        if seat in absent:
+            return (1, -absent.index(seat))  # the later one ran out (or resigned), the better its place
+        return (0, ranks[seat])
+
+    return [1 + sum(key(other) < key(seat) for other in range(len(ranks))) for seat in range(len(ranks))]
 
 
 def shown(mu: float, sigma: float) -> str:
@@ -129,9 +134,13 @@ class Ratings:
             log.info("table %s is rated but does not count (a player's account is marked)", room.id)
             return []
         summary = room.kind.spec.summarize(room.state)
-        ran_out = list(room.timekeeper.clock.ran_out) if room.timekeeper is not None else []
-        ranks = last_for_absence(places(summary.scores, summary.winner), leaver, ran_out)
-        changes = await asyncio.to_thread(self.changes, room, keys, ranks)
+        resigned = room.row.resigned_seats()
+        clock = room.timekeeper.clock if room.timekeeper is not None else None
+        ran_out = [s for s in (clock.ran_out if clock is not None else []) if s not in resigned]
+        ranks = last_for_absence(places(summary.scores, summary.winner), leaver, [*resigned, *ran_out])
+        endings = ["resigned" if s in resigned else "time" if s in ran_out else "left" if s == leaver else "finished"
+                   for s in range(len(keys))]
+        changes = await asyncio.to_thread(self.changes, room, keys, ranks, endings)
         try:
             if not await self.hub.writer.run(self.hub.store.record_ratings, room.id, changes, set(self.bots(room))):
                 return []  # another process rated it first
@@ -145,7 +154,7 @@ class Ratings:
     def bots(self, room: Room) -> list[str]:
         return [f"bot:{s.bot}" for s in room.row.seats if s.kind == "bot"]
 
-    def changes(self, room: Room, keys: list[str], ranks: list[int]) -> list[Change]:
+    def changes(self, room: Room, keys: list[str], ranks: list[int], endings: list[str]) -> list[Change]:
         """The model's update for one table (people move; bots keep their ladder rating)."""
         game = room.kind.spec.name
         stored = self.hub.store.ratings_of(game, [k for k in keys if k.startswith("user:")])
@@ -154,10 +163,10 @@ class Ratings:
         after = MODEL.rate(teams, ranks=[float(r) for r in ranks])
         now = time.time()
         out = []
-        for key, old, (new,), place in zip(keys, before, after, ranks, strict=True):
+        for key, old, (new,), place, ending in zip(keys, before, after, ranks, endings, strict=True):
             fixed = key.startswith("bot:")
             out.append(Change(room.id, key, game, now, place, old.mu, old.sigma,
-                              old.mu if fixed else new.mu, old.sigma if fixed else new.sigma))
+                              old.mu if fixed else new.mu, old.sigma if fixed else new.sigma, ending))
         return out
 
     def rating_of(self, game: str, key: str, stored: dict[str, Rating]) -> Rating:
@@ -213,6 +222,23 @@ class Ratings:
                  "rating": shown(r.mu, r.sigma), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
                  "games": r.games} for i, r in enumerate(rows[:limit])]
 
+    async def reliability(self, account: str) -> dict[str, Any]:
+        """The share of an account's latest ``RELIABILITY_OVER`` rated games (all games) it finished: played to the
+        end or resigned; running out of time and leaving are not finishing. ``share`` is None before any."""
+        endings = await self.hub.writer.run(self.hub.store.endings, f"user:{account}", RELIABILITY_OVER)
+        finished = sum(e in FINISHING for e in endings)
+        return {"games": len(endings), "finished": finished,
+                "share": round(100 * finished / len(endings)) if endings else None}
+
+    async def check_minimum(self, account: str, minimum: int | None) -> None:
+        """Raise ``ShortOfMinimum`` when a table's minimum share of finished games is more than the account's (an
+        account without a rated game yet meets any minimum)."""
+        if not minimum:
+            return
+        figure = await self.reliability(account)
+        if figure["share"] is not None and figure["share"] < minimum:
+            raise ShortOfMinimum(minimum, figure["share"], figure["games"])
+
     async def profile(self, account: str, tr: Callable[[str], str] = str) -> list[dict[str, Any]]:
         """An account's rating in each game it played rated, with its history (oldest first) and a chart."""
         key = f"user:{account}"
@@ -249,6 +275,36 @@ def chart(changes: Sequence[Change], width: int = 240, height: int = 80) -> str:
             f' role="img" aria-label="{shown(*points[-1])}">'
             f'<polygon class="band" points="{" ".join(top + bottom)}"/>'
             f'<polyline class="mean" fill="none" points="{line}"/></svg>')
+
+
+class ShortOfMinimum(Exception):
+    """An account's share of finished rated games is below a table's minimum (``min_finished``)."""
+
+    def __init__(self, minimum: int, share: int, games: int) -> None:
+        super().__init__(f"this table asks for players who finished at least {minimum}% of their latest rated games;"
+                         f" you finished {share}% of your latest {games}")
+        self.minimum, self.share, self.games = minimum, share, games
+
+    def words(self, tr: Callable[[str], str]) -> str:
+        return tr(SHORT).format(minimum=f"{self.minimum}%", share=f"{self.share}%", n=self.games)
+
+
+SHORT = N_("This table asks for players who finished at least {minimum} of their latest rated games; you finished"
+           " {share} of your latest {n}. Resigning counts as finishing; running out of time or leaving does not.")
+
+
+def check_min_finished(body: dict[str, Any], rated: bool) -> int | None:
+    """A create-table request's minimum share of finished rated games (None: none): ValueError says why not."""
+    value = body.get("min_finished")
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 100:
+        raise ValueError("'min_finished' is a share in percent, 1 to 100: the least share of their latest rated"
+                         " games each player must have finished")
+    if not rated:
+        raise ValueError("only a rated table asks for a minimum of finished games (its players are signed in);"
+                         " make the table rated or leave 'min_finished' out")
+    return value
 
 
 def check_rated(body: dict[str, Any], seats: list[dict[str, Any]], account: str | None) -> bool:

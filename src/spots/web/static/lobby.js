@@ -90,6 +90,7 @@
     const mine = seats.findIndex((s) => s.kind === "human" && !s.open && s.invite === undefined);
     const body = { game: game(), seats, options: options(), creator_seat: mine < 0 ? null : mine, clock: $("clock").value,
       rated: $("rated").checked, hints: !$("rated").checked && $("hints").value === "on" };
+    if ($("rated").checked && $("min-finished").value) body.min_finished = Number($("min-finished").value);
     $("create").disabled = true;
     try {
       const r = await fetch("/api/tables", {
@@ -128,9 +129,10 @@
     const title = g.title;
     const hints = t.hints === "rated" ? ` · <span class="no-hints">${esc(T("no hints: rated"))}</span>`
       : t.hints === "off" ? ` · <span class="no-hints">${esc(T("no hints"))}</span>` : "";
+    const finish = t.min_finished ? ` · <span class="min-finished">${esc(T("players who finish {share}%", { share: t.min_finished }))}</span>` : "";
     return `<li class="table-row" data-table="${t.id}" data-game="${esc(t.game)}"><div><b>${esc(T("Table {id}", { id: t.id }))}</b>
       <span class="game-name">${esc(title)}</span>
-      <span class="muted">${esc(goal)} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}${pace}${hints}</span></div>
+      <span class="muted">${esc(goal)} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}${pace}${hints}${finish}</span></div>
       <div class="lps">${players}</div><div class="links">${links}</div></li>`;
   }
 

@@ -81,6 +81,11 @@
     undo.hidden = me === null || view.over || !view.undo || view.undo.seat !== me;
     undo.disabled = busy;
     if (view.to_move !== me) $("hints").hidden = true;
+    // Resign: a seated player's, until the game is over (final: the server refuses anything after it)
+    const resigned = view.resigned || [];
+    $("resign-button").hidden = me === null || view.over || (view.resigned_seats || []).includes(me);
+    $("resign-note").hidden = view.over || !resigned.length;
+    $("resign-note").textContent = resigned.join(" ");
     refocus(was);
   }
 
@@ -203,6 +208,10 @@
       hintAsked = true;
       hintPanel(`<p>${Page.esc(T("Thinking…"))}</p>`);
     }
+  });
+  $("resign-button").addEventListener("click", () => $("resign-confirm").showModal());
+  $("resign-confirm").addEventListener("close", () => {
+    if ($("resign-confirm").returnValue === "resign") send({ type: "resign" });
   });
   for (const R of Object.values(Renderers)) if (R.init) R.init({ sendMove, toast });  // a game's own hand play
   window.SpotsTable = {

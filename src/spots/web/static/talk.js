@@ -10,6 +10,8 @@
   let host = false;
   let muted = [];
   let lines = [];
+  const signedIn = document.body.dataset.signedIn === "1";
+  let reporting = null;  // the chat line the report dialog is about
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -32,6 +34,13 @@
       b.type = "button";
       b.dataset.author = line.author;
       li.append(" ", b);
+    }
+    if (signedIn && line.author !== mine && line.id !== undefined) {  // report it to the host (fairplay/reports.py)
+      const r = el("button", "talk-report", T("Report"));
+      r.type = "button";
+      r.dataset.line = line.id;
+      r.title = T("Report this line to the server's host");
+      li.append(" ", r);
     }
     return li;
   }
@@ -119,6 +128,24 @@
   $("talk-lines").addEventListener("click", (e) => {
     const b = e.target.closest("button.talk-mute");
     if (b) window.SpotsTable.send({ type: "mute", author: b.dataset.author, on: !muted.includes(b.dataset.author) });
+  });
+  $("talk-lines").addEventListener("click", (e) => {
+    const b = e.target.closest("button.talk-report");
+    if (!b) return;
+    reporting = b.dataset.line;
+    $("report-why").value = "";
+    $("report-said").textContent = "";
+    $("report-dialog").showModal();
+  });
+  $("report-form").addEventListener("submit", async (e) => {
+    if (e.submitter && e.submitter.value !== "send") return;  // Cancel closes the dialog
+    e.preventDefault();
+    const r = await fetch("/api/reports", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ table, line: reporting, why: $("report-why").value }) });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) { $("report-said").textContent = data.message || String(r.status); return; }
+    $("report-dialog").close();
+    window.SpotsTable.toast(T("Sent: the host reads it."));
   });
   $("talk-watchers").addEventListener("change", (e) => {
     window.SpotsTable.send({ type: "watchers", on: e.target.checked });

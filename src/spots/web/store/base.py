@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from ...core.commitment import Commitment, salts_text
 from ..accounts.store import AccountStore
 from ..coach.store import AnalysisStore
-from ..fairplay.store import WatchStore
+from ..fairplay.store import FairPlayStore
 from ..invitations.store import InviteStore
 from ..notices.store import PushStore
 from ..talk.store import TalkStore
@@ -67,6 +67,23 @@ class TableRow:
     rated: bool = False  # its result changes ratings (ratings.py)
     hints: bool = True  # the creator let the advisor answer (never at a rated table: ``advisor_refusal``)
     dice: Commitment | None = None  # the committed dice (the seed is secret until the end: ``fairplay/dice.py``)
+    resigned: list[tuple[int, int]] = field(default_factory=list)  # [seat, moves when it resigned], in order
+    min_finished: int | None = None  # the share (%) of rated games its players must have finished (ratings.py)
+
+    # Resigning (``fairplay/resign.py``): a stand-in plays a resigned seat to the end.
+
+    def resigned_seats(self) -> list[int]:
+        """The seats that resigned, the first first."""
+        return [seat for seat, _ in self.resigned]
+
+    def played_out(self) -> bool:
+        """Whether the game is over for everyone who counts: at most one seat has not resigned, or no person has."""
+        left = [s for s in self.seats if s.seat not in self.resigned_seats()]
+        return bool(self.resigned) and (len(left) <= 1 or all(s.kind != "human" for s in left))
+
+    def resign_stand_in(self, seat: int) -> bool:
+        """Whether a stand-in plays ``seat`` because of a resignation (its own, or everyone's once played out)."""
+        return seat in self.resigned_seats() or (self.played_out() and self.seats[seat].kind == "human")
 
 
 def stored_dice(commitment: str | None, seed: str | None, salts: str | None, deal: int, reveal: str | None
@@ -77,6 +94,11 @@ def stored_dice(commitment: str | None, seed: str | None, salts: str | None, dea
     dice = Commitment.parse({"commitment": commitment, "seed": seed, "salts": json.loads(salts or "[]"),
                              "deal": bool(deal)}, "the table's dice")
     return replace(dice, reveal_from=reveal)
+
+
+def resigned_of(text: str | None) -> list[tuple[int, int]]:
+    """The stored ``resigned`` column: the seats that resigned, in order, with the moves played when each did."""
+    return [(int(seat), int(moves)) for seat, moves in json.loads(text)] if text else []
 
 
 def dice_columns(dice: Commitment | None) -> tuple[str | None, str | None, str | None, int, str | None]:
@@ -91,7 +113,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore, WatchStore, ABC):
+class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore, FairPlayStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their
@@ -106,7 +128,8 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
     @abstractmethod
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
-                     rated: bool = False, hints: bool = True, dice: Commitment | None = None) -> TableRow:
+                     rated: bool = False, hints: bool = True, dice: Commitment | None = None,
+                     min_finished: int | None = None) -> TableRow:
         """A new table with its seats, opening moves and invitations (seats with ``invited``), in one
         transaction."""
 
@@ -159,7 +182,8 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
         quarantined table's)."""
         found: dict[str, TableRow] = {}
         for r in self._read("SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner,"
-                            " clock, rated, hints, dice_commitment, dice_seed, dice_salts, dice_deal, dice_reveal"
+                            " clock, rated, hints, dice_commitment, dice_seed, dice_salts, dice_deal, dice_reveal,"
+                            " resigned, min_finished"
                             f" FROM tables WHERE {where} ORDER BY created", args):
             try:
                 rules: Any = json.loads(r[4])
@@ -168,7 +192,8 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
             summary = json.loads(r[8]) if r[8] else None
             found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "",
                                    clock=r[10], rated=bool(r[11]), hints=bool(r[12]),
-                                   dice=stored_dice(*r[13:18]))
+                                   dice=stored_dice(*r[13:18]), resigned=resigned_of(r[18]),
+                                   min_finished=r[19])
         if not found:
             return found
         among, ids = self._among(list(found))

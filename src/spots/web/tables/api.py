@@ -21,7 +21,7 @@ from ..guard import Refused, client_of, parse_json, read_body, whole_number
 from ..invitations.service import keep_invites, read_invites
 from ..notices.service import PUSH_SERVICES, PUSHES_PER_SEAT, is_push_service
 from ..ratings.routes import routes as standing_routes
-from ..ratings.service import check_rated
+from ..ratings.service import ShortOfMinimum, check_min_finished, check_rated
 from ..writer import Unavailable
 from .forms import clean_name, parse_new_table
 
@@ -94,6 +94,7 @@ class Api:
             kind, rules, seats = parse_new_table(body)
             rated = check_rated(body, seats, None if me is None else me.id)
             hints = check_hints(body, rated)
+            min_finished = check_min_finished(body, rated)
             pace = parse_pace(body.get("clock"))
             invited = await read_invites(self.ctx, body, seats, me, tr_of(request))  # seats kept by name
         except ValueError as exc:
@@ -103,11 +104,17 @@ class Api:
                 seat.update(account=me.id, name=me.name)
         if invited and me is not None:
             keep_invites(seats, invited, me)  # stored with the table, in its transaction
+        if me is not None and any(s.get("claimed") for s in seats):  # the creator's own seat meets the minimum
+            try:
+                await self.hub.ratings.check_minimum(me.id, min_finished)
+            except ShortOfMinimum as exc:
+                return _error(400, "bad-table", str(exc))
         room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace, rated=rated,
-                                     hints=hints)
+                                     hints=hints, min_finished=min_finished)
         return JSONResponse({
             "id": room.id, "game": kind.spec.name, "host": self.ctx.link(f"/host/{room.row.host_token}"),
-            "rated": rated, "hints": hints_word(room.row), "commitment": commitment_of(room.row),
+            "rated": rated, "hints": hints_word(room.row), "min_finished": min_finished,
+            "commitment": commitment_of(room.row),
             "watch": self.ctx.link(f"/t/{room.id}"),
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "open": s.open, "mine": s.claimed,
                        "link": self.ctx.link(f"/play/{s.token}") if s.token else None,

@@ -21,6 +21,7 @@ import json
 import logging
 from typing import TYPE_CHECKING
 
+from ..fairplay import resign
 from ..writer import Unavailable
 
 if TYPE_CHECKING:
@@ -136,6 +137,10 @@ class Follower:
             renamed = renamed or mine.name != stored.name
             mine.token, mine.claimed, mine.open, mine.name = stored.token, stored.claimed, stored.open, stored.name
             mine.account = stored.account
+        if row.resigned != room.row.resigned:  # a seat resigned there: its stand-in plays here too
+            room.row.resigned = row.resigned
+            resign.seat_stand_ins(room)
+            room.schedule_bot()
         if renamed:
             room.renamed()
         room.changed(full=renamed)

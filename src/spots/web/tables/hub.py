@@ -224,12 +224,14 @@ class Hub:
 
     async def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], client: str = "",
                      dice: random.Random = DICE, pace: Pace | None = None, rated: bool = False,
-                     hints: bool = True, commitment: Commitment | None = None) -> Room:
+                     hints: bool = True, commitment: Commitment | None = None, min_finished: int | None = None
+                     ) -> Room:
         """A new table within the limits: deal and roll the opening chance events, store it, start the bots.
 
         ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
         ``pace``: the table's clock (None: no clock). ``hints``: the advisor answers (never at a rated table).
         ``commitment``: a named deal's committed key (its ``dice`` are the deal's; the daily deal's).
+        ``min_finished``: a rated table's minimum share of finished rated games for its players (ratings.py).
         """
         owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
         # Online dice are committed to before the first chance event (fairplay/dice.py); a tutorial's seeded dice
@@ -255,7 +257,7 @@ class Hub:
                               else None, time.time()).to_json()
         try:
             row = await self.writer.run(self.store.create_table, kind.spec.name, rules.to_dict(), seats, moves, owner,
-                                        clock, rated, hints and not rated, committed)
+                                        clock, rated, hints and not rated, committed, min_finished)
         except Unavailable as exc:
             raise Refused(503, "unavailable", f"the table could not be created: {exc.why}; try again later",
                           exc.retry) from None
@@ -413,7 +415,7 @@ class Hub:
             if room.timekeeper is not None:
                 continue  # its clocks bring it to an end
             mover = room.kind.spec.summarize(room.state).seat
-            if mover is None or room.row.seats[mover].kind != "human":  # a bot plays by itself: watched, it stays
+            if mover is None or mover in room.bots:  # a bot (or a resigned seat's stand-in) plays by itself
                 waited_on = bool(room.conns)
             else:
                 waited_on = any(c.seat == mover for c in room.conns)

@@ -77,12 +77,15 @@ class Rematch:
             await self._tell(room, conn, accepted, following)
             return None
         try:
-            _, complete = await self.hub.writer.run(self.hub.store.accept_rematch, room.id, conn.seat,
-                                                           humans(room))
+            complete = (await self.hub.writer.run(self.hub.store.accept_rematch, room.id, conn.seat,
+                                                  humans(room)))[1]  # (never rebind _: the words below need it)
         except Unavailable as exc:
             return _error("server-error", _("the rematch could not be saved; try again"), retry_after=exc.retry)
         if complete:
             try:
+                accounts = [a for s in room.row.seats if (a := account_of(s))]
+                if await self.hub.writer.run(self.hub.store.blocks_among, accounts):  # fairplay/reports.py
+                    raise Refused(409, "blocked", _("these players cannot all sit at one table again"))
                 await self.create(room, conn)
             except (Refused, Unavailable) as exc:
                 await self.hub.writer.run(self.hub.store.withdraw_rematch, room.id, conn.seat)
@@ -107,7 +110,7 @@ class Rematch:
                           **({"account": account} if (account := account_of(s)) else {})})
         pace = room.timekeeper.clock.pace if room.timekeeper is not None else None  # the same clock, afresh
         new = await self.hub.create(kind, kind.spec.records.rules_from_dict(options), seats, conn.client, pace=pace,
-                                    rated=row.rated, hints=row.hints)
+                                    rated=row.rated, hints=row.hints, min_finished=row.min_finished)
         await self.hub.writer.run(self.hub.store.link_rematch, room.id, new.id)
         log.info("table %s: rematch at table %s", room.id, new.id)
         return new
@@ -123,6 +126,9 @@ class Rematch:
                 conn.send(json.dumps(self.message(room, conn, accepted, new)))
 
     def message(self, room: Room, conn: Conn, accepted: list[int], new: Room | None) -> dict[str, Any]:
+        peer = self.hub.talk.peers.get(conn)
+        if peer is not None and peer.blocked:  # a blocked player's offer does not reach the blocker
+            accepted = [s for s in accepted if room.row.seats[s].account not in peer.blocked]
         waiting = [room.names[s] for s in humans(room) if s not in accepted]
         msg: dict[str, Any] = {"type": "rematch", "accepted": accepted, "waiting": waiting,
                                "next": new.id if new else None}

@@ -32,6 +32,7 @@ from ...core.errors import IllegalMoveError
 from ..accounts.store import DELETED
 from ..clocks.clock import Clock, skip_move
 from ..clocks.timing import SKIP, Timekeeper
+from ..fairplay import resign
 from ..fairplay.advisor import hints_word
 from ..fairplay.dice import chance_dice, drawn_with, fresh_salts, shown
 from ..games import GameKind, hosted
@@ -162,6 +163,7 @@ class Room(Takebacks):
         self.changed_at = 0.0  # when the position last changed (monotonic) ...
         self.could_act: set[int] = set()  # ... and the seats that could act in the position before
         self.timekeeper = Timekeeper(self, Clock.from_json(row.clock)) if row.clock else None  # a clocked table's
+        resign.seat_stand_ins(self)  # a resigned seat's stand-in (every person's, once the game is played out)
         self.langs: dict[int, str] = {}  # each seat's language when last seen here (for its notices: notices.py)
 
     # -------------------------------------------------------------- queries
@@ -188,9 +190,10 @@ class Room(Takebacks):
         played for someone out of time."""
         covered = self.timekeeper.clock.covered if self.timekeeper is not None else []
         state = state or self.state
+        resigned = resign.covered(self.row, len(state.history()))
         return self.kind.spec.record(state, self.names, None,
                                      [s.bot or "random" if s.kind == "bot" else None for s in self.row.seats],
-                                     [(seat, first, last) for seat, first, last in covered],
+                                     [*((seat, first, last) for seat, first, last in covered), *resigned],
                                      shown(self.row, state.is_terminal()))  # the seed only once it is over
 
     def current_view(self, lang: str = "en", seat: int | None = None) -> dict[str, Any]:
@@ -206,19 +209,24 @@ class Room(Takebacks):
             view["table"] = self.id
             view["undo"] = self.undo_offer()  # who may take back a move now (the page's Undo button)
             view["absent"] = self.absences(key[0])
+            view["resigned"] = resign.words(self, key[0])  # who resigned (the page says so while the game goes on)
+            view["resigned_seats"] = self.row.resigned_seats()
             self._views[key] = json.dumps(view)
         return self._views[key]
 
     def absences(self, lang: str) -> list[str]:
-        """Once the game is over, who ran out of time, in words: at a rated table they are rated last whatever the
-        board says (a stand-in finished their game)."""
-        if self.timekeeper is None or not self.state.is_terminal():
+        """Once the game is over, who resigned or ran out of time, in words: at a rated table they are rated last
+        whatever the board says (a stand-in finished their game)."""
+        if not self.state.is_terminal():
             return []
+        if self.timekeeper is None:
+            return resign.words(self, lang)
         _ = i18n.translator(lang).gettext
         names = self.names_in(lang)
         said = (_("{who} ran out of time: rated last, whatever the board says.") if self.row.rated else
                 _("{who} ran out of time; a stand-in finished the game for them."))
-        return [said.format(who=names[seat]) for seat in self.timekeeper.clock.ran_out]
+        return [*resign.words(self, lang), *(said.format(who=names[seat]) for seat in self.timekeeper.clock.ran_out
+                                             if seat not in self.row.resigned_seats())]
 
     def state_message(self, conn: Conn) -> str:
         """The state message a viewer is owed now: the view and the log lines it has not had."""
@@ -280,6 +288,7 @@ class Room(Takebacks):
             "to_move": None if summary.seat is None or self.kind.web.racers(st) else names[summary.seat],
             "winner": None if summary.winner is None else names[summary.winner], "viewers": 0,
             "hints": hints_word(self.row),  # the lobby says "no hints: rated" or "no hints"
+            "min_finished": self.row.min_finished,  # a rated table's minimum share of finished games, if any
             **({} if self.timekeeper is None else self.timekeeper.summary()),
         }
 
@@ -551,7 +560,8 @@ class Room(Takebacks):
                 return
             racing = bool(self.kind.web.racers(st))
             # even with no bot delay, a person gets at least 1.5 s to claim first
-            await asyncio.sleep(max(self.hub.bot_delay, 1.0) * (1.5 + DICE.random()) if racing else self.hub.bot_delay)
+            delay = 0.0 if self.row.played_out() else self.hub.bot_delay  # played out: nobody is left to wait for
+            await asyncio.sleep(max(delay, 1.0) * (1.5 + DICE.random()) if racing else delay)
             if self.state is not st:
                 continue
             try:

@@ -21,6 +21,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from ... import i18n
 from ..accounts.service import account_of, session_token
 from ..context import Context, request_lang
+from ..fairplay import resign
 from ..fairplay.advisor import advisor_refusal
 from ..fairplay.dice import add_salt
 from ..guard import client_of, kept_for_newcomers, network_of
@@ -248,16 +249,20 @@ class SocketServer:
             return None
         if kind in TALK_TYPES:
             return await self.hub.talk.handle(room, conn, msg)
-        if kind not in ("move", "undo", "hint", "absent", "back", "salt"):
+        if kind not in ("move", "undo", "hint", "absent", "back", "salt", "resign"):
             return _error("bad-message", _(
-                "unknown message type {kind}; the types are move, undo, hint, sync, ping, absent, back, salt, chat,"
-                " watchers, host, mute, rematch").format(kind=repr(kind)))
+                "unknown message type {kind}; the types are move, undo, hint, sync, ping, absent, back, salt, resign,"
+                " chat, watchers, host, mute, rematch").format(kind=repr(kind)))
         if conn.seat is None:
             return _error("spectator", _("spectators cannot act; open a seat's invite link to play"))
         claimed = msg.get("seat", conn.seat)
         if claimed != conn.seat:
             return _error("wrong-seat", _("this connection plays seat {seat}; it cannot act for seat {claimed}").format(
                 seat=conn.seat, claimed=repr(claimed)))
+        if conn.seat in room.row.resigned_seats():  # a resignation is final: a stand-in plays the seat
+            return _error("resigned", _(resign.RESIGNED))
+        if kind == "resign":
+            return await resign.resign(room, conn.seat, conn.lang)
         if kind == "hint":
             return await self._hint(room, conn)
         if kind == "salt":

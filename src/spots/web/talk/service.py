@@ -12,6 +12,7 @@ secret). Quick phrases are stored by key and shown in each reader's language.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -52,6 +53,8 @@ class Peer:
     host: bool = False  # showed the table's host secret: may mute
     listening: bool = False  # asked for table talk (any talk message): only then is it sent any
     watchers_on: bool = False  # a player who turned the spectators' chat on
+    account: str | None = None  # the signed-in viewer's account ...
+    blocked: frozenset[str] = frozenset()  # ... and the accounts it blocks: their players' lines never reach it
 
 
 @dataclass
@@ -102,6 +105,10 @@ class Talk:
         else:
             author = spectator_key(conn.client, room.id)
             peer = Peer(author, author.split(":")[1][:4])
+        if conn.account is not None:
+            peer.account = conn.account
+            with contextlib.suppress(Unavailable):  # (else read again when the viewer blocks or unblocks someone)
+                peer.blocked = frozenset(await self.hub.writer.run(self.hub.store.blocked_by, conn.account))
         self.peers[conn] = peer
 
     def listens(self, conn: Conn) -> bool:
@@ -116,13 +123,18 @@ class Talk:
         talk = self.tables.get(room.id)
         if peer is None or talk is None:
             return
-        lines = [self.shown(line, conn.lang) for line in talk.lines if self.sees(conn, peer, line)]
+        lines = [self.shown(line, conn.lang) for line in talk.lines if self.sees(room, conn, peer, line)]
         conn.send(json.dumps({"type": "chat-history", "lines": lines, "author": peer.author,
                               "watchers": peer.watchers_on, "host": peer.host, "muted": sorted(talk.mutes)}))
 
     @staticmethod
-    def sees(conn: Conn, peer: Peer, line: dict[str, Any]) -> bool:
-        """Everyone reads the players; the spectators' lines reach spectators and players who turned them on."""
+    def sees(room: Room, conn: Conn, peer: Peer, line: dict[str, Any]) -> bool:
+        """Everyone reads the players; the spectators' lines reach spectators and players who turned them on. A
+        player's lines never reach a viewer whose account blocks the seat's account (fairplay/reports.py)."""
+        seat = line.get("seat")
+        if peer.blocked and isinstance(seat, int) and 0 <= seat < len(room.row.seats) \
+                and room.row.seats[seat].account in peer.blocked:
+            return False
         return line["channel"] == "players" or conn.seat is None or peer.watchers_on
 
     @staticmethod
@@ -136,7 +148,7 @@ class Talk:
         """Send a new line to every viewer here that may see it."""
         for conn in list(room.conns):
             peer = self.peers.get(conn)
-            if peer is not None and peer.listening and self.sees(conn, peer, line):
+            if peer is not None and peer.listening and self.sees(room, conn, peer, line):
                 conn.send(json.dumps({"type": "chat", "line": self.shown(line, conn.lang)}))
 
     # -------------------------------------------------------------- messages
@@ -234,6 +246,19 @@ class Talk:
         (talk.mutes.add if on else talk.mutes.discard)(author)
         self.tell_mutes(room)
         return None
+
+    async def blocks_changed(self, account: str) -> None:
+        """An account blocked or unblocked someone: its open pages here read the table talk again without (or
+        with) the other's lines."""
+        blocked = frozenset(await self.hub.writer.run(self.hub.store.blocked_by, account))
+        for conn, peer in list(self.peers.items()):
+            if peer.account != account:
+                continue
+            peer.blocked = blocked
+            rooms = [*self.hub.rooms.values(), *self.hub.archive.values()]
+            room = next((r for r in rooms if conn in r.conns), None)
+            if room is not None and peer.listening:
+                self.send_history(room, conn)
 
     def tell_mutes(self, room: Room) -> None:
         talk = self.tables.get(room.id)

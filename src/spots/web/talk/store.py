@@ -49,6 +49,7 @@ class Change:
     sigma_before: float
     mu: float
     sigma: float
+    ending: str = "finished"  # how the game ended for the player: finished, resigned, time (ran out) or left
 
 
 class TalkStore:
@@ -191,8 +192,8 @@ class TalkStore:
                 return False
             for c in changes:
                 run("INSERT INTO rating_changes (table_id, player, game, at, place, mu_before, sigma_before, mu,"
-                    " sigma) VALUES (?,?,?,?,?,?,?,?,?)",
-                    (table_id, c.player, c.game, c.at, c.place, c.mu_before, c.sigma_before, c.mu, c.sigma))
+                    " sigma, ending) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (table_id, c.player, c.game, c.at, c.place, c.mu_before, c.sigma_before, c.mu, c.sigma, c.ending))
                 if c.player in anchored:
                     continue
                 run("INSERT INTO ratings (game, player, mu, sigma, games, updated) VALUES (?,?,?,?,1,?)"
@@ -206,10 +207,15 @@ class TalkStore:
     def rating_changes(self, where: str, args: Sequence[Any]) -> list[Change]:
         """Rating changes matching ``where`` (on ``rating_changes``), oldest first."""
         rows = self._query(
-            "SELECT table_id, player, game, at, place, mu_before, sigma_before, mu, sigma FROM rating_changes"
+            "SELECT table_id, player, game, at, place, mu_before, sigma_before, mu, sigma, ending FROM rating_changes"
             f" WHERE {where} ORDER BY at, player", args)
         return [Change(r[0], r[1], r[2], float(r[3]), int(r[4]), float(r[5]), float(r[6]), float(r[7]),
-                       float(r[8])) for r in rows]
+                       float(r[8]), str(r[9])) for r in rows]
+
+    def endings(self, player: str, last: int) -> list[str]:
+        """How a player's latest ``last`` rated games ended for them, newest first (the reliability figure)."""
+        return [str(r[0]) for r in self._query("SELECT ending FROM rating_changes WHERE player = ? ORDER BY at DESC"
+                                               " LIMIT ?", (player, last))]
 
     def leaderboard(self, game: str, min_games: int, limit: int) -> list[Rating]:
         """The people of one game with at least ``min_games`` rated games, best (mu - 2 sigma) first (a
