@@ -3,8 +3,9 @@
 Two processes on two ports share every table: a player on one and a spectator on the other see every
 move; the same seat's move sent to both at once is accepted exactly once; killing (kill -9) the process
 that plays a bot table lets the other carry on with no move lost or repeated; restarting everything
-restores every table. (psycopg is imported where it is used: without it the ``postgres`` fixture skips
-these tests, or fails them in CI.)
+restores every table; a resignation through one process ends the game on the other (issue 41).
+(psycopg is imported where it is used: without it the ``postgres`` fixture skips these tests, or fails
+them in CI.)
 """
 
 from __future__ import annotations
@@ -410,6 +411,48 @@ def test_an_undo_on_one_process_is_seen_on_the_other_and_beats_a_stale_move(two:
     stored = stored_moves(pg_url, t["id"])
     assert [i for i, _ in stored] == list(range(len(stored))), "a move was stored beyond the end of the record"
     assert agreed_log([a, b], t["id"]) == table_log(a, t["id"]) and len(table_log(a, t["id"])) == len(stored)
+
+
+def test_a_resignation_on_one_process_ends_the_game_on_the_other(two: list[Server], pg_url: str) -> None:
+    """Resign (issue 41) across processes: Bo resigns through one process while the table's page on the other is
+    open; the other process hears it, stand-ins play the game out, and both processes and the store agree on the
+    record. The same seat resigning again, on either process, is refused."""
+    a, b = two
+    t = httpx.post(a.url + "/api/tables", json=TWO_HUMANS, timeout=PATIENT_S).json()
+    rng = random.Random(41)
+
+    async def resign(viewer: Viewer) -> dict[str, Any]:
+        await viewer.ws.send(json.dumps({"type": "resign"}))
+        return await asyncio.wait_for(viewer.replies.get(), PATIENT_S)
+
+    async def play() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        tokens = [token(s["link"]) for s in t["seats"]]
+        async with Viewer(a, t["id"], tokens[0]) as ada, Viewer(b, t["id"], tokens[1]) as bo, \
+                Viewer(a, t["id"]) as watcher:
+            players = [ada, bo]
+            for _ in range(6):  # a few moves first, each heard on both processes
+                view = max(players, key=lambda p: len(p.log)).view
+                me = players[view["to_move"]]
+                await me.until(view["moves"])
+                assert (await me.send(rng.choice(me.view["legal"])["move"], view["moves"]))["type"] == "ok"
+                await watcher.until(view["moves"] + 1)
+            await bo.until(len(watcher.log))
+            await bo.ws.send(json.dumps({"type": "resign"}))
+
+            async def ended() -> None:
+                while not watcher.view.get("over"):
+                    watcher.changed.clear()
+                    await watcher.changed.wait()
+            await asyncio.wait_for(ended(), PATIENT_S)
+            again = await resign(bo)
+            async with Viewer(a, t["id"], tokens[1]) as bo_on_a:
+                return watcher.view, again, await resign(bo_on_a)
+
+    view, again, again_on_a = asyncio.run(play())
+    assert view["over"] and view["resigned_seats"] == [1], view
+    assert again["code"] in ("game-over", "resigned") and again_on_a["code"] in ("game-over", "resigned")
+    stored = stored_moves(pg_url, t["id"])
+    assert [i for i, _ in stored] == list(range(len(stored))) and len(agreed_log([a, b], t["id"])) == len(stored)
 
 
 def test_accounts_hold_across_two_processes(two: list[Server]) -> None:
