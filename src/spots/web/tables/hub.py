@@ -328,13 +328,23 @@ class Hub:
     # -------------------------------------------------------------- seats
 
     async def seat_of(self, token: str) -> tuple[Room, int] | None:
-        """The table and seat of an invite link, nothing changed (raises Unavailable)."""
+        """The table and seat of an invite link, nothing changed (raises Unavailable). A link works for as long as
+        its table is stored: one not in memory is a table another process made a moment ago, or a finished one
+        that left memory (it opens on its end screen, from the archive)."""
         found = self.by_token.get(token)
-        if found is None and self.store.shared:  # a table another server process made a moment ago?
-            table_id = await self.writer.run(self.store.table_of_link, token)
-            if table_id is not None and await self.table(table_id) is not None:
-                found = self.by_token.get(token)
-        return None if found is None else (self.rooms[found[0]], found[1])
+        if found is not None:
+            return self.rooms[found[0]], found[1]
+        if not 16 <= len(token) <= 64:  # no link is shorter or longer: not worth a read
+            return None
+        table_id = await self.writer.run(self.store.table_of_link, token)
+        room = None if table_id is None else await self.table(table_id)
+        if room is None:
+            return None
+        found = self.by_token.get(token)  # a live table, just loaded
+        if found is not None:
+            return self.rooms[found[0]], found[1]
+        seat = next((s.seat for s in room.row.seats if s.token == token), None)
+        return None if seat is None else (room, seat)
 
     async def claim(self, token: str) -> tuple[Room, int] | None:
         """The table and seat of an invite link, marking the seat taken (raises Unavailable)."""
