@@ -18,6 +18,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from support.browser import DESKTOP, PHONE
 from support.e2e import click_a_move, wait_for_my_turn_or_end
 from support.processes import PATIENT_S
 from support.servers import Server
@@ -87,9 +88,18 @@ def say(page: Any, text: str) -> None:
     page.click("#talk-send")
 
 
+# each chat line's name and text start on one row (a player's line once drew in three grid columns, 300 px apart)
+ONE_ROW = """() => [...document.querySelectorAll('#talk-lines li.talk-line')].every((li) => {
+  const who = li.querySelector('.talk-who').getBoundingClientRect();
+  const text = li.querySelector('.talk-text').getBoundingClientRect();
+  return Math.abs(who.top - text.top) < 4 && text.left - who.right < 20;
+})"""
+
+
 def test_players_chat_while_the_spectators_chat_stays_hidden(server: Server, browser: Any) -> None:
     table = create(server, TWO)
-    ann, bob, spy = (browser.new_context().new_page() for _ in range(3))
+    ann = browser.new_context(viewport=PHONE).new_page()  # one player on a phone
+    bob, spy = (browser.new_context(viewport=DESKTOP).new_page() for _ in range(2))
     ann.goto(at(server, table["seats"][0]["link"]))
     bob.goto(at(server, table["seats"][1]["link"]))
     spy.goto(server.url + f"/t/{table['id']}")
@@ -109,6 +119,7 @@ def test_players_chat_while_the_spectators_chat_stays_hidden(server: Server, bro
         page.wait_for_function("() => [...document.querySelectorAll('#talk-lines .talk-text')]"
                                ".some((e) => e.textContent === 'Good luck!')")
         assert "Bob is bluffing" not in talk_texts(page)
+        assert page.evaluate(ONE_ROW), page.inner_html("#talk-lines")
     bob.check("#talk-watchers")  # Bob turns the spectators' chat on
     bob.wait_for_function("() => [...document.querySelectorAll('#talk-lines .talk-text')]"
                           ".some((e) => e.textContent === 'Bob is bluffing')")

@@ -68,7 +68,7 @@
   function showTalk() {
     $("talk-lines").replaceChildren(...talk.filter((l) => l.moves <= at).map((l) => {
       const li = document.createElement("li");
-      li.className = "talk-line " + l.channel;
+      li.className = "talk-line talk-" + l.channel;  // prefixed: a bare "players" is the mats' grid
       const who = document.createElement("b");
       who.textContent = l.channel === "watchers" ? T("Spectator {id}", { id: l.name }) : l.name;
       li.append(who, document.createTextNode(": " + l.text));

@@ -25,7 +25,7 @@
   }
 
   function drawLine(line) {
-    const li = el("li", "talk-line " + line.channel);
+    const li = el("li", "talk-line talk-" + line.channel);  // prefixed: a bare "players" is the mats' grid
     li.dataset.author = line.author;
     li.append(el("b", "talk-who", who(line)), document.createTextNode(": "), el("span", "talk-text", line.text));
     if (line.channel === "watchers") li.prepend(el("span", "talk-channel", T("(spectators)") + " "));
