@@ -8,6 +8,7 @@ the same choices meet the same dice, the race board must show the bot's turns eq
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from typing import Any
@@ -84,6 +85,9 @@ def test_the_daily_deal_played_to_its_end_shows_the_score_against_par_and_the_ra
     for t in range(race.turn):  # the same choices met the same dice: the race is level turn by turn
         row = rows.nth(t)
         assert row.locator("td.you").inner_text() == row.locator("td.bot").inner_text() != ""
+        dogs, busts = (int(n) for n in re.findall(r"\d+", row.locator("td.you").inner_text()))
+        assert row.locator("td.you").inner_text() == (f"{dogs} {'dog' if dogs == 1 else 'dogs'},"
+                                                      f" {busts} {'bust' if busts == 1 else 'busts'}")  # "1 dog"
     assert rows.nth(race.turn - 1).locator("td.you").inner_text().startswith("6 dogs")
     page.goto(server.url + "/daily?lang=en")  # the board of the day, kept in this browser
     assert page.inner_text("#daily-best") == f"Your best today: {race.turn} turns, {race.busts[0]} busts."

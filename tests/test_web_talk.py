@@ -241,6 +241,7 @@ def test_a_rematch_needs_every_human_and_takes_each_to_their_rotated_seat(tmp_pa
             ann.send_json({"type": "rematch"})
             waiting = until(bob, of_type("rematch"))
             assert waiting["accepted"] == [0] and waiting["waiting"] == ["Bob"] and waiting["next"] is None
+            assert waiting["waiting_seats"] == [1]
             bob.send_json({"type": "rematch"})
             to_ann, to_bob = until(ann, lambda m: m["type"] == "rematch" and m["next"]), \
                 until(bob, lambda m: m["type"] == "rematch" and m["next"])

@@ -137,7 +137,8 @@ def test_a_rematch_accepted_from_two_browsers_seats_both_at_the_new_table(server
     for page in (ann, bob):
         page.wait_for_function("() => document.body.dataset.over === '1'")
     ann.click("#rematch-button")
-    bob.wait_for_function("() => document.getElementById('rematch-status').textContent.includes('Bob')")
+    bob.wait_for_function("() => document.getElementById('rematch-status').textContent === 'Waiting for you'")
+    ann.wait_for_function("() => document.getElementById('rematch-status').textContent === 'Waiting for: Bob'")
     bob.click("#rematch-button")
     for page in (ann, bob):  # both are taken to their own seat at the new table
         page.wait_for_function(f"() => document.body.dataset.table && document.body.dataset.table !== "

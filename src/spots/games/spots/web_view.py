@@ -36,6 +36,7 @@ JS_WORDS = (
 JS_PLURALS = (
     NP_("treat", "treats"),
     NP_("{n} bust", "{n} busts"),
+    NP_("{n} dog", "{n} dogs"),
     NP_("{n} die", "{n} dice"),
     NP_("{n} paw", "{n} paws"),
     NP_("{n} paw print", "{n} paw prints"),

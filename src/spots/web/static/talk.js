@@ -88,7 +88,13 @@
     const me = window.SpotsTable.me();
     const said = me !== null && msg.accepted.includes(me);
     $("rematch-button").disabled = said;
-    status.textContent = msg.waiting.length ? T("Waiting for: {names}", { names: msg.waiting.join(", ") }) : "";
+    const seats = msg.waiting_seats || [];
+    const others = msg.waiting.filter((name, i) => seats[i] !== me).join(", ");
+    if (me !== null && seats.includes(me)) {  // the viewer's own yes is missing: say so to them, not by name
+      status.textContent = others ? T("Waiting for you and {names}", { names: others }) : T("Waiting for you");
+    } else {
+      status.textContent = others ? T("Waiting for: {names}", { names: others }) : "";
+    }
   }
 
   function showRatings(msg) {

@@ -45,7 +45,8 @@
     const over = !!data.score;
     const done = you.length;  // the player's finished turns: the bot is shown as far (all of it at the end)
     const last = over ? Math.max(done, bot.length) : done;
-    const cell = (r) => (r ? esc(fill(W.dogs_busts, { dogs: r.dogs, busts: r.busts })) : "");
+    const cell = (r) => (r ? esc(fill(W.dogs_busts, { dogs: P("{n} dog", "{n} dogs", r.dogs),
+      busts: P("{n} bust", "{n} busts", r.busts) })) : "");  // "1 dog, 0 busts", each in its plural
     let html = "";
     for (let t = 1; t <= last; t++) {
       const mine = you[t - 1] || null;
