@@ -202,9 +202,10 @@ def test_an_invitation_by_name_is_accepted_from_my_games(site: tuple[Server, str
     sign_up(bo_page, base, "Otto", "another long password")
     ada_page.goto(base + "/")  # the lobby's form: seat 2 kept for Otto's account
     ada_page.select_option("#opt-spots-players", "2")
-    ada_page.select_option("select[name=seat-1]", "human")
+    assert ada_page.input_value("select[name=seat-1]") == "bot:greedy"  # seat 2 is left as the bot it starts as
     ada_page.fill("input[name=name-1]", "otto")  # any capitals
-    ada_page.check("input[name=invite-1]")
+    ada_page.check("input[name=invite-1]")  # inviting an account makes it a person's seat
+    assert ada_page.input_value("select[name=seat-1]") == "human"
     ada_page.select_option("#opt-spots-target", "3")
     ada_page.click("#create")
     ada_page.wait_for_url("**/host/**")

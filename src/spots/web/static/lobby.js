@@ -46,6 +46,18 @@
     box.innerHTML = html;
   }
 
+  // Opening a seat or inviting an account to it is for a person: ticking either makes the seat a human one (a bot
+  // seat once went out as a bot, silently, with no invitation), and choosing a bot unticks both.
+  $("seats").addEventListener("change", (e) => {
+    const row = e.target.closest(".seat-row");
+    if (!row) return;
+    const select = row.querySelector("select");
+    if (e.target.matches("input.open, input.invite") && e.target.checked) select.value = "human";
+    if (e.target === select && select.value !== "human") {
+      for (const box of row.querySelectorAll("input.open, input.invite")) box.checked = false;
+    }
+  });
+
   function showPicks() {  // a menu set to "custom" shows the items to tick
     for (const box of document.querySelectorAll(".custom-picks")) box.hidden = $(box.dataset.for).value !== "custom";
   }
@@ -83,7 +95,7 @@
       const name = row.querySelector("input").value.trim();
       const open = row.querySelector("input.open").checked;
       const invite = Boolean(row.querySelector("input.invite")?.checked);  // signed in: keep it for that account
-      if (kind !== "human") return { kind: "bot", bot: kind.slice(4), name };
+      if (kind !== "human" && !open && !invite) return { kind: "bot", bot: kind.slice(4), name };
       return invite ? { kind: "human", name, open, invite: name } : { kind: "human", name, open };
     });
     // your own seat: the first human seat you neither opened to anyone nor invited someone to (none: you only host)
