@@ -435,3 +435,12 @@ def test_serve_is_wired_to_the_web_server(capsys: pytest.CaptureFixture[str]) ->
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
     assert "--db" in out and "--port" in out and "--host" in out
+
+
+def test_play_help_names_every_games_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    """`spots play --help` says which bots may sit at each game (it said only "a bot name")."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--help"])
+    assert exit_info.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "spots: random, greedy, expectimax, expectimax-learned" in out and "double-spot: random, greedy" in out

@@ -258,6 +258,14 @@ def test_a_daily_game_left_at_the_terminal_is_continued_on_the_deals_dice(  # ty
     whole = played("score\n1\n" * 4000)  # one sitting, to the end (its autosave is a finished game)
     assert "Your result:" in whole
     saved = tmp_path / "spots-daily-2026-12-01.json"
+    record = saved.read_text()
+    again = played("score\n1\n" * 4000)  # the same command once it is finished: shown, not started over
+    turns = whole.split("Your result: ")[1].split(" turns")[0]
+    assert f"You finished this deal in {turns} turns (saved in spots-daily-2026-12-01.json)" in again
+    assert "To play it again, save the new game elsewhere with --autosave FILE." in again
+    assert [line for line in again.splitlines() if line.startswith("Your result:")] == \
+        [line for line in whole.splitlines() if line.startswith("Your result:")]
+    assert saved.read_text() == record  # the finished record is kept as it was
     saved.unlink()
     left = played("score\n1\n" * 12 + "quit\n")  # the same answers, then the player leaves
     assert "continue with: spots play --daily --date 2026-12-01" in left and "--load" not in left

@@ -335,8 +335,10 @@ def cmd_train(args: argparse.Namespace) -> int:
 def add_play_parser(sub: Any) -> None:
     p = sub.add_parser("play", help="play in the terminal against bots or friends")
     add_game_options(p)
+    bots = "; ".join(f"{name}: {', '.join(spec.bots)}" for name, spec in registry().items())
     p.add_argument("--seat", action="append", default=[],
-                   help="who sits in each seat, in order: 'me' for a human, or a bot name (repeat per seat)")
+                   help="who sits in each seat, in order: 'me' for a human, or a bot name (repeat per seat); the"
+                   f" bots of each game: {bots} ('spots games' says more)")
     p.add_argument("--seed", type=int, default=None, help="seed of the dice (default: unpredictable)")
     p.add_argument("--load", help="continue a saved game record (its game is read from the file)")
     p.add_argument("--autosave", default=None,

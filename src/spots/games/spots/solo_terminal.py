@@ -136,10 +136,11 @@ def deal_from(args: Any) -> tuple[Deal, Challenge | None]:
 
 
 def resumed(path: Path | None, deal: Deal) -> State | None:
-    """The unfinished game of ``deal`` saved at ``path``, to go on with on the deal's own dice; else None.
+    """The game of ``deal`` saved at ``path`` (unfinished: to go on with on the deal's own dice; finished: to be
+    shown, never overwritten); else None.
 
     Keyed dice depend only on the position, so the continued game meets the dice it would have met. A file
-    that holds another deal's game, or a finished one, is not this game: a new one is started (and saved there).
+    that holds another deal's game is not this game: a new one is started (and saved there).
     """
     if path is None or not path.exists():
         return None
@@ -148,7 +149,7 @@ def resumed(path: Path | None, deal: Deal) -> State | None:
         state = spec.load(doc, str(path))
     except StateFormatError as exc:  # refused, naming what is wrong, and the file left as it is
         raise StateFormatError(f"{exc}; to play, move that file away or save elsewhere with --autosave FILE") from None
-    if not isinstance(state, State) or state.rules != deal.rules or state.is_terminal():
+    if not isinstance(state, State) or state.rules != deal.rules:
         return None
     return state
 
@@ -161,7 +162,8 @@ def start(args: Any) -> int:
     plain = args.plain or not console.is_terminal or (console.encoding or "").lower() not in ("utf-8", "utf8")
     autosave = None if args.autosave == "" else Path(args.autosave or f"spots-{deal.name}.json")
     state = resumed(autosave, deal)
-    table = Table(state or Game(deal.rules).new_initial_state(), [HUMAN], 0, autosave)
+    finished = state is not None and state.is_terminal()  # played already: shown again, the record kept as it is
+    table = Table(state or Game(deal.rules).new_initial_state(), [HUMAN], 0, None if finished else autosave)
     table.rng = KeyedDice(deal.key)
     worker = ParWorker(deal, getattr(args, "par_games", None) or PAR_GAMES)
     worker.start()
@@ -170,6 +172,13 @@ def start(args: Any) -> int:
     if challenge is None:  # the public deal of the date: anyone can compute it, so it is for practice
         game.say(tr.gettext("Practice: this is the public deal of {day}, the same on every machine. The daily deal on "
                             "a server is another, keyed by its host's secret.").format(day=deal.name[6:]), "bold")
+    if state is not None and finished:
+        turns = score_of(state).turns
+        game.say(tr.gettext("You finished this deal in {turns} (saved in {file}): here is how it went. To play it "
+                            "again, save the new game elsewhere with --autosave FILE.").format(
+            turns=tr.ngettext("{n} turn", "{n} turns", turns).format(n=turns), file=autosave), "bold")
+        game.summary()
+        return 0
     if state is not None:
         game.say(tr.gettext("Continuing your game saved in {file}.").format(file=autosave), "bold")
     return game.play()
