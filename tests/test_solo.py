@@ -232,6 +232,7 @@ def test_the_daily_deal_at_the_terminal_ends_with_the_score_against_par_and_the_
     out = capsys.readouterr().out
     assert "Everyone plays these same dice today" in out
     assert "Your result:" in out and "turns: the expectimax bot's mean of 2 games on these dice" in out
+    assert out.index("Your result:") < out.index("turns: the expectimax bot's mean")  # the result first, then par
     assert "Race on the same dice (dogs scored after each turn):" in out
     race = out.split("Race on the same dice (dogs scored after each turn):")[1].split()
     assert race[:3] == ["turn", "you", "bot"] and race[3] == "1" and race[-1] == "6"  # the bot ends with 6 dogs

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +23,7 @@ from spots.games.spots.daily import daily_deal, utc_today
 from spots.games.spots.par import play_deal
 from support.browser import DESKTOP
 from support.e2e import moves_of
+from support.processes import PATIENT_S
 from support.servers import Server
 from support.web import decisions
 
@@ -29,7 +33,8 @@ pytestmark = pytest.mark.timeout(240)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     where = tmp_path_factory.mktemp("solo")
-    srv = Server(where / "s.db", env={"SPOTS_PAR_GAMES": "2", "SPOTS_PAR_CACHE": str(where / "par")}).start()
+    srv = Server(where / "s.db", env={"SPOTS_PAR_GAMES": "2", "SPOTS_PAR_CACHE": str(where / "par"),
+                                      "SPOTS_PARS_AHEAD": "2"}).start()  # today's and tomorrow's par from the start
     yield srv
     srv.stop()
 
@@ -40,6 +45,19 @@ RACE_SHOWS_THE_TURN_NOW = """() => {
   const finished = document.querySelectorAll('#race-table tbody tr[data-turn] td.you:not(:empty)').length;
   return now && Number(now.textContent) === window.SpotsTable.view().turn && finished === Number(now.textContent) - 1;
 }"""
+
+
+def test_the_days_par_and_the_next_are_worked_out_before_anyone_plays(server: Server) -> None:
+    import httpx
+
+    cache = Path(server.db).parent / "par"
+    days = [utc_today(), utc_today() + timedelta(days=1)]
+    deadline = time.monotonic() + PATIENT_S
+    while not all(list(cache.glob(f"daily-{d}-*.json")) for d in days) and time.monotonic() < deadline:
+        time.sleep(0.1)  # nobody has asked for either: the server works them out from its start
+    assert all(list(cache.glob(f"daily-{d}-*.json")) for d in days), list(cache.glob("*"))
+    page = httpx.get(server.url + "/daily?lang=en").text
+    assert "Par: " in page and "being worked out" not in page  # the day's first visitor sees par at once
 
 
 def test_the_daily_deal_played_to_its_end_shows_the_score_against_par_and_the_race(
@@ -56,6 +74,17 @@ def test_the_daily_deal_played_to_its_end_shows_the_score_against_par_and_the_ra
     race = play_deal(deal, "expectimax", 0)
     page.click("#play-daily")
     page.wait_for_url(f"**/play/**?solo={deal.name}")
+    held = {"par": False}  # from mid-game the par is held back, as on a server still working it out
+
+    def hide_par(route: Any) -> None:
+        answer = route.fetch()
+        body = answer.json()
+        if held["par"]:
+            body.update(par=None, pending=True, progress={"played": 1, "games": 2})
+            body.pop("medal", None)
+        route.fulfill(response=answer, json=body)
+
+    page.route("**/api/solo/**", hide_par)
     guide = []
     for _ in range(3):  # the first solo game's guide, one tip at a time
         page.wait_for_selector("#solo-guide p")
@@ -75,7 +104,16 @@ def test_the_daily_deal_played_to_its_end_shows_the_score_against_par_and_the_ra
             now = int(page.inner_text("#race-table tbody tr.now td"))
             shown = page.locator("#race-table tbody tr[data-turn]").count()
             assert shown == now - 1
-    page.wait_for_selector("#race[data-over='1'] #race-result")
+            held["par"] = True
+    page.wait_for_selector("#race[data-over='1'] #race-result")  # the end, par not known yet: the result is kept
+    assert page.inner_text("#race-result").startswith(f"Your result: {race.turn} turns")
+    assert "par" not in page.inner_text("#race-result")
+    assert page.inner_text("#race-par") == "Par is being worked out: the bot has played 1 of 2 games on these dice…"
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('spots-solo-best'))")
+    assert kept[deal.name]["turns"] == race.turn
+    held["par"] = False  # par comes: the result is compared with it
+    page.wait_for_selector("#race-par[data-state=ready]")
+    page.wait_for_function("() => document.getElementById('race-result').textContent.includes('par')")
     result = page.inner_text("#race-result")
     assert result.startswith(f"Your result: {race.turn} turns, {race.busts[0]} busts.")
     assert "par" in result and f"The bot finished in {race.turn} turns." in result

@@ -112,10 +112,12 @@ def play_deal(deal: Deal, bot: str, seed: int, watch: Watch | None = None) -> St
 
 
 def compute_par(deal: Deal, games: int = PAR_GAMES, bot: str | None = None,
-                raced: Callable[[list[RaceTurn]], None] | None = None) -> Par:
+                raced: Callable[[list[RaceTurn]], None] | None = None,
+                played: Callable[[int], None] | None = None) -> Par:
     """Par of a deal: ``games`` games of the bot on its keyed dice (a solved variant: the exact optimum).
 
-    ``raced`` hears the race (game 0) as soon as it is played, before the other games.
+    ``raced`` hears the race (game 0) as soon as it is played, before the other games; ``played`` hears how many
+    games are done after each (the progress a waiting player is shown).
     """
     if games < 2:
         raise ValueError(f"par needs at least 2 games for its interval, not {games}")
@@ -137,6 +139,8 @@ def compute_par(deal: Deal, games: int = PAR_GAMES, bot: str | None = None,
                 raced(race.turns)
         turns.append(state.turn)
         busts.append(state.busts[0])
+        if played is not None:
+            played(seed + 1)
     mean = statistics.fmean(turns)
     half = t95(games - 1) * statistics.stdev(turns) / math.sqrt(games)
     return Par(deal.name, deal.key, bot, games, mean, mean - half, mean + half, exact, turns, busts, race.turns)
@@ -161,12 +165,13 @@ def cached_par(deal: Deal, games: int = PAR_GAMES, bot: str | None = None) -> Pa
 
 
 def par_of(deal: Deal, games: int = PAR_GAMES, bot: str | None = None, cached: bool = True,
-           raced: Callable[[list[RaceTurn]], None] | None = None) -> Par:
+           raced: Callable[[list[RaceTurn]], None] | None = None,
+           played: Callable[[int], None] | None = None) -> Par:
     """The deal's par from the cache, else worked out (and cached)."""
     found = cached_par(deal, games, bot) if cached else None
     if found is not None:
         return found
-    par = compute_par(deal, games, bot, raced)
+    par = compute_par(deal, games, bot, raced, played)
     path = cache_path(deal, games, bot)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

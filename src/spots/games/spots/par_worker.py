@@ -2,9 +2,10 @@
 
 Par is pure Python for seconds on end: in a thread of the server it would hold the interpreter lock and slow every
 table's moves. So the server starts ``python -m spots.games.spots.par_worker`` (at a lower priority), writes one
-deal as a JSON line and keeps that pipe open. The worker answers with the bot's race as soon as it is known, then
-with the par (a JSON line each), and ends. It also ends, at once and silently, when that pipe closes: its server
-has stopped, even one killed outright (kill -9 runs no clean-up, but the system closes a dead process's pipes).
+deal as a JSON line and keeps that pipe open. The worker answers with the bot's race as soon as it is known, the
+count of games played after each game, then with the par (a JSON line each), and ends. It also ends, at once and
+silently, when that pipe closes: its server has stopped, even one killed outright (kill -9 runs no clean-up, but the
+system closes a dead process's pipes).
 Standard library only.
 """
 
@@ -45,7 +46,7 @@ def main() -> None:
     os.nice(asked["nice"])
     try:
         par = par_of(Deal(**asked["deal"]), asked["games"], None, True,
-                     lambda turns: tell("race", [asdict(turn) for turn in turns]))
+                     lambda turns: tell("race", [asdict(turn) for turn in turns]), lambda n: tell("played", n))
         tell("par", par.to_dict())
     except Exception as exc:  # a bug, never a player's doing: the server says it in its log
         tell("error", repr(exc))

@@ -40,9 +40,13 @@ class ParWorker(threading.Thread):
         super().__init__(daemon=True)
         self.deal, self.games = deal, games
         self.par: Par | None = None
+        self.played = 0  # the bot's games done so far (the progress a waiting player is shown)
 
     def run(self) -> None:
-        self.par = par_of(self.deal, self.games)
+        self.par = par_of(self.deal, self.games, played=self.count)
+
+    def count(self, played: int) -> None:
+        self.played = played
 
 
 class SoloGame(TerminalGame):
@@ -90,13 +94,11 @@ class SoloGame(TerminalGame):
     def summary(self) -> None:
         super().summary()
         _ = self._
-        if self.worker.is_alive():
-            self.say(_("Working out par (the bot's games on these dice)..."))
-        self.worker.join()
-        par = self.worker.par
-        assert par is not None
         score = score_of(self.state)
         self.say(_("Your result: {turns} turns, {busts} busts.").format(turns=score.turns, busts=score.busts), "bold")
+        self.wait_for_par()
+        par = self.worker.par
+        assert par is not None
         if par.exact is not None:
             self.say(_("Par {par} turns: the exact optimum of this solved variant.").format(par=f"{par.exact:.2f}"))
         else:
@@ -114,6 +116,16 @@ class SoloGame(TerminalGame):
             won = medal(self.challenge, score, par.value)
             self.say(_("Medal: {medal}.").format(medal=_(MEDAL_WORDS[won])) if won else
                      _("No medal: the goal was not met."), "bold")
+
+    def wait_for_par(self) -> None:
+        """The result is shown already; par may still be worked out: say how far the bot's games have got."""
+        said = -1
+        while self.worker.is_alive():
+            if self.worker.played != said:
+                said = self.worker.played
+                line = self._("Working out par: the bot has played {played} of {games} games on these dice...")
+                self.say(line.format(played=said, games=self.worker.games))
+            self.worker.join(2.0)
 
     def my_dogs_by_turn(self) -> list[int]:
         """Dogs scored at the end of each of the player's turns, replayed from the game's record."""

@@ -14,6 +14,8 @@ is the server's: the signed-in players' games it played on the deal, scored from
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -21,11 +23,12 @@ import queue
 import subprocess
 import sys
 import threading
-from datetime import date, timedelta
+from collections.abc import AsyncIterator
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from urllib.parse import parse_qs
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from ... import i18n
@@ -60,7 +63,6 @@ from .par import PAR_GAMES, Par, RaceTurn, cached_par, par_bot
 from .solo_store import BoardRow
 from .tricks import N_
 
-router = APIRouter()
 log = logging.getLogger("spots.web.solo")  # the name the logs have always had
 SOLO_FORM = 1024  # bytes: a name and a date or a challenge
 PLAYER = N_("Solo player")
@@ -83,6 +85,7 @@ class Pars:
         self.known: dict[str, Par] = {}
         self.working: set[str] = set()  # deals queued or being worked out
         self.races: dict[str, list[RaceTurn]] = {}  # the bot's race, known before the rest of par
+        self.played: dict[str, int] = {}  # games of a par being worked out that are done (the progress shown)
         self.waiting: queue.Queue[Deal] = queue.Queue(waiting)
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -135,6 +138,8 @@ class Pars:
                 answer = json.loads(line)
                 if "race" in answer:
                     self.races[deal.name] = [RaceTurn(**turn) for turn in answer["race"]]
+                elif "played" in answer:
+                    self.played[deal.name] = int(answer["played"])
                 elif "par" in answer:
                     self.known[deal.name] = Par.from_dict(answer["par"])
                 else:
@@ -144,6 +149,45 @@ class Pars:
 
 
 PARS = Pars()
+PARS_AHEAD = 2  # days whose daily par is worked out ahead: today's and tomorrow's
+
+
+def pars_ahead() -> int:
+    """Days worked out ahead: ``SPOTS_PARS_AHEAD`` (0: none, as in the tests, whose servers start by the hundred)."""
+    text = os.environ.get("SPOTS_PARS_AHEAD", "")
+    return int(text) if text.isdigit() else PARS_AHEAD
+
+
+async def _work_out_pars_ahead(app: FastAPI) -> None:
+    """Queue today's and tomorrow's daily par at start-up, and again every few minutes (the queue may have been
+    full) and just after each midnight (UTC), so the day's par is known before its first player comes."""
+    while True:
+        try:
+            secret = await secret_of(app)
+        except Refused:
+            await asyncio.sleep(60)
+            continue
+        today = utc_today()
+        for days in range(pars_ahead()):
+            PARS.get(daily_deal(today + timedelta(days=days), secret))
+        midnight = datetime.combine(today + timedelta(days=1), time(), UTC)
+        await asyncio.sleep(min(600.0, max(1.0, (midnight - datetime.now(UTC)).total_seconds() + 1)))
+
+
+@contextlib.asynccontextmanager
+async def pars_ahead_while_serving(app: FastAPI) -> AsyncIterator[None]:
+    """The router's lifespan, inside the app's: the daily pars worked out ahead while the server runs."""
+    task = asyncio.create_task(_work_out_pars_ahead(app)) if pars_ahead() > 0 else None
+    try:
+        yield
+    finally:
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+router = APIRouter(lifespan=pars_ahead_while_serving)
 
 
 def par_json(par: Par | None) -> dict[str, Any] | None:
@@ -177,6 +221,8 @@ def race_json(deal: Deal, state: State | None, tr: Any) -> dict[str, Any]:
     par = PARS.get(deal)
     out: dict[str, Any] = {"deal": deal.name, "par": par_json(par), "pending": par is None, "bot_name": par_bot(deal),
                            "tricks": [tr(TILES[t].title) for t in deal.rules.tricks], "target": deal.rules.target}
+    if par is None:  # how far the bot's games have got (what a waiting player is shown)
+        out["progress"] = {"played": PARS.played.get(deal.name, 0), "games": par_games()}
     race = par.race if par is not None else PARS.races.get(deal.name)
     if race is not None and state is not None:  # the bot's turns as far as the player's own (all, once over)
         shown = len(race) if state.is_terminal() else len(my_turns(state))
@@ -198,7 +244,11 @@ def race_json(deal: Deal, state: State | None, tr: Any) -> dict[str, Any]:
 
 async def host_secret(request: Request) -> str:
     """The secret that keys this server's daily deals (read from the database once per app)."""
-    state = request.app.state
+    return await secret_of(request.app)
+
+
+async def secret_of(app: FastAPI) -> str:
+    state = app.state
     if getattr(state, "daily_secret", None) is None:
         hub = state.hub
         try:

@@ -32,7 +32,11 @@
   };
 
   function parLine(par) {
-    if (!par) return `<p class="par" id="race-par" data-state="pending">${esc(W.par_pending)}</p>`;
+    if (!par) {  // being worked out: how far the bot's games have got, once one is done
+      const p = data.progress;
+      const text = p && p.played > 0 ? fill(W.par_progress, { played: p.played, games: p.games }) : W.par_pending;
+      return `<p class="par" id="race-par" data-state="pending">${esc(text)}</p>`;
+    }
     const f = (x) => x.toFixed(1);
     const text = par.exact !== null ? fill(W.par_exact, { par: par.value.toFixed(2) })
       : fill(W.par, { par: f(par.value), bot: par.bot, games: par.games, low: f(par.low), high: f(par.high), confidence: "95%" });
@@ -83,7 +87,9 @@
     if (!s || !s.reached) return;
     const bests = store.read(BEST, {});
     const old = bests[W.deal];
-    if (!old || s.turns < old.turns || (s.turns === old.turns && s.busts < old.busts)) {
+    const better = !old || s.turns < old.turns || (s.turns === old.turns && s.busts < old.busts);
+    const medalNow = old && s.turns === old.turns && s.busts === old.busts && data.medal && !old.medal;  // par came
+    if (better || medalNow) {
       bests[W.deal] = { turns: s.turns, busts: s.busts, medal: data.medal || (old && old.medal) || null };
       store.write(BEST, bests);
     }
@@ -124,7 +130,7 @@
     }
     asked = key;
     if (!guided) { guided = true; guide(); }
-    if (data.score && data.par) remember();
+    if (data.score) remember();  // kept whether or not par is known yet; compared when it comes
     draw();
     if (data.pending || (view && view.over && !data.score)) polling = setTimeout(ask, 1500);  // par still being worked out
   }
