@@ -128,9 +128,12 @@ def test_players_chat_while_the_spectators_chat_stays_hidden(server: Server, bro
         page.context.close()
 
 
-def test_a_rematch_accepted_from_two_browsers_seats_both_at_the_new_table(server: Server, browser: Any) -> None:
+def test_after_a_restart_a_rematch_accepted_from_two_browsers_seats_both_at_the_new_table(server: Server,
+                                                                                          browser: Any) -> None:
     table = create(server, TWO)
     finish_over_sockets(server, table)  # the game is played; each player then opens their seat's link
+    server.stop()
+    server.start()  # after a restart, nothing of the table in memory: the links open its end screen from the store
     ann, bob = (browser.new_context().new_page() for _ in range(2))
     ann.goto(at(server, table["seats"][0]["link"]))
     bob.goto(at(server, table["seats"][1]["link"]))
