@@ -104,6 +104,36 @@ def test_the_account_page_keeps_the_chosen_e_mail_notices_and_refuses_any_other(
         assert store.account_named("ada").notify == 0  # no address: no notices
 
 
+def test_a_passkey_is_removed_from_the_account_page_but_never_the_last_way_in(db: str) -> None:
+    """A lost phone's passkey can be removed from My games (issue 43: none could be); only one's own, and not the
+    only passkey of an account without a password."""
+    with app_on(db) as c:
+        ada, bo = sign_up(c, "Ada"), sign_up(c, "Bo")
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+        ada_id, bo_id = store.account_named("ada").id, store.account_named("bo").id
+        for credential, owner in (("ada-phone", ada_id), ("ada-laptop", ada_id), ("bo-phone", bo_id)):
+            store.add_passkey(credential, owner, "key", 0)
+        page = as_(c, ada).get("/me").text
+        assert "2 passkeys" in page and 'data-passkey="ada-phone"' in page and "bo-phone" not in page
+
+        def remove(token: str, credential: str) -> httpx.Response:
+            return as_(c, token).post("/me/passkeys/remove", data={"passkey": credential}, follow_redirects=False)
+
+        r = remove(ada, "ada-phone")
+        assert r.status_code == 303 and r.headers["location"] == "/me?removed=1"
+        assert [k.id for k in store.passkeys_of(ada_id)] == ["ada-laptop"]
+        assert "Passkey removed." in as_(c, ada).get("/me?removed=1").text
+        r = remove(ada, "bo-phone")  # another account's passkey: not hers to remove
+        assert r.status_code == 404 and "You have no such passkey" in r.text
+        assert [k.id for k in store.passkeys_of(bo_id)] == ["bo-phone"]
+        assert "1 passkey" in as_(c, bo).get("/me").text and "ada-laptop" not in as_(c, bo).get("/me").text
+        assert remove(ada, "ada-phone").status_code == 404  # removed already
+        store.set_account(ada_id, password=None)  # an account whose only way in is its one passkey
+        r = remove(ada, "ada-laptop")
+        assert r.status_code == 400 and "your only way to sign in" in r.text
+        assert [k.id for k in store.passkeys_of(ada_id)] == ["ada-laptop"]
+
+
 def test_wrong_passwords_are_slowed_then_refused_for_that_account_only(db: str) -> None:
     with app_on(db, signin_failures=4, signin_lockout=120.0) as c:
         sign_up(c, "Ada")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -168,9 +169,10 @@ class AccountPages:
     async def me_page(self, request: Request) -> Response:
         return await self.my_games(request)
 
-    async def my_games(self, request: Request, status: int = 200, error: str = "", email: str | None = None
-                       ) -> Response:
-        """My games (the tables waiting on me first) and the account's settings; ``error``: a refused setting."""
+    async def my_games(self, request: Request, status: int = 200, error: str = "", email: str | None = None,
+                       passkey_error: str = "") -> Response:
+        """My games (the tables waiting on me first) and the account's settings; ``error``: a refused setting,
+        ``passkey_error``: a refused removal of a passkey."""
         me = account_of(request)
         if me is None:
             return see_other("/signin")
@@ -189,7 +191,9 @@ class AccountPages:
         invitations = await my_invitations(self.ctx, me, _)
         blocked = sorted((await self.hub.writer.run(self.hub.store.blocked_by, me.id)).values(), key=str.casefold)
         return self.ctx.page(request, "me.html", status, games=games, invitations=invitations, passkeys=len(passkeys),
-                             blocked=blocked,
+                             keys=[{"id": k.id, "added": datetime.fromtimestamp(k.created, UTC).date().isoformat()}
+                                   for k in passkeys], blocked=blocked,
+                             removed=request.query_params.get("removed") == "1", passkey_error=passkey_error,
                              email=me.email or "" if email is None else email, notify=me.notify,
                              saved=request.query_params.get("saved") == "1" and not error, error=error,
                              unconfirmed=bool(me.email) and not me.email_confirmed,
@@ -215,6 +219,23 @@ class AccountPages:
                                  email_token=None, email_token_until=None)
         sent = email is not None and await self.addresses.ask_to_confirm(me, email, request_lang(request))
         return see_other("/me?saved=1&sent=1" if sent else "/me?saved=1")
+
+    async def remove_passkey(self, request: Request) -> Response:
+        """Remove one of my passkeys (a lost device's); never the last way into an account without a password."""
+        me = account_of(request)
+        if me is None:
+            return see_other("/signin")
+        _ = tr_of(request)
+        credential = (await form_of(request)).get("passkey", "")
+        keys = await self.hub.writer.run(self.hub.store.passkeys_of, me.id)
+        if credential not in {k.id for k in keys}:
+            return await self.my_games(request, 404, passkey_error=_(
+                "You have no such passkey; the list above is up to date."))
+        if me.password is None and len(keys) == 1:
+            return await self.my_games(request, 400, passkey_error=_(
+                "This passkey is your only way to sign in: add another passkey before you remove it."))
+        await self.accounts._run(self.hub.store.remove_passkey, me.id, credential)
+        return see_other("/me?removed=1")
 
     async def take_seat(self, request: Request, token: str) -> Response:
         """A signed-in player keeps the seat of a link: the seat is bound to the account."""
@@ -320,6 +341,7 @@ def routes(ctx: Context, accounts: Accounts, origin: str, addresses: Addresses) 
     router.add_api_route("/signout/everywhere", pages.signout_everywhere, methods=["POST"])
     router.add_api_route("/me", pages.me_page, methods=["GET"])
     router.add_api_route("/me/settings", pages.settings, methods=["POST"])
+    router.add_api_route("/me/passkeys/remove", pages.remove_passkey, methods=["POST"])
     router.add_api_route("/play/{token}/take", pages.take_seat, methods=["POST"])
     router.add_api_route("/players/{name}", pages.profile, methods=["GET"])
     router.add_api_route("/api/passkeys/register/options", pages.register_options, methods=["POST"])

@@ -299,6 +299,11 @@ class AccountStore:
                         (credential_id,))
         return None if row is None else PasskeyRow(row[0], row[1], row[2], int(row[3]), row[4])
 
+    def remove_passkey(self, account_id: str, credential_id: str) -> bool:
+        """Remove one of the account's own passkeys (False: it has no such passkey)."""
+        changed = self._write([("DELETE FROM passkeys WHERE id = ? AND account = ?", (credential_id, account_id))])
+        return bool(changed[0])
+
     def passkeys_of(self, account_id: str) -> list[PasskeyRow]:
         with self.lock:
             rows = self._read("SELECT id, account, public_key, sign_count, created FROM passkeys WHERE account = ?"
