@@ -91,6 +91,11 @@ def test_the_undo_button_appears_exactly_when_allowed_and_everyone_sees_the_boar
     assert back["moves"] == moves - 1
     for seat, page in enumerate(players):
         assert undo_shown(page) == (back["undo"] is not None and back["undo"]["seat"] == seat)
+    waiting = players[1 - back["to_move"]]  # an undo from the player not to move (a page behind, say): refused
+    waiting.evaluate(f"() => SpotsTable.send({{type: 'undo', at: {back['moves']}}})")
+    waiting.wait_for_selector("#undo-note:not([hidden])")
+    assert waiting.inner_text("#undo-note").startswith("Nothing to undo: ")
+    assert waiting.locator("#toast").is_hidden()  # a line beside the buttons, not a toast over the board
     for page in pages:
         assert page.js_errors == []
         page.context.close()

@@ -25,6 +25,12 @@
     toast.timer = setTimeout(() => { t.hidden = true; }, 5000);
   }
 
+  function undoNote(text) {  // why an undo was refused, until the next position
+    const n = $("undo-note");
+    n.textContent = text;
+    n.hidden = false;
+  }
+
   function setConn(text, ok) {
     const c = $("conn");
     c.textContent = text;
@@ -113,6 +119,7 @@
       const prev = view;
       view = msg.view;
       busy = false;
+      if (!prev || prev.moves !== view.moves) $("undo-note").hidden = true;
       appendLog(msg.log_start, msg.log);
       draw(prev && msg.log_start !== 0 ? prev : null);
       SpotsSound.heard(rendererFor(view), prev, view, me);
@@ -123,6 +130,7 @@
       const forHint = hintAsked && /^(hint-|not-your-turn$)/.test(msg.code || "");
       if (forHint) hintAsked = false;
       if (!handled && forHint) hintPanel(`<p class="hint-refused" role="status">${Page.esc(msg.message)}</p>`);
+      else if (!handled && msg.code === "undo-refused") undoNote(msg.message);  // beside the buttons, not over the board
       else if (!handled) toast(msg.message);
       draw(null);
       if (["unknown-table", "bad-token", "signed-out", "not-your-seat"].includes(msg.code)) { retry = -1; setConn(T("not available"), false); }
