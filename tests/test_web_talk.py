@@ -388,6 +388,31 @@ def test_a_spectators_open_page_does_not_keep_a_leavers_rated_game_from_its_resu
         assert con.execute("SELECT status FROM tables WHERE id = ?", (t["id"],)).fetchone() == ("abandoned",)
 
 
+def test_a_socket_closed_while_its_talk_is_set_up_still_leaves_the_room(tmp_path: Path) -> None:
+    """A signed-in viewer's talk reads its blocks from the store as it joins. A socket closed meanwhile once stayed
+    in the room for ever, and its seat, "waited on", kept the table from being retired and its leaver from being
+    rated (seen on a loaded machine)."""
+    db = tmp_path / "t.db"
+    with client(db) as c:
+        sign_up(c, "quick")
+        t = new_table(c, [{"kind": "human", "name": "Lea"}, {"kind": "bot", "bot": "greedy"}])
+        hub = c.app.state.hub  # type: ignore[attr-defined]
+        read = hub.store.blocked_by
+
+        def slowly(account: str) -> Any:  # a store that takes its time, as under load
+            time.sleep(0.5)
+            return read(account)
+
+        hub.store.blocked_by = slowly
+        with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
+            assert ws.receive_json()["type"] == "hello"  # and gone before its talk is set up
+        room = hub.rooms[t["id"]]
+        deadline = time.monotonic() + PATIENT_S
+        while room.conns and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not room.conns
+
+
 def test_who_ran_out_of_time_finishes_below_everyone_who_played_on() -> None:
     """Issue 26's rule for rated games: running out of time counts as finishing last, the first to run out last
     of all, below even a winner's place; a retired table's player to move is below them all. Places count from 1

@@ -169,9 +169,9 @@ class SocketServer:
         conn.send(json.dumps({"type": "hello", "table": room.id, "seat": conn.seat,
                               "role": "player" if conn.seat is not None else "spectator",
                               "name": None if conn.seat is None else room.names[conn.seat]}))
-        room.join(conn)
-        await self.hub.talk.joined(room, conn)
-        try:
+        try:  # joined inside: a socket closed while its talk is being set up (a store read) still leaves the room
+            room.join(conn)
+            await self.hub.talk.joined(room, conn)
             while not conn.dropped:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
