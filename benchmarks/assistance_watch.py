@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from spots.analysis.assistance import CEILING, MIN_GAMES, Play, Z, pooled, weigh
+from spots.arena import wilson
 
 NOISES = (0.0, 0.05, 0.1, 0.2)
 CHEATS = ("advisor", "expectimax-learned", "mix-mcts", "mix-greedy")
@@ -87,16 +87,6 @@ def one_game(job: Job) -> dict[str, Any]:
         state.apply_action(move)
     return {"group": group, "persona": persona, "account": account, "noise": noise, "game": game,
             "decisions": decisions, "agreed": agreed, "lost": lost, "won": state.returns()[mine]}
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """A 95% interval for a share of ``k`` in ``n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def jobs_of(args: argparse.Namespace) -> list[Job]:

@@ -21,7 +21,7 @@ import os
 import secrets
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from argon2 import PasswordHasher
@@ -141,21 +141,26 @@ def reports(store: TableStore, out: TextIO, every: bool, read: str | None) -> in
     return 0
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    out, stdin = out or sys.stdout, stdin or sys.stdin
+def on_store(command: str, db: str, act: Callable[[TableStore], int]) -> int:
+    """A host's command on the server's store: a store it cannot open, or an argument it refuses (an unknown
+    name, a bad value), is one line on standard error and exit status 2; the store is closed whatever happens."""
     try:
-        store = opened(args.db)
+        store = opened(db)
     except StoreError as exc:
-        print(f"spots users: {exc}", file=sys.stderr)
+        print(f"{command}: {exc}", file=sys.stderr)
         return 2
     try:
-        return run(args, store, out, stdin)
+        return act(store)
     except (LookupError, ValueError) as exc:
-        print(f"spots users: {exc}", file=sys.stderr)
+        print(f"{command}: {exc}", file=sys.stderr)
         return 2
     finally:
         store.close()
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: TextIO | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return on_store("spots users", args.db, lambda store: run(args, store, out or sys.stdout, stdin or sys.stdin))
 
 
 if __name__ == "__main__":

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ...analysis.assistance import MIN_GAMES, Evidence, Play, weigh
-from ..accounts.users import find, opened
-from ..store import StoreError, TableStore
+from ..accounts.users import find, on_store
+from ..store import TableStore
 from .store import RatedGame
 
 __all__ = ["build_parser", "main", "play_of", "plays_by_account"]
@@ -126,19 +126,7 @@ def show(store: TableStore, account: str, name: str, out: TextIO) -> None:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     args = build_parser().parse_args(argv)
-    out = out or sys.stdout
-    try:
-        store = opened(args.db)
-    except StoreError as exc:
-        print(f"spots fairplay: {exc}", file=sys.stderr)
-        return 2
-    try:
-        return run(args, store, out)
-    except (LookupError, ValueError) as exc:
-        print(f"spots fairplay: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        store.close()
+    return on_store("spots fairplay", args.db, lambda store: run(args, store, out or sys.stdout))
 
 
 if __name__ == "__main__":
