@@ -48,6 +48,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
+# The New table form's controls that poke out of its card, and its menus whose chosen text is cut (both were seen
+# at 1280 x 900: the Pace menu out of the card, a seat's "Bot: greedy (" cut).
+OUTSIDE_THE_CARD = """() => {
+  const form = document.getElementById('create-form');
+  const edge = form.getBoundingClientRect().right;
+  const out = [];
+  for (const el of form.querySelectorAll('select, input, button')) {
+    const box = el.getBoundingClientRect();
+    if (box.width > 0 && box.right > edge + 1) out.push(['outside', el.id || el.name]);
+  }
+  for (const el of form.querySelectorAll('#seats select')) {
+    if (el.scrollWidth > el.clientWidth + 1) out.push(['cut', el.name]);
+  }
+  return out;
+}"""
+
+
 @pytest.mark.parametrize("code", list(i18n.LANGUAGES))
 def test_lobby_and_table_in_each_language(server: Server, browser: Any, code: str, tmp_path: Path) -> None:
     tr = i18n.translator(code)
@@ -61,6 +78,8 @@ def test_lobby_and_table_in_each_language(server: Server, browser: Any, code: st
     page.wait_for_function("() => document.querySelectorAll('#seats .seat-row').length === 2")
     assert tr.gettext("Human") in page.locator("#seats").inner_text()
     assert page.locator(".languages a.current").inner_text() == i18n.LANGUAGES[code]
+    assert page.evaluate(OUTSIDE_THE_CARD) == [], code  # at 1280 x 900: every control inside, no seat menu cut
+
 
     table = server.create([{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy", "name": "Rex"}],
                           target=6)
