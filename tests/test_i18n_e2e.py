@@ -65,6 +65,13 @@ OUTSIDE_THE_CARD = """() => {
 }"""
 
 
+DECK_LABEL_CLEAR = """() => {
+  const label = document.querySelector('#board .deck .obj-label').getBoundingClientRect();
+  const layers = [...document.querySelectorAll('#board .deck .stack i')];
+  return layers.every((i) => i.getBoundingClientRect().bottom <= label.top + 1);
+}"""
+
+
 @pytest.mark.parametrize("code", list(i18n.LANGUAGES))
 def test_lobby_and_table_in_each_language(server: Server, browser: Any, code: str, tmp_path: Path) -> None:
     tr = i18n.translator(code)
@@ -89,6 +96,7 @@ def test_lobby_and_table_in_each_language(server: Server, browser: Any, code: st
     page.wait_for_selector("#controls .your-turn, #controls .waiting")
     assert page.locator(".log-panel h2").inner_text() == tr.gettext("Game log")
     assert tr.gettext("Deck top").lower() in page.locator("#board").inner_text().lower()
+    assert page.evaluate(DECK_LABEL_CLEAR), code  # "Deck top · 27 below" is not under the card stack
     assert tr.gettext("Walk") in page.locator("#board .tiles").inner_text()
     if code != "en":
         log = page.locator("#log").inner_text()
