@@ -115,7 +115,8 @@ def test_the_daily_deal_played_to_its_end_shows_the_score_against_par_and_the_ra
     page.wait_for_selector("#race-par[data-state=ready]")
     page.wait_for_function("() => document.getElementById('race-result').textContent.includes('par')")
     result = page.inner_text("#race-result")
-    assert result.startswith(f"Your result: {race.turn} turns, {race.busts[0]} busts.")
+    busted = f"{race.busts[0]} {'bust' if race.busts[0] == 1 else 'busts'}"  # each count in its plural
+    assert result.startswith(f"Your result: {race.turn} turns, {busted}.")
     assert "par" in result and f"The bot finished in {race.turn} turns." in result
     assert "the expectimax bot's mean of 2 games on these dice (95% interval" in page.inner_text("#race-par")
     rows = page.locator("#race-table tbody tr[data-turn]")
@@ -128,7 +129,7 @@ def test_the_daily_deal_played_to_its_end_shows_the_score_against_par_and_the_ra
                                                       f" {busts} {'bust' if busts == 1 else 'busts'}")  # "1 dog"
     assert rows.nth(race.turn - 1).locator("td.you").inner_text().startswith("6 dogs")
     page.goto(server.url + "/daily?lang=en")  # the board of the day, kept in this browser
-    assert page.inner_text("#daily-best") == f"Your best today: {race.turn} turns, {race.busts[0]} busts."
+    assert page.inner_text("#daily-best") == f"Your best today: {race.turn} turns, {busted}."
     assert page.inner_text("#daily-streak") == "Streak: 1 day in a row."
     page.context.close()
 

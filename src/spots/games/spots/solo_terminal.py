@@ -95,7 +95,10 @@ class SoloGame(TerminalGame):
         super().summary()
         _ = self._
         score = score_of(self.state)
-        self.say(_("Your result: {turns} turns, {busts} busts.").format(turns=score.turns, busts=score.busts), "bold")
+        ngettext = self.ngettext
+        self.say(_("Your result: {turns}, {busts}.").format(
+            turns=ngettext("{n} turn", "{n} turns", score.turns).format(n=score.turns),
+            busts=ngettext("{n} bust", "{n} busts", score.busts).format(n=score.busts)), "bold")
         self.wait_for_par()
         par = self.worker.par
         assert par is not None

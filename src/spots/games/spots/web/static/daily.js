@@ -8,7 +8,8 @@
   const bests = read("spots-solo-best", {});
   const best = document.getElementById("daily-best");
   const today = bests[best.dataset.deal];
-  best.textContent = today ? fill(best.dataset.best, today) : best.dataset.none;
+  best.textContent = today ? fill(best.dataset.best, { turns: P("{n} turn", "{n} turns", today.turns),
+    busts: P("{n} bust", "{n} busts", today.busts) }) : best.dataset.none;  // each count in its own plural
   const streak = document.getElementById("daily-streak");
   const days = new Set(read("spots-solo-days", []));
   let n = 0;

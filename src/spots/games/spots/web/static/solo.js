@@ -62,10 +62,13 @@
       + `<th>${esc(W.bot)}</th></tr></thead><tbody>${html}</tbody></table></div>`;
   }
 
+  // "5 turns, 1 bust": each count in its own plural
+  const counted = (r) => ({ turns: P("{n} turn", "{n} turns", r.turns), busts: P("{n} bust", "{n} busts", r.busts) });
+
   function result() {
     const s = data.score;
     if (!s) return "";
-    let html = `<p class="result" id="race-result">${esc(fill(W.score, { turns: s.turns, busts: s.busts }))}`;
+    let html = `<p class="result" id="race-result">${esc(fill(W.score, counted(s)))}`;
     if (data.par) {
       const diff = s.turns - data.par.value;
       const n = Math.abs(diff).toFixed(1);
@@ -78,7 +81,7 @@
         + `${esc(data.medal ? fill(W.medal, { medal: data.medal_word }) : W.no_medal)}</p>`;
     }
     const best = store.read(BEST, {})[W.deal];
-    if (best) html += `<p class="muted" id="race-best">${esc(fill(W.best, best))}</p>`;
+    if (best) html += `<p class="muted" id="race-best">${esc(fill(W.best, counted(best)))}</p>`;
     return html + `<p><a class="button" href="/daily">${esc(W.back)}</a></p>`;
   }
 
