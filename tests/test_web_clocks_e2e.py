@@ -123,3 +123,20 @@ def test_a_hidden_tab_shows_a_notice_when_the_turn_comes_and_a_visible_one_does_
     page.wait_for_function("() => document.body.dataset.myTurn === '1' || document.body.dataset.over === '1'")
     assert page.evaluate("() => window.__notices.length") == 2
     context.close()
+
+
+def test_the_end_screen_says_who_ran_out_of_time(server: Server, browser: Any) -> None:
+    """A player whose clock runs out sees the game end (a stand-in plays on for them: nobody else is there to
+    choose), and the end screen says why: "Ada ran out of time", not only who won (issue 43)."""
+    r = httpx.post(server.url + "/api/tables", json={
+        "seats": [{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "greedy"}], "tricks": "beginner",
+        "target": 2, "clock": {"pace": "turn-based", "seconds": 3}})  # the bot cannot win before her turn
+    assert r.status_code == 201, r.text
+    link = next(s["link"] for s in r.json()["seats"] if s["mine"])
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(link)  # and Ada never moves
+    page.wait_for_function("() => document.body.dataset.over === '1'")
+    page.wait_for_selector("#end p.absent")
+    assert page.inner_text("#end p.absent") == "Ada ran out of time; a stand-in finished the game for them."
+    context.close()
