@@ -62,3 +62,12 @@ def postgres() -> Iterator[Any]:
 def pg_url(postgres: Any) -> str:
     """A fresh, empty PostgreSQL database for one test."""
     return str(postgres.database())
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """The server's database on each store: a SQLite file, then a fresh PostgreSQL database (a module with a ``db``
+    of its own uses that)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "spots.db")
+    return str(request.getfixturevalue("pg_url"))

@@ -27,13 +27,6 @@ from support.web import app_on, as_, sign_up, users_cli
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "spots.db")
-    return str(request.getfixturevalue("pg_url"))
-
-
 EVIL = "https://evil.example"
 
 

@@ -20,13 +20,6 @@ from support.web import app_on, as_, sign_up, users_cli
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "spots.db")
-    return str(request.getfixturevalue("pg_url"))
-
-
 def make_table(c: TestClient, who: str | None, invite: Any = "Bo", **seat: Any) -> Any:
     """A two-seat Spots table made by ``who`` with seat 1 kept for ``invite``: the response."""
     return as_(c, who).post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human", "invite": invite,

@@ -8,7 +8,6 @@ The real app in-process on a real SQLite file or PostgreSQL database; each perso
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,13 +16,6 @@ from fastapi.testclient import TestClient
 from support.web import Msg, app_on, as_, opened, play_to_the_end, sign_up, token, until, users_cli
 
 pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "spots.db")
-    return str(request.getfixturevalue("pg_url"))
 
 
 def pair_table(c: TestClient, ann: str, bob: str, **body: Any) -> tuple[str, list[str]]:
