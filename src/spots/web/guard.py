@@ -42,6 +42,11 @@ class Refused(Exception):
         return JSONResponse(body, status_code=self.status, headers=headers)
 
 
+def socket_error(code: str, message: str, **more: Any) -> dict[str, Any]:
+    """A refusal over a table's WebSocket: a code for programs and a message for people (and any more fields)."""
+    return {"type": "error", "code": code, "message": message, **more}
+
+
 class Bucket:
     """A token bucket: ``burst`` at once, then ``rate`` per second."""
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ... import i18n
 from ...i18n import N_
 from ..clocks.timing import stand_in_bot
+from ..guard import socket_error
 from ..store import TableRow
 from ..writer import Unavailable
 
@@ -55,27 +56,23 @@ def words(room: Room, lang: str) -> list[str]:
     return [said.format(who=names[seat]) for seat in room.row.resigned_seats()]
 
 
-def error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
-
-
 async def resign(room: Room, seat: int, lang: str) -> dict[str, Any] | None:
     """A seat resigns (socket ``resign``): stored first, then the stand-ins take over and everyone is told."""
     _ = i18n.translator(lang).gettext
     async with room.lock:
         if room.state.is_terminal():
-            return error("game-over", _("the game is over; there is nothing to resign"))
+            return socket_error("game-over", _("the game is over; there is nothing to resign"))
         if seat in room.row.resigned_seats():
-            return error("resigned", _(RESIGNED))
+            return socket_error("resigned", _(RESIGNED))
         before = room.row.resigned
         after = [*before, (seat, len(room.log))]
         try:
             stored = await room.hub.writer.run(room.hub.store.resign, room.id, text_of(before), text_of(after))
         except Unavailable as exc:
-            return {**error("server-error", _("the server could not save this just now; try again")),
-                    "retry_after": exc.retry}
+            return socket_error("server-error", _("the server could not save this just now; try again"),
+                                retry_after=exc.retry)
         if not stored:  # another process moved the table on or took a resignation first
-            return error("stale", _("the table has just moved on; try again"))
+            return socket_error("stale", _("the table has just moved on; try again"))
         room.row.resigned = after
         seat_stand_ins(room)
         if room.timekeeper is not None:  # the resigned seat's clock stops; it runs for whoever is to move now

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ... import i18n
 from ..guard import Refused
+from ..guard import socket_error as _error
 from ..ratings.service import account_of
 from ..writer import Unavailable
 from .rooms import DICE
@@ -28,10 +29,6 @@ if TYPE_CHECKING:
     from .rooms import Conn, Room
 
 log = logging.getLogger("spots.web")
-
-
-def _error(code: str, message: str, **more: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **more}
 
 
 def rotated(count: int) -> list[int]:

@@ -25,6 +25,7 @@ from ..fairplay import resign
 from ..fairplay.advisor import advisor_refusal
 from ..fairplay.dice import add_salt
 from ..guard import client_of, kept_for_newcomers, network_of
+from ..guard import socket_error as _error
 from ..invitations.service import guest_refusal
 from ..talk.service import TYPES as TALK_TYPES
 from ..writer import Unavailable
@@ -32,10 +33,6 @@ from .rooms import STATE, Conn, MoveError, Room, Unsaid
 
 MAX_MESSAGE = 4096  # bytes: far above any move, far below anything abusive
 HINT_TIMEOUT = 20.0
-
-
-def _error(code: str, message: str, **more: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **more}
 
 
 class Sockets:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ... import i18n
 from ...i18n import N_
 from ..guard import Buckets, Refused, check_text, without_format
+from ..guard import socket_error as _error
 from ..writer import Unavailable
 from .chatlog import ChatLog
 
@@ -38,10 +39,6 @@ CHANNELS = ("players", "watchers")
 CHAT_BURST = 5  # lines one sender may send at once before the per-minute rate applies
 KEPT = 500  # chat tables kept in memory (the live ones and the recently read; the rest are read again)
 TYPES = ("talk", "chat", "watchers", "host", "mute", "rematch")
-
-
-def _error(code: str, message: str, **more: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **more}
 
 
 @dataclass(eq=False)
