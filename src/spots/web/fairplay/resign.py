@@ -56,6 +56,25 @@ def words(room: Room, lang: str) -> list[str]:
     return [said.format(who=names[seat]) for seat in room.row.resigned_seats()]
 
 
+def out_of_time(room: Room) -> list[int]:
+    """The seats that ran out of time and had not resigned (a resignation is what counts for them), the first
+    first."""
+    ran_out = room.timekeeper.clock.ran_out if room.timekeeper is not None else []
+    return [seat for seat in ran_out if seat not in room.row.resigned_seats()]
+
+
+def absences(room: Room, lang: str) -> list[str]:
+    """Once the game is over, who resigned or ran out of time, in words: at a rated table they are rated last
+    whatever the board says (a stand-in finished their game)."""
+    if not room.state.is_terminal():
+        return []
+    _ = i18n.translator(lang).gettext
+    names = room.names_in(lang)
+    said = (_("{who} ran out of time: rated last, whatever the board says.") if room.row.rated else
+            _("{who} ran out of time; a stand-in finished the game for them."))
+    return [*words(room, lang), *(said.format(who=names[seat]) for seat in out_of_time(room))]
+
+
 async def resign(room: Room, seat: int, lang: str) -> dict[str, Any] | None:
     """A seat resigns (socket ``resign``): stored first, then the stand-ins take over and everyone is told."""
     _ = i18n.translator(lang).gettext

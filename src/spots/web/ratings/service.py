@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from openskill.models import PlackettLuce
 
 from ...i18n import N_
+from ..fairplay import resign
 from ..games import hosted
 from ..talk.store import Change, Rating
 from ..writer import Unavailable
@@ -134,9 +135,7 @@ class Ratings:
             log.info("table %s is rated but does not count (a player's account is marked)", room.id)
             return []
         summary = room.kind.spec.summarize(room.state)
-        resigned = room.row.resigned_seats()
-        clock = room.timekeeper.clock if room.timekeeper is not None else None
-        ran_out = [s for s in (clock.ran_out if clock is not None else []) if s not in resigned]
+        resigned, ran_out = room.row.resigned_seats(), resign.out_of_time(room)
         ranks = last_for_absence(places(summary.scores, summary.winner), leaver, [*resigned, *ran_out])
         endings = ["resigned" if s in resigned else "time" if s in ran_out else "left" if s == leaver else "finished"
                    for s in range(len(keys))]

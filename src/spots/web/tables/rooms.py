@@ -208,25 +208,11 @@ class Room(Takebacks):
             view = self.kind.web.view(self.state, self.seat_info(key[0]), len(self.log), tr, key[1], True)
             view["table"] = self.id
             view["undo"] = self.undo_offer()  # who may take back a move now (the page's Undo button)
-            view["absent"] = self.absences(key[0])
+            view["absent"] = resign.absences(self, key[0])  # who is rated last and why, once over
             view["resigned"] = resign.words(self, key[0])  # who resigned (the page says so while the game goes on)
             view["resigned_seats"] = self.row.resigned_seats()
             self._views[key] = json.dumps(view)
         return self._views[key]
-
-    def absences(self, lang: str) -> list[str]:
-        """Once the game is over, who resigned or ran out of time, in words: at a rated table they are rated last
-        whatever the board says (a stand-in finished their game)."""
-        if not self.state.is_terminal():
-            return []
-        if self.timekeeper is None:
-            return resign.words(self, lang)
-        _ = i18n.translator(lang).gettext
-        names = self.names_in(lang)
-        said = (_("{who} ran out of time: rated last, whatever the board says.") if self.row.rated else
-                _("{who} ran out of time; a stand-in finished the game for them."))
-        return [*resign.words(self, lang), *(said.format(who=names[seat]) for seat in self.timekeeper.clock.ran_out
-                                             if seat not in self.row.resigned_seats())]
 
     def state_message(self, conn: Conn) -> str:
         """The state message a viewer is owed now: the view and the log lines it has not had."""
