@@ -51,29 +51,30 @@ class Timekeeper:
     def stood_in(self, seat: int) -> bool:
         return self.clock.stand_in(seat) is not None
 
+    def in_person(self, seat: int, clock: Clock) -> bool:
+        """Whether a person plays ``seat``: a human seat with no stand-in, for time or for a resignation."""
+        row = self.room.row
+        return row.seats[seat].kind == "human" and clock.stand_in(seat) is None and not row.resign_stand_in(seat)
+
     def clock_seat(self, state: Any, clock: Clock | None = None) -> int | None:
         """The seat whose clock runs in ``state``: the human to move (in a claim race, the one the rules
         would give it to, else the first human racer), unless the seat is out of time."""
         clock = clock or self.clock
         if state.is_terminal():
             return None
-        seats = self.room.row.seats
         racers = self.room.kind.web.racers(state)
         if racers:
-            humans = [s for s in racers if seats[s].kind == "human" and clock.stand_in(s) is None
-                      and not self.room.row.resign_stand_in(s)]
+            humans = [s for s in racers if self.in_person(s, clock)]
             mover = self.room.kind.spec.summarize(state).seat
             return mover if mover in humans else (humans[0] if humans else None)
         if state.is_chance_node():
             return None
         seat = state.current_player()
-        timed = seats[seat].kind == "human" and clock.stand_in(seat) is None and not self.room.row.resign_stand_in(seat)
-        return seat if timed else None
+        return seat if self.in_person(seat, clock) else None
 
     def choosers(self, clock: Clock) -> list[int]:
         """The humans who may choose for a seat out of time: the others who took their seats and are not away."""
-        return [s.seat for s in self.room.row.seats if s.kind == "human" and s.claimed and clock.stand_in(s.seat)
-                is None and not self.room.row.resign_stand_in(s.seat)]
+        return [s.seat for s in self.room.row.seats if s.claimed and self.in_person(s.seat, clock)]
 
     def seat_bots(self) -> None:
         """Put the stand-ins in the room's bot seats (and take them out for seats that are back)."""
