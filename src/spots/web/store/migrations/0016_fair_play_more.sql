@@ -4,10 +4,10 @@ ALTER TABLE accounts ADD COLUMN marked TEXT;
 -- Resigning (resign.py): the seats that resigned, in order, each with the number of moves played when it did, as
 -- a JSON list of [seat, moves]; a stand-in plays a resigned seat to the end. NULL: nobody resigned.
 ALTER TABLE tables ADD COLUMN resigned TEXT;
--- How each rated player's game ended for them (the reliability figure on profiles): 'finished' (played to the
--- end), 'resigned', 'time' (ran out of time) or 'left' (stopped playing; the table was retired).
 -- A rated table's minimum share of finished rated games (percent) for the accounts taking its seats; NULL: none.
 ALTER TABLE tables ADD COLUMN min_finished INTEGER;
+-- How each rated player's game ended for them (the reliability figure on profiles): 'finished' (played to the
+-- end), 'resigned', 'time' (ran out of time) or 'left' (stopped playing; the table was retired).
 ALTER TABLE rating_changes ADD COLUMN ending TEXT NOT NULL DEFAULT 'finished';
 -- Reports and blocks (reports.py). A report is a signed-in player's word to the host about a chat line or a player
 -- (spots users reports); the line's text is kept as it was. A reporter or reported account that is deleted leaves
