@@ -37,16 +37,23 @@ def reliability(c: TestClient, name: str) -> Msg:
     return dict(r.json()["reliability"])
 
 
+RATED = "SELECT a.name, rc.place, rc.ending FROM rating_changes rc JOIN accounts a ON rc.player = 'user:' || a.id"
+
+
+def rated_rows(db: Path, where: str, value: str) -> list[tuple[str, int, str]]:
+    """The stored rating rows (account name, place, ending) matching ``where``."""
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(f"{RATED} WHERE {where} = ?", (value,)).fetchall()
+    finally:
+        con.close()
+
+
 def rated_changes(db: Path, table_id: str) -> dict[str, tuple[int, str]]:
     """The table's rating rows once stored: account name -> (place, ending)."""
     deadline = time.monotonic() + PATIENT_S
     while time.monotonic() < deadline:
-        con = sqlite3.connect(db)
-        try:
-            rows = con.execute("SELECT a.name, rc.place, rc.ending FROM rating_changes rc JOIN accounts a ON"
-                               " rc.player = 'user:' || a.id WHERE rc.table_id = ?", (table_id,)).fetchall()
-        finally:
-            con.close()
+        rows = rated_rows(db, "rc.table_id", table_id)
         if rows:
             return {name: (place, ending) for name, place, ending in rows}
         time.sleep(0.05)  # the rating is stored in the background after the last move
@@ -55,13 +62,7 @@ def rated_changes(db: Path, table_id: str) -> dict[str, tuple[int, str]]:
 
 def endings_of(db: Path, name: str) -> list[str]:
     """How each of the account's rated games ended (every table stored by now)."""
-    con = sqlite3.connect(db)
-    try:
-        rows = con.execute("SELECT rc.ending FROM rating_changes rc JOIN accounts a ON rc.player = 'user:' || a.id"
-                           " WHERE a.name = ?", (name,)).fetchall()
-    finally:
-        con.close()
-    return [e for (e,) in rows]
+    return [ending for _, _, ending in rated_rows(db, "a.name", name)]
 
 
 def test_resigning_a_rated_game_of_two_ends_it_at_once_and_rates_the_resigner_last(tmp_path: Path) -> None:
