@@ -45,7 +45,9 @@ def test_after_a_rename_every_log_line_uses_the_new_name(tmp_path: Path) -> None
         before = c.get(f"/api/tables/{tid}").json()["log"]
         assert any("Player 2" in line for line in before)
         spanish_before = c.get(f"/api/tables/{tid}/replay?lang=es").json()["log"]  # narrated in Spanish, kept
-        assert any("Player 2" in line for line in spanish_before)
+        jugador = translator("es").gettext("Player {n}").format(n=2)  # the unnamed seat, in the reader's words
+        assert jugador != "Player 2" and any(jugador in line for line in spanish_before)
+        assert not any("Player 2" in line for line in spanish_before)
         with c.websocket_connect(f"/ws/{tid}") as watcher:  # a spectator who was already watching
             opened(watcher)
             assert c.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "Zoë"}).status_code == 200
@@ -56,7 +58,28 @@ def test_after_a_rename_every_log_line_uses_the_new_name(tmp_path: Path) -> None
         assert after == [line.replace("Player 2", "Zoë") for line in before]
         assert resent["log"] == after and resent["view"]["players"][1]["name"] == "Zoë"
         spanish = c.get(f"/api/tables/{tid}/replay?lang=es").json()["log"]
-        assert spanish == [line.replace("Player 2", "Zoë") for line in spanish_before]
+        assert spanish == [line.replace(jugador, "Zoë") for line in spanish_before]
+
+
+def test_a_seat_nobody_named_is_stored_without_a_name_and_shown_in_each_readers_words(tmp_path: Path) -> None:
+    """No language's default is kept in the database: a bot seat and a person's seat left unnamed are stored with
+    no name, and every page names them in its reader's language (the lobby from the seat's bot and number)."""
+    with client(tmp_path / "s.db") as c:
+        t = new_table(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "open": True},
+                                {"kind": "bot", "bot": "greedy"}])
+        stored = c.app.state.hub.store.load_table(t["id"]).seats
+        assert [s.name for s in stored] == ["Ann", "", ""]
+        lobby = next(row for row in c.get("/api/tables").json()["tables"] if row["id"] == t["id"])
+        assert [(p["name"], p["bot"]) for p in lobby["players"]] == [("Ann", None), ("", None), ("", "greedy")]
+        for lang in LANGUAGES:
+            tr = translator(lang)
+            labels = [tr.gettext("Player {n}").format(n=2), tr.gettext("{bot} bot").format(bot="greedy")]
+            if lang != "en":
+                assert labels != ["Player 2", "greedy bot"], lang
+            replay = c.get(f"/api/tables/{t['id']}/replay?lang={lang}").json()
+            assert [p["name"] for p in replay["view"]["players"]] == ["Ann", *labels], lang
+            host = c.get(path(t["host"]) + f"?lang={lang}").text
+            assert all(label in host for label in labels), lang
 
 
 def test_a_watcher_who_reconnects_after_a_rename_gets_the_new_log(tmp_path: Path) -> None:

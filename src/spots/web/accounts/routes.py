@@ -185,7 +185,7 @@ class AccountPages:
                 continue
             games.append({"table": s.table_id, "title": _(room.kind.spec.title), "link": f"/play/{s.token}",
                           "waiting": self.waiting_on(s.table_id, s.seat), "updated": s.updated,
-                          "players": ", ".join(room.names), "moves": len(room.log)})
+                          "players": ", ".join(room.names_in(request_lang(request))), "moves": len(room.log)})
         games.sort(key=lambda g: (not g["waiting"], -g["updated"]))
         passkeys = await self.hub.writer.run(self.hub.store.passkeys_of, me.id)
         invitations = await my_invitations(self.ctx, me, _)

@@ -221,9 +221,9 @@ class Timekeeper:
 
     # -------------------------------------------------------------- what viewers see
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None, lang: str) -> dict[str, Any]:
         """The clocks for a viewer: every seat's time, who runs, and what this viewer may do about absences."""
-        doc = self.clock.view(self.room.names, time.time())
+        doc = self.clock.view(self.room.names_in(lang), time.time())
         doc["may_choose"] = seat is not None and not self.stood_in(seat) and self.room.row.seats[seat].kind == "human"
         return doc
 

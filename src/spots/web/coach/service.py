@@ -329,7 +329,7 @@ def in_words(doc: dict[str, Any], room: Room, lang: str, at: Callable[[int], Any
     """The stored report in one language, with the table's names; ``at(step)`` is the position before a step."""
     tr = i18n.translator(lang)
     _ = tr.gettext
-    names = room.names
+    names = room.names_in(lang)
     players = []
     for p in doc["players"]:
         mistakes = []

@@ -17,7 +17,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from ... import i18n
 from ...core.commitment import Commitment, Salt, check_salt, event_dice, salts_from_text, salts_text
@@ -104,23 +104,25 @@ async def add_salt(room: Room, conn: Conn, text: Any) -> dict[str, Any] | None:
         if not stored:  # another process moved the table or took a salt first: the next page load tries again
             return {"type": "error", "code": "stale", "message": _("the table has just moved on; try again")}
         room.row.dice = replace(dice, salts=salts)
-    text = json.dumps({"type": "dice", **dice_json(room)})
     for viewer in list(room.conns):  # every page of the table shows the salts said so far
-        viewer.send(text)
+        viewer.send(json.dumps({"type": "dice", **dice_json(room, viewer.lang)}))
     return None
 
 
-def dice_json(room: Room) -> dict[str, Any]:
-    """What a page shows of the table's dice: the commitment, the salts, and the seed once the game is over."""
+def dice_json(room: Room, lang: str) -> dict[str, Any]:
+    """What a page shows of the table's dice: the commitment, the salts, and the seed once the game is over (the
+    seats named in the reader's ``lang``)."""
     over = room.state.is_terminal()
     dice = shown(room.row, over)
     if dice is None:
         return {"commitment": None}
-    return {**dice.to_dict(reveal=over), "names": room.names}
+    return {**dice.to_dict(reveal=over), "names": room.names_in(lang)}
 
 
 def routes(ctx: Context) -> APIRouter:
     """``GET /api/tables/<id>/dice``: the commitment and salts (the seed once over); ``.../dice/check``: the check."""
+    from ..context import request_lang  # here: the context module imports this one
+
     router = APIRouter(prefix="/api")
     hub = ctx.hub
 
@@ -131,8 +133,8 @@ def routes(ctx: Context) -> APIRouter:
         return room
 
     @router.get("/tables/{table_id}/dice")
-    async def dice(table_id: str) -> dict[str, Any]:
-        return dice_json(await room_of(table_id))
+    async def dice(request: Request, table_id: str) -> dict[str, Any]:
+        return dice_json(await room_of(table_id), request_lang(request))
 
     @router.get("/tables/{table_id}/dice/check")
     async def check(table_id: str) -> dict[str, Any]:

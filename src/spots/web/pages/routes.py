@@ -7,7 +7,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from ..accounts.service import account_of
 from ..clocks.clock import pace_menu, pace_names
-from ..context import HERE, Context, tr_of
+from ..context import HERE, Context, request_lang, tr_of
 from ..fairplay.advisor import hints_word
 from ..fairplay.dice import commitment_of
 from ..games import hosted
@@ -68,8 +68,9 @@ def routes(ctx: Context) -> APIRouter:
             invited = await hub.writer.run(hub.store.invitations_at, table_id)
         except Unavailable:
             invited = {}  # the page without them rather than none
+        names = room.names_in(request_lang(request))
         seats = [
-            {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot, "claimed": s.claimed, "open": s.open,
+            {"seat": s.seat, "name": names[s.seat], "kind": s.kind, "bot": s.bot, "claimed": s.claimed, "open": s.open,
              "link": ctx.link(f"/play/{s.token}") if s.token else None, "invitation": invited.get(s.seat)}
             for s in room.row.seats
         ]
@@ -93,12 +94,13 @@ def routes(ctx: Context) -> APIRouter:
         if found is None:
             return not_found(request, _("This seat link is not valid (the seat may have been taken from the lobby)."))
         room, seat = found
+        name = room.names_in(request_lang(request))[seat]
         refusal = ctx.accounts.seat_refusal(me, room, seat, _) if ctx.accounts else None
         if refusal is not None:  # a seat bound to an account is only that account's
-            return ctx.page(request, "account.html", 403, mode="signin", error=refusal, name=room.names[seat],
+            return ctx.page(request, "account.html", 403, mode="signin", error=refusal, name=name,
                             next=f"/play/{token}")
         bindable = me is not None and room.row.seats[seat].account is None
-        return ctx.page(request, "table.html", table=room.id, seat=seat, token=token, name=room.names[seat],
+        return ctx.page(request, "table.html", table=room.id, seat=seat, token=token, name=name,
                         vapid=ctx.vapid_public,
                         look=room.kind.look(tr_of(request)), bindable=bindable, rated=room.row.rated,
                         counted=room.row.seats[seat].account is not None, hints=hints_word(room.row),

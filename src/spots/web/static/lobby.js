@@ -122,16 +122,24 @@
     }
   });
 
+  // A seat's name in the reader's words: a deleted account's, or a seat nobody named (stored without a name).
+  function seatName(p) {
+    if (p.deleted) return T("deleted player");
+    return p.name || (p.bot ? T("{bot} bot", { bot: p.bot }) : T("Player {n}", { n: p.seat + 1 }));
+  }
+
   function row(t) {
     const g = about[t.game] || { title: t.game, goal: ["first to {n}", "first to {n}"], draws: false };
     const players = t.players.map((p) => {
-      const name = p.deleted ? T("deleted player") : p.name;  // a deleted account's seat, in the reader's words
-      const who = p.kind === "bot" ? `${esc(name)} <span class="muted">(${esc(p.bot)})</span>` : esc(name);
+      const name = seatName(p);
+      const who = p.kind === "bot" && p.name ? `${esc(name)} <span class="muted">(${esc(p.bot)})</span>` : esc(name);
       const join = p.free ? ` <button type="button" class="join" data-table="${t.id}" data-seat="${p.seat}">${esc(T("Join"))}</button>` : "";
       return `<span class="lp">${who} ★${p.scored}${join}</span>`;
     }).join(" · ");
-    const state = t.status === "over" ? esc(g.draws && !t.winner ? T("a draw") : T("won by {who}", { who: t.winner || T("nobody") }))
-      : esc(T("turn {turn}, {who} to move", { turn: t.turn, who: t.to_move || "" }));
+    const named = (seat) => (seat === null || seat === undefined ? null : seatName(t.players[seat]));
+    const winner = named(t.winner_seat);
+    const state = t.status === "over" ? esc(g.draws && !winner ? T("a draw") : T("won by {who}", { who: winner || T("nobody") }))
+      : esc(T("turn {turn}, {who} to move", { turn: t.turn, who: named(t.to_move_seat) || "" }));
     const links = t.status === "over"
       ? `<a class="button" href="/t/${t.id}/replay">${esc(T("Replay"))}</a> <a class="button" href="/t/${t.id}">${esc(T("Final table"))}</a>`
         + (t.next ? ` <a class="button next-game" href="/t/${esc(t.next)}">${esc(T("Next game"))}</a>` : "")

@@ -116,7 +116,7 @@ class Api:
             "rated": rated, "hints": hints_word(room.row), "min_finished": min_finished,
             "commitment": commitment_of(room.row),
             "watch": self.ctx.link(f"/t/{room.id}"),
-            "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "open": s.open, "mine": s.claimed,
+            "seats": [{"seat": s.seat, "name": room.names[s.seat], "kind": s.kind, "open": s.open, "mine": s.claimed,
                        "link": self.ctx.link(f"/play/{s.token}") if s.token else None,
                        "invited": invited[s.seat].name if s.seat in invited else None} for s in room.row.seats],
         }, status_code=201)
@@ -125,7 +125,7 @@ class Api:
         room = await self.hub.table(table_id)
         if room is None:
             return _error(404, "unknown-table", f"there is no table {table_id!r}")
-        clock = {} if room.timekeeper is None else {"clock": room.timekeeper.view(None)}
+        clock = {} if room.timekeeper is None else {"clock": room.timekeeper.view(None, i18n.DEFAULT)}
         return JSONResponse({**room.summary(), "view": room.current_view(), "log": room.log, **clock})
 
     async def join(self, table_id: str, request: Request) -> Response:
@@ -174,7 +174,7 @@ class Api:
             if room is not None and found is not None and since is not None:
                 spec = room.kind.spec
                 waiting.append({"table": room.id, "game": spec.name, "title": spec.title, "seat": found[1],
-                                "name": room.names[found[1]], "since": since,
+                                "name": room.names_in(request_lang(request))[found[1]], "since": since,
                                 "link": self.ctx.link(f"/play/{token}")})
         waiting.sort(key=lambda w: w["since"])
         return JSONResponse({"tables": waiting})

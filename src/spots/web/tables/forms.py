@@ -54,11 +54,11 @@ def parse_seats(body: dict[str, Any], kind: GameKind) -> list[dict[str, Any]]:
                                  f"have it); the bots are {', '.join(kind.bots)}")
             if not isinstance(bot, str) or bot not in kind.bots:
                 raise ValueError(f"seat {i}: unknown bot {bot!r}; the bots are {', '.join(kind.bots)}")
-            seats.append({"kind": "bot", "bot": bot, "name": clean_name(s.get("name"), f"{bot.title()} bot")})
+            seats.append({"kind": "bot", "bot": bot, "name": clean_name(s.get("name"), "")})
         else:
             if not isinstance(s.get("open", False), bool):
                 raise ValueError(f"seat {i}: 'open' must be true or false")
-            seats.append({"kind": "human", "bot": None, "name": clean_name(s.get("name"), f"Player {i + 1}"),
+            seats.append({"kind": "human", "bot": None, "name": clean_name(s.get("name"), ""),
                           "open": bool(s.get("open", False)), "claimed": False})
     humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
     mine = body.get("creator_seat", humans[0] if humans else None)

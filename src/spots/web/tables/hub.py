@@ -23,6 +23,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
+from ... import i18n
 from ...core.commitment import Commitment, commit_to, digest
 from ..clocks.clock import Pace
 from ..clocks.timing import new_clock
@@ -35,6 +36,7 @@ from ..store import TableRow, TableStore
 from ..talk.service import Talk
 from ..writer import Unavailable, Writer
 from .cluster import Follower
+from .labels import labels_in, seat_label
 from .rematch import Rematch
 from .rooms import DICE, Room, replay_with_log
 from .workers import Workers
@@ -123,7 +125,7 @@ class Hub:
             raise ValueError("the stored rules are not a JSON object")
         kind = hosted()[row.game]
         rules = kind.spec.records.rules_from_dict(row.rules)
-        state, lines = replay_with_log(kind, rules, row.moves, [s.name for s in row.seats])
+        state, lines = replay_with_log(kind, rules, row.moves, labels_in(row.seats, i18n.DEFAULT))
         room = Room(self, row, state, lines)
         dealing, dice = kind.spec.dealing, row.dice
         if dice is not None and dice.deal and dice.seed is not None and dealing is not None:
@@ -242,7 +244,8 @@ class Hub:
         else:  # the game's own dice of these rules (Spots' keyed rules: a deal), from the generator given
             committed, dice = commitment, kind.spec.table_dice(rules, dice)
         state = kind.spec.new_state(rules)
-        names = [s["name"] for s in seats]
+        server_words = i18n.translator(i18n.DEFAULT)
+        names = [seat_label(s["name"], s.get("bot"), i, None, server_words) for i, s in enumerate(seats)]
         moves: list[tuple[str, int]] = []
         lines: list[str] = []
         while kind.draws_chance(state):

@@ -127,7 +127,8 @@ class Rematch:
         if peer is not None and peer.blocked:  # a blocked player's offer does not reach the blocker
             accepted = [s for s in accepted if room.row.seats[s].account not in peer.blocked]
         waiting = [s for s in humans(room) if s not in accepted]
-        msg: dict[str, Any] = {"type": "rematch", "accepted": accepted, "waiting": [room.names[s] for s in waiting],
+        names = room.names_in(conn.lang)
+        msg: dict[str, Any] = {"type": "rematch", "accepted": accepted, "waiting": [names[s] for s in waiting],
                                "waiting_seats": waiting, "next": new.id if new else None}
         if new is None:
             return msg

@@ -39,6 +39,7 @@ from ..games import GameKind, hosted
 from ..guard import Bucket
 from ..store import Conflict, TableRow
 from ..writer import Unavailable
+from .labels import seat_label
 from .undo import Takebacks
 from .workers import Stopped
 
@@ -170,12 +171,13 @@ class Room(Takebacks):
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.row.seats]
+        """The seats' names in the server's language (the record, the stored log)."""
+        return self.names_in(i18n.DEFAULT)
 
     def names_in(self, lang: str) -> list[str]:
-        """The seats' names as shown in one language: a deleted account's seat says so in that language."""
+        """The seats' names as shown in one language: an unnamed seat's label and a deleted account's, translated."""
         tr = i18n.translator(lang)
-        return [tr.gettext(DELETED) if s.name == DELETED and s.account is None else s.name for s in self.row.seats]
+        return [seat_label(s.name, s.bot, s.seat, s.account, tr) for s in self.row.seats]
 
     def seat_info(self, lang: str = i18n.DEFAULT) -> list[dict[str, Any]]:
         online = {c.seat for c in self.conns}
@@ -223,7 +225,8 @@ class Room(Takebacks):
         if conn.first_seen is None:
             conn.first_seen = conn.log_sent
         view = self._view_text(conn.lang, conn.seat)
-        clock = "" if self.timekeeper is None else f', "clock": {json.dumps(self.timekeeper.view(conn.seat))}'
+        times = None if self.timekeeper is None else self.timekeeper.view(conn.seat, conn.lang)
+        clock = "" if times is None else f', "clock": {json.dumps(times)}'
         return f'{{"type": "state", "view": {view}, "log_start": {start}, "log": {json.dumps(lines)}{clock}}}'
 
     def log_in(self, lang: str = "en") -> list[str]:
@@ -273,6 +276,9 @@ class Room(Takebacks):
             "turn": summary.turn,
             "to_move": None if summary.seat is None or self.kind.web.racers(st) else names[summary.seat],
             "winner": None if summary.winner is None else names[summary.winner], "viewers": 0,
+            # the seats themselves, for the lobby to name them in the reader's words (an unnamed or deleted seat)
+            "to_move_seat": None if summary.seat is None or self.kind.web.racers(st) else summary.seat,
+            "winner_seat": summary.winner,
             "hints": hints_word(self.row),  # the lobby says "no hints: rated" or "no hints"
             "min_finished": self.row.min_finished,  # a rated table's minimum share of finished games, if any
             **({} if self.timekeeper is None else self.timekeeper.summary()),

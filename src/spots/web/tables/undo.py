@@ -24,6 +24,7 @@ from ...core.undo import Step, Takeback, follow, steps
 from ..clocks.clock import Clock
 from ..store import Conflict
 from ..writer import Unavailable
+from .labels import labels_in
 
 if TYPE_CHECKING:
     from ..clocks.timing import Timekeeper
@@ -169,7 +170,7 @@ class Takebacks:
         if same < len(history):
             from .rooms import replay_with_log
 
-            names = [s.name for s in self.row.seats]
+            names = labels_in(self.row.seats, i18n.DEFAULT)
             state, lines = replay_with_log(self.kind, self.state.rules, stored[:same], names)
             self.log[:] = lines
             self.logs = {}
