@@ -54,10 +54,17 @@ def terms_in(msgid: str) -> list[str]:
     return found
 
 
+# The words of the place to play, beside the game's own: ratings, chat, clocks, the coach, the daily deal, fair play.
+PLACE = {"rating", "rated", "rating-uncertainty", "leaderboard", "session", "rematch", "mute", "chat", "quick-phrase",
+         "invitation", "clock", "time-control", "turn-based", "out-of-time", "notice", "undo", "resign", "luck",
+         "equity-lost", "band", "mistake", "par", "medal", "streak", "daily-deal", "challenge", "fair-play", "block",
+         "link", "lobby", "advisor", "bot"}
+
+
 def test_the_glossary_covers_every_term_tile_and_set_in_every_language() -> None:
     required = {"treat", "trick", "tile", "yard", "supply", "bust", "bury", "roll", "reroll", "score",
                 "slow-and-steady", "fast-and-risky", "dog-card", "paw-print", "disc", "frame", "pattern-card",
-                "drop", "claim"} | {name for name in TILES} | set(SUGGESTED_SETS)
+                "drop", "claim"} | {name for name in TILES} | set(SUGGESTED_SETS) | PLACE
     assert not required - set(GLOSSARY), f"missing from glossary.toml: {sorted(required - set(GLOSSARY))}"
     for key, term in GLOSSARY.items():
         assert term["en"], key
@@ -66,6 +73,16 @@ def test_the_glossary_covers_every_term_tile_and_set_in_every_language() -> None
             assert entry["word"].strip(), (key, code)
     for name, tile in TILES.items():
         assert GLOSSARY[name]["en"] == [tile.title], name
+
+
+@pytest.mark.parametrize("code", LANGS)
+def test_no_two_terms_share_a_word(code: str) -> None:
+    """One thing, one word, and one word, one thing: a rating is not the coach's band (es had 'Nivel' for both, vi
+    'hạng'), a chat ban is not the sound switch."""
+    by_word: dict[str, list[str]] = {}
+    for key, term in GLOSSARY.items():
+        by_word.setdefault(term[code]["word"].casefold(), []).append(key)
+    assert not {word: keys for word, keys in by_word.items() if len(keys) > 1}
 
 
 @pytest.mark.parametrize("code", LANGS)
@@ -133,6 +150,8 @@ def test_the_check_finds_terms_and_skips_notation() -> None:
     assert "roll" not in terms_in("Roll Over")
     assert terms_in("Type a move in the notation (e.g. 'trick walk')") == []
     assert set(terms_in("{who} spends a treat to reroll {faces}.")) == {"treat", "reroll"}
+    assert set(terms_in("{n} rated games; the rating is shown ± twice its uncertainty")) == {"rated", "rating",
+                                                                                            "rating-uncertainty"}
     assert set(terms_in("Take 1 treat for each face-down trick tile other than Stay.")) == {"treat", "trick", "tile",
                                                                                             "stay"}
     assert terms_in("dog park") == ["dog-park"]

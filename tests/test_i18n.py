@@ -130,6 +130,18 @@ def test_plurals_and_numbers_in_each_language() -> None:
     assert i18n.translator("zh-Hant").ngettext("{n} treat", "{n} treats", 3).format(n=3) == "3 個 treat"
 
 
+
+def test_spanish_plural_forms_many_and_other_agree() -> None:
+    """Spanish has three plural forms here (one; many, for whole millions; other), but words do not change
+    between many and other: a msgstr[2] left singular printed '5 partida puntuable' on the leaderboard."""
+    differ = [(m.id[0], m.string[1], m.string[2]) for m in catalog("es")
+              if m.id and isinstance(m.id, tuple) and m.string[1] != m.string[2]]
+    assert not differ, differ
+    es = i18n.translator("es")
+    for m in catalog("es"):
+        if m.id and isinstance(m.id, tuple):
+            assert es.ngettext(*m.id, 5) == es.ngettext(*m.id, 1_000_000) == m.string[2], m.id
+
 def test_unknown_languages_fall_back_to_english() -> None:
     for lang in ("xx", "fr-FR", "", None, "C", "zh-CN", "de;q=1"):
         tr = i18n.translator(lang)

@@ -34,6 +34,7 @@ class SearchChances:
         self.nodes, self.depth, self.scale = nodes, depth, scale
         self.name = (f"Double Spot search bot: {nodes} nodes, {depth} turns, no clock; a card lead of {scale:g} "
                      "makes a win e times likelier than a loss")
+        self.title = N_("the search bot, looking a few turns ahead")  # the report's header, in the reader's words
         self._chance_memo: dict[object, list[float]] = {}
         self._ranked: dict[object, list[tuple[str, float]]] = {}
 

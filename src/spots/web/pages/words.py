@@ -26,11 +26,12 @@ JS_WORDS = [
     N_("away"), N_("empty"), N_("first to {n}"), N_("free seat"), N_("live"), N_("name (optional)"), N_("nobody"),
     N_("not available"), N_("online"), N_("reconnecting…"), N_("scored"), N_("seat {n} name"),
     N_("seat {n} player"), N_("to move"), N_("turn {turn}, {who} to move"), N_("won by {who}"), N_("{bot} bot"),
-    N_("{turns}, {moves}."), N_("Seat {n} is no longer free."), N_("deleted player"),
+    N_("Player {n}"), N_("{turns}, {moves}."), N_("Seat {n} is no longer free."), N_("deleted player"),
     N_("no hints: rated"), N_("no hints"), N_("players who finish {share}%"), N_("Report"),
     N_("Report this line to the server's host"), N_("Sent: the host reads it."),
     N_("Salts: {salts}"), N_("No salt yet."), N_("Checking…"),
     N_("All {n} chance events match the fingerprint shown before the first roll."), N_("The dice do not match: {why}"),
+    N_("This game's drawing did not load ({game})."),
 ]
 JS_PLURALS = [
     NP_("{n} move", "{n} moves"),

@@ -32,6 +32,7 @@ from ..writer import Unavailable
 from .rooms import STATE, Conn, MoveError, Room, Unsaid
 
 MAX_MESSAGE = 4096  # bytes: far above any move, far below anything abusive
+MESSAGE_TYPES = "move, undo, hint, sync, ping, absent, back, salt, resign, chat, watchers, host, mute, rematch"
 HINT_TIMEOUT = 20.0
 
 
@@ -165,7 +166,7 @@ class SocketServer:
         writer = asyncio.get_running_loop().create_task(self._writer(ws, room, conn))
         conn.send(json.dumps({"type": "hello", "table": room.id, "seat": conn.seat,
                               "role": "player" if conn.seat is not None else "spectator",
-                              "name": None if conn.seat is None else room.names[conn.seat]}))
+                              "name": None if conn.seat is None else room.names_in(conn.lang)[conn.seat]}))
         try:  # joined inside: a socket closed while its talk is being set up (a store read) still leaves the room
             room.join(conn)
             await self.hub.talk.joined(room, conn)
@@ -232,7 +233,8 @@ class SocketServer:
         except (ValueError, RecursionError):
             return _error("bad-json", _("the message is not valid JSON"))
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            return _error("bad-message", _("a message is a JSON object with a 'type': move, undo, hint, sync or ping"))
+            return _error("bad-message",
+                          _("a message is a JSON object with a 'type': 'move', 'undo', 'hint', 'sync' or 'ping'"))
         kind = msg["type"]
         if kind == "ping":
             return {"type": "pong"}
@@ -247,9 +249,8 @@ class SocketServer:
         if kind in TALK_TYPES:
             return await self.hub.talk.handle(room, conn, msg)
         if kind not in ("move", "undo", "hint", "absent", "back", "salt", "resign"):
-            return _error("bad-message", _(
-                "unknown message type {kind}; the types are move, undo, hint, sync, ping, absent, back, salt, resign,"
-                " chat, watchers, host, mute, rematch").format(kind=repr(kind)))
+            return _error("bad-message", _("unknown message type {kind}; the types are {types}").format(
+                kind=repr(kind), types=MESSAGE_TYPES))  # the protocol's words, never translated
         if conn.seat is None:
             return _error("spectator", _("spectators cannot act; open a seat's invite link to play"))
         claimed = msg.get("seat", conn.seat)
@@ -328,8 +329,9 @@ class SocketServer:
                                                         "hints take a lot of thinking: try again in {n} seconds",
                                                         n).format(n=n), retry_after=n)
             try:
+                names = room.names_in(conn.lang)
                 advice = await asyncio.wait_for(
-                    self.hub.workers.hint(room.kind.spec.name, state.clone(), room.names, conn.lang), HINT_TIMEOUT)
+                    self.hub.workers.hint(room.kind.spec.name, state.clone(), names, conn.lang), HINT_TIMEOUT)
             except TimeoutError:
                 return _error("hint-timeout", _("the advisor took too long"))
             if len(self.ctx.hint_cache) > 1024:
