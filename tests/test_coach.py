@@ -207,7 +207,7 @@ def test_selfplay_records_its_bots_and_analyse_coaches_only_people(tmp_path: Any
     table = every.stdout.splitlines()[3:5]  # the two players' rows: result, start, luck, lost, per move, band
     assert all(not row.split()[4].startswith("-") for row in table), table
     spanish = run_cli("analyse", path, "--lang", "es")
-    assert spanish.stdout.startswith("¿Qué tal fue?") and "el análisis: una búsqueda" in spanish.stdout
+    assert spanish.stdout.startswith("¿Qué tal fue?") and "el entrenador: una búsqueda" in spanish.stdout
 
 
 def test_a_mistake_is_named_only_where_play_outs_to_the_end_confirm_it() -> None:

@@ -480,7 +480,7 @@ def test_a_challenge_at_the_terminal_ends_with_its_medal(tmp_path, monkeypatch, 
                  "--par-games", "2"]) == 0
     out = capsys.readouterr().out
     assert "Thử thách: Cặp đầu tiên: một con chó, đã giải chính xác." in out
-    assert "Kết quả của bạn: 5 lượt" in out and "Par 4.16 lượt: mức tối ưu chính xác" in out
+    assert "Kết quả của bạn: 5 lượt" in out and "Mức chuẩn 4.16 lượt: số lượt tối ưu chính xác" in out
     assert "Huy chương: bạc." in out  # 5 turns: within a quarter over the exact par of 4.1565
 
 

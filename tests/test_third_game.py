@@ -169,7 +169,8 @@ def test_the_lobby_lists_its_tables_while_playing_and_once_over(take: GameSpec, 
         assert [p["scored"] for p in listed["players"]] == [0, 0]
         over = rows[played["id"]]
         assert over["status"] == "over" and over["to_move"] is None
-        assert over["winner"] in {p["name"] for p in over["players"]}
+        assert over["winner"] == "random bot"  # a bot seat nobody named, labelled by its bot (none is stored)
+        assert over["players"][over["winner_seat"]]["bot"] == "random"
         assert sorted(p["scored"] for p in over["players"]) == [0, 1]
 
 

@@ -145,7 +145,7 @@ def test_a_bad_date_or_challenge_is_refused_saying_what_is_allowed(server: Serve
     assert nope.status_code == 400 and "agility-six" in nope.json()["message"]
     unknown = httpx.get(server.url + "/api/solo/nope")
     assert unknown.status_code == 404 and "a daily deal is daily-YYYY-MM-DD" in unknown.json()["message"]
-    for lang, title in (("es", "Partida del día"), ("vi", "Ván ngày"), ("zh-Hant", "每日一局")):
+    for lang, title in (("es", "Partida del día"), ("vi", "Ván hằng ngày"), ("zh-Hant", "每日一局")):
         page = httpx.get(server.url + f"/daily?lang={lang}")
         assert page.status_code == 200 and title in page.text, lang
     made = httpx.post(server.url + "/challenge", data={"challenge": "first-pair"})
