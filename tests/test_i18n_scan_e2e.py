@@ -21,6 +21,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from spots import i18n
+from support.processes import PATIENT_REPORT_MS
 from support.servers import Server
 
 pytestmark = pytest.mark.timeout(300)
@@ -137,10 +138,11 @@ def test_no_page_shows_english_in_vietnamese_or_cantonese(server: Server, browse
     page.wait_for_function("() => Number(document.body.dataset.moves) >= 0 && document.querySelector('#board svg')")
     scan("a Spots table")
     play_to_the_end(page)
-    page.wait_for_function("() => document.body.dataset.coach === 'ready'")
+    page.wait_for_function("() => document.body.dataset.coach === 'ready'", timeout=PATIENT_REPORT_MS)
     scan("the end of a Spots game, with the coach's report")
     page.goto(server.url + f"/t/{table['id']}/replay?at=3")
-    page.wait_for_function("() => document.body.dataset.at === '3' && document.body.dataset.coach === 'ready'")
+    page.wait_for_function("() => document.body.dataset.at === '3' && document.body.dataset.coach === 'ready'",
+                           timeout=PATIENT_REPORT_MS)
     scan("a replay")
     page.goto(table["host"])
     scan("the host page")

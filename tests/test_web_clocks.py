@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from support.clocks import FAST, Player
-from support.processes import PATIENT_S
+from support.processes import PATIENT_REPORT_S, PATIENT_S
 from support.servers import Server
 
 pytestmark = pytest.mark.timeout(300)
@@ -91,14 +91,14 @@ def test_a_silent_player_runs_out_the_others_choose_a_bot_the_game_ends_and_the_
 
 def ready_report(server: Server, table: str) -> dict[str, Any]:
     """Ask for the coach's report until it is ready (the game has just ended: it is being computed)."""
-    deadline = time.monotonic() + PATIENT_S
+    deadline = time.monotonic() + PATIENT_REPORT_S
     while time.monotonic() < deadline:
         r = httpx.get(f"{server.url}/api/tables/{table}/analysis")
         if r.status_code == 200:
             return dict(r.json()["report"])
         assert r.status_code == 202, r.text
         time.sleep(0.2)
-    raise AssertionError(f"no report for table {table} within {PATIENT_S:.0f} s")
+    raise AssertionError(f"no report for table {table} within {PATIENT_REPORT_S:.0f} s")
 
 
 def test_with_nobody_left_to_choose_bots_play_every_silent_seat_and_the_game_ends(server: Server) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from support.processes import PATIENT_REPORT_MS
 from support.servers import Server
 
 pytestmark = pytest.mark.timeout(300)
@@ -53,7 +54,7 @@ def test_the_report_on_the_end_screen_and_a_mistake_in_the_replay(server: Server
     page = browser.new_page()
     for _ in range(5):  # a game can end before Tester made a mistake (the bot scores first): then another
         table = finish_a_game(page, server)
-        page.wait_for_function("() => document.body.dataset.coach === 'ready'")
+        page.wait_for_function("() => document.body.dataset.coach === 'ready'", timeout=PATIENT_REPORT_MS)
         if page.locator("#coach .coach-mistake").count():
             break
     coach = page.locator("#coach")
@@ -68,7 +69,8 @@ def test_the_report_on_the_end_screen_and_a_mistake_in_the_replay(server: Server
     # from the end screen to the replay at that position
     mistakes.first.locator("a.coach-see").click()
     page.wait_for_url(f"**/t/{table}/replay?at={step}")
-    page.wait_for_function(f"() => document.body.dataset.at === '{step}' && document.body.dataset.coach === 'ready'")
+    page.wait_for_function(f"() => document.body.dataset.at === '{step}' && document.body.dataset.coach === 'ready'",
+                           timeout=PATIENT_REPORT_MS)
     assert page.input_value("#slider") == str(step)
     assert page.locator("#coach-chart svg.coach-svg").is_visible(), "the chart rides over the slider"
     # in the replay: back to the start, then a mistake's button (and its dot on the chart) moves the slider to it

@@ -60,6 +60,10 @@ def waiting_for_input(pid: int) -> None:
 # event happens, so a quiet machine never spends it.
 PATIENT_S = 60.0
 PATIENT_MS = int(PATIENT_S * 1000)
+# A finished game's coach report is worked out in a worker process at a lower priority than everything else on the
+# machine (workers.NICE): beside busy programs it gets a small share of a core, so a wait for one allows more.
+PATIENT_REPORT_S = 3 * PATIENT_S  # within the browser and server tests' 300 s limit per test
+PATIENT_REPORT_MS = int(PATIENT_REPORT_S * 1000)
 
 
 class PatientBrowser:
