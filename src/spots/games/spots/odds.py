@@ -58,14 +58,31 @@ class Position:
 @lru_cache(maxsize=1 << 16)
 def _float_bust_chance(dice: int, spaces: tuple[int, ...], headroom: int) -> float:
     """The float sum, over a roll's outcomes in ``float_distribution`` order, of those burying more than headroom."""
-    return sum(p for faces, p in float_distribution(dice) if _buried(faces, spaces) > headroom)
+    total = 0.0
+    for buried, p in _burials(dice, spaces):
+        if buried > headroom:
+            total += p
+    return total
 
 
-def _buried(faces: tuple[int, ...], spaces: tuple[int, ...]) -> int:
-    counts = [0] * 7
-    for v in faces:
-        counts[v] += 1
-    return sum(v * (counts[v] - spaces[v - 1]) for v in range(1, 7) if counts[v] > spaces[v - 1])
+@lru_cache(maxsize=1 << 10)
+def _burials(dice: int, spaces: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
+    """Each outcome's spots buried when resolved well, with its chance: one pass serves every yard total."""
+    out = []
+    for counts, p in _counted(dice):
+        buried = 0
+        for v, (n, room) in enumerate(zip(counts, spaces, strict=True), start=1):
+            if n > room:
+                buried += v * (n - room)
+        out.append((buried, p))
+    return tuple(out)
+
+
+@lru_cache(maxsize=32)
+def _counted(dice: int) -> list[tuple[tuple[int, ...], float]]:
+    """Each outcome of ``dice`` dice as its count of each face 1-6, with its chance (``float_distribution`` order):
+    counted once per number of dice, not once per position the bots ask about."""
+    return [(tuple(faces.count(v) for v in range(1, 7)), p) for faces, p in float_distribution(dice)]
 
 
 def outcomes(k: int, seed: int = 0) -> tuple[list[tuple[tuple[int, ...], Fraction | float]], str]:
