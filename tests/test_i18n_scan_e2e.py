@@ -21,6 +21,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from spots import i18n
+from support.e2e import play_plainly
 from support.processes import PATIENT_REPORT_MS
 from support.servers import Server
 
@@ -87,24 +88,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-def play_to_the_end(page: Any) -> None:
-    """Play the seat plainly until the game is over (place or score when offered, else stop, else the first move)."""
-    for _ in range(400):
-        page.wait_for_function("() => document.body.dataset.over === '1' || "
-                               "document.querySelector('#controls button.move:not([disabled])')")
-        if page.get_attribute("body", "data-over") == "1":
-            return
-        moves = int(page.get_attribute("body", "data-moves") or 0)
-        offered = [m or "" for m in page.locator("#controls button.move").evaluate_all(
-            "(bs) => bs.map((b) => b.dataset.move)")]
-        pick = next((i for i, m in enumerate(offered) if m.startswith(("place", "score", "keep"))), None)
-        if pick is None:
-            pick = next((i for i, m in enumerate(offered) if m == "stop"), 0)
-        page.locator("#controls button.move").nth(pick).click()
-        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {moves}")
-    raise AssertionError("the game did not end")
-
-
 @pytest.mark.parametrize("code", list(LOCALES))
 def test_no_page_shows_english_in_vietnamese_or_cantonese(server: Server, browser: Any, code: str) -> None:
     name = {"vi": "Lan", "zh-Hant": "Wing"}[code]
@@ -137,7 +120,7 @@ def test_no_page_shows_english_in_vietnamese_or_cantonese(server: Server, browse
     page.goto(table["seats"][0]["link"])
     page.wait_for_function("() => Number(document.body.dataset.moves) >= 0 && document.querySelector('#board svg')")
     scan("a Spots table")
-    play_to_the_end(page)
+    play_plainly(page)
     page.wait_for_function("() => document.body.dataset.coach === 'ready'", timeout=PATIENT_REPORT_MS)
     scan("the end of a Spots game, with the coach's report")
     page.goto(server.url + f"/t/{table['id']}/replay?at=3")

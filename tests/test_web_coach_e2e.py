@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from support.e2e import play_plainly
 from support.processes import PATIENT_REPORT_MS
 from support.servers import Server
 
@@ -36,18 +37,8 @@ def finish_a_game(page: Any, server: Server) -> str:
                                                     "tricks": "beginner", "target": 1})
     assert r.status_code == 201, r.text
     page.goto(r.json()["seats"][0]["link"])
-    for _ in range(400):
-        page.wait_for_function("() => document.body.dataset.over === '1' || "
-                               "document.querySelector('#controls button.move:not([disabled])')")
-        if page.get_attribute("body", "data-over") == "1":
-            return str(r.json()["id"])
-        moves = int(page.get_attribute("body", "data-moves") or 0)
-        buttons = page.locator("#controls button.move")
-        labels = buttons.all_inner_texts()
-        pick = next((i for i, t in enumerate(labels) if t.startswith(("Place", "Score", "Keep"))), None)
-        buttons.nth(next((i for i, t in enumerate(labels) if t == "Stop"), 0) if pick is None else pick).click()
-        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {moves}")
-    raise AssertionError("the game did not end")
+    play_plainly(page)
+    return str(r.json()["id"])
 
 
 def test_the_report_on_the_end_screen_and_a_mistake_in_the_replay(server: Server, browser: Any) -> None:

@@ -84,6 +84,23 @@ def click_a_move(page: Any, turn: int) -> None:
     page.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
 
 
+def play_plainly(page: Any) -> None:
+    """Play the page's seat until the game is over: place or score when offered, else stop, else the first move
+    (chosen by the moves' notation, so in any language; quick, and rarely the best)."""
+    for _ in range(400):
+        if wait_for_my_turn_or_end(page):
+            return
+        moves = moves_of(page)
+        offered = [m or "" for m in page.locator("#controls button.move").evaluate_all(
+            "(bs) => bs.map((b) => b.dataset.move)")]
+        pick = next((i for i, m in enumerate(offered) if m.startswith(("place", "score", "keep"))), None)
+        if pick is None:
+            pick = next((i for i, m in enumerate(offered) if m == "stop"), 0)
+        page.locator("#controls button.move").nth(pick).click()
+        page.wait_for_function(f"() => Number(document.body.dataset.moves) > {moves}")
+    raise AssertionError("the game did not end")
+
+
 ME_AND_A_BOT = [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy"}]
 
 
