@@ -75,7 +75,8 @@ def leaks(page: Any, code: str, allowed: set[str]) -> list[str]:
         clean = text
         for name in allowed:
             clean = clean.replace(name, " ")
-        hits = [p for p in phrases if p in clean] + ([clean.strip(TRIM)] if clean.strip(TRIM) in words else [])
+        alone = clean.strip(TRIM + "0123456789 ")  # a one-word message standing alone, a number beside it or not
+        hits = [p for p in phrases if p in clean] + ([alone] if alone in words else [])
         found += [f"{hit!r} in {text[:120]!r}" for hit in hits]
     return found
 
@@ -119,6 +120,8 @@ def test_no_page_shows_english_in_vietnamese_or_cantonese(server: Server, browse
     table = r.json()
     page.goto(table["seats"][0]["link"])
     page.wait_for_function("() => Number(document.body.dataset.moves) >= 0 && document.querySelector('#board svg')")
+    page.click("#talk-phrases button[data-phrase='good-luck']")  # the unnamed seat says something: its label
+    page.wait_for_selector("#talk-lines .talk-who")
     scan("a Spots table")
     play_plainly(page)
     page.wait_for_function("() => document.body.dataset.coach === 'ready'", timeout=PATIENT_REPORT_MS)
@@ -157,4 +160,5 @@ def test_the_scan_finds_english_where_there_is_some() -> None:
 
     translated = i18n.translator("zh-Hant").gettext("Back to the lobby")
     assert leaks(Page(["Back to the lobby", "Resign"]), "zh-Hant", set()) != []
+    assert leaks(Page(["Player 2"]), "zh-Hant", set()) != []  # an unnamed seat's label left in English
     assert leaks(Page([translated, "Wing", "greedy", "散步 (Walk)"]), "zh-Hant", {"Wing", "greedy"}) == []

@@ -74,7 +74,8 @@ def routes(ctx: Context) -> APIRouter:
             raise Refused(404, "unknown-line", f"table {room.id} has no chat line {line_id!r}")
         seat = line.get("seat")
         account = room.row.seats[seat].account if isinstance(seat, int) else None
-        return account, str(line["name"]), str(line["text"])
+        name = line["name"] or (room.names[seat] if isinstance(seat, int) else "")  # a seat nobody named: its label
+        return account, str(name), str(line["text"])
 
     @router.post("/reports")
     async def report(request: Request) -> Response:

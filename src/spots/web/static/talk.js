@@ -21,7 +21,8 @@
   }
 
   function who(line) {
-    return line.channel === "watchers" ? T("Spectator {id}", { id: line.name }) : line.name;
+    if (line.channel === "watchers") return T("Spectator {id}", { id: line.name });
+    return line.name || T("Player {n}", { n: line.seat + 1 });  // a seat nobody named, in the reader's words
   }
 
   function drawLine(line) {

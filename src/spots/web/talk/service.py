@@ -98,7 +98,8 @@ class Talk:
         """A new viewer: its speaker key. It hears table talk once it asks (``talk``), so a client that never
         does (a bot, a script) gets exactly the messages it got before there was talk."""
         if conn.seat is not None:
-            peer = Peer(f"seat:{conn.seat}", room.names[conn.seat])
+            # the seat's own name; none for a seat nobody named, which each reader's page labels in its words
+            peer = Peer(f"seat:{conn.seat}", room.row.seats[conn.seat].name)
         else:
             author = spectator_key(conn.client, room.id)
             peer = Peer(author, author.split(":")[1][:4])
