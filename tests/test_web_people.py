@@ -70,7 +70,8 @@ def test_a_seat_nobody_named_is_stored_without_a_name_and_shown_in_each_readers_
         stored = c.app.state.hub.store.load_table(t["id"]).seats
         assert [s.name for s in stored] == ["Ann", "", ""]
         lobby = next(row for row in c.get("/api/tables").json()["tables"] if row["id"] == t["id"])
-        assert [(p["name"], p["bot"]) for p in lobby["players"]] == [("Ann", None), ("", None), ("", "greedy")]
+        assert [(p["name"], p["unnamed"]) for p in lobby["players"]] == [("Ann", False), ("Player 2", True),
+                                                                          ("greedy bot", True)]
         for lang in LANGUAGES:
             tr = translator(lang)
             labels = [tr.gettext("Player {n}").format(n=2), tr.gettext("{bot} bot").format(bot="greedy")]

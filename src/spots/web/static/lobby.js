@@ -125,14 +125,15 @@
   // A seat's name in the reader's words: a deleted account's, or a seat nobody named (stored without a name).
   function seatName(p) {
     if (p.deleted) return T("deleted player");
-    return p.name || (p.bot ? T("{bot} bot", { bot: p.bot }) : T("Player {n}", { n: p.seat + 1 }));
+    if (!p.unnamed) return p.name;
+    return p.bot ? T("{bot} bot", { bot: p.bot }) : T("Player {n}", { n: p.seat + 1 });
   }
 
   function row(t) {
     const g = about[t.game] || { title: t.game, goal: ["first to {n}", "first to {n}"], draws: false };
     const players = t.players.map((p) => {
       const name = seatName(p);
-      const who = p.kind === "bot" && p.name ? `${esc(name)} <span class="muted">(${esc(p.bot)})</span>` : esc(name);
+      const who = p.kind === "bot" && !p.unnamed ? `${esc(name)} <span class="muted">(${esc(p.bot)})</span>` : esc(name);
       const join = p.free ? ` <button type="button" class="join" data-table="${t.id}" data-seat="${p.seat}">${esc(T("Join"))}</button>` : "";
       return `<span class="lp">${who} ★${p.scored}${join}</span>`;
     }).join(" · ");

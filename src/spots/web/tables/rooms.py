@@ -265,8 +265,9 @@ class Room(Takebacks):
             "status": "over" if st.is_terminal() else self.status(),
             "created": self.row.created, "updated": self.row.updated,
             "players": [
-                {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
-                 "deleted": s.name == DELETED and s.account is None,  # the lobby says so in the reader's language
+                {"seat": s.seat, "name": names[s.seat], "kind": s.kind, "bot": s.bot,
+                 # the lobby names these in the reader's language: a deleted account's seat, a seat nobody named
+                 "deleted": s.name == DELETED and s.account is None, "unnamed": not s.name,
                  "free": s.kind == "human" and s.open and not s.claimed,
                  "invited": s.kind == "human" and not s.open and not s.claimed, "scored": summary.scores[s.seat]}
                 for s in self.row.seats
