@@ -55,12 +55,14 @@ def alternate(rev: str, script: str, args: Sequence[str], runs: int = 1) -> None
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     usage="%(prog)s REV [--runs N] -- SCRIPT [ARGS...]")
     parser.add_argument("rev", help="the commit to measure beside this tree")
     parser.add_argument("--runs", type=int, default=1, help="runs of each, alternating")
-    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- SCRIPT ARGS...: the benchmark, from the root")
-    args = parser.parse_args()
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    # everything after '--' is the benchmark and its own options, whatever order this script's options came in
+    mine, command = (sys.argv[1:], []) if "--" not in sys.argv else (
+        sys.argv[1:sys.argv.index("--")], sys.argv[sys.argv.index("--") + 1:])
+    args = parser.parse_args(mine)
     if not command:
         parser.error("give the benchmark after --, e.g. -- benchmarks/analysis_speed.py --games 5")
     alternate(args.rev, command[0], command[1:], args.runs)
