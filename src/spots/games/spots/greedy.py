@@ -60,11 +60,12 @@ class GreedyBot:
         if "score" in moves and (complete >= 2 or player.yard_total() >= 4 or complete == len(player.unscored())):
             return "score"
         tricks = [m for m in moves if m.startswith("trick ")]
-        return max(tricks, key=lambda m: self._trick_worth(state, m.split()[1]))
+        here = Position.of(state)  # the mover's open spaces and yard: the same for every trick weighed
+        return max(tricks, key=lambda m: self._trick_worth(state, m.split()[1], here))
 
-    def _trick_worth(self, state: State, name: str) -> float:
-        seat = state.seat
-        player = state.players[seat]
+    def _trick_worth(self, state: State, name: str, here: Position | None = None) -> float:
+        """What a trick is worth to the mover; ``here``: the mover's ``Position``, when the caller has it."""
+        player = state.players[state.seat]
         worth = 0.5 * state.tiles[state.rules.tricks.index(name)].treats
         if name in TREAT_TILES:
             return worth + (2.0 if player.treats == 0 else 0.5 if player.treats < 3 else -1.0)
@@ -72,9 +73,11 @@ class GreedyBot:
         if first_roll is None or first_roll.keep is not None:
             return worth + 1.0  # Dig, Trot, Retrieve, Bolt and the blue tiles: moderate, controlled
         dice = state.roll_size(first_roll, planning=True)  # the engine's count: supply, Dogpile's extra die
-        spaces = sum(open_spaces(state, seat).values())
+        here = here or Position.of(state)
+        spaces = sum(here.open_spaces.values())
         expected_fits = min(dice, spaces) * 0.4
-        return worth + expected_fits - 4 * bust_chance(state, dice) * (1 if player.treats == 0 else 0.5)
+        busts = here.float_bust_chance(min(dice, 8)) if dice > 0 else 0.0  # as bust_chance(state, dice)
+        return worth + expected_fits - 4 * busts * (1 if player.treats == 0 else 0.5)
 
     # Resolving a roll.
     def _roll(self, state: State, moves: list[str]) -> str:
