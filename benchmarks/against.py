@@ -35,8 +35,13 @@ def tree_at(rev: str, into: Path) -> Path:
     return into
 
 
+def with_src(src: Path) -> dict[str, str]:
+    """This environment with ``src`` first on Python's path: the code of that tree is the code imported."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")])}
+
+
 def run(tree: Path, script: str, args: Sequence[str]) -> str:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree / "src"), os.environ.get("PYTHONPATH", "")])}
+    env = with_src(tree / "src")
     done = subprocess.run([sys.executable, str(tree / script), *args], env=env, capture_output=True, text=True,
                           check=False, cwd=tree)
     return done.stdout + (f"\n(exit {done.returncode}) {done.stderr[-2000:]}" if done.returncode else "")

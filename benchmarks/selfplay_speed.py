@@ -16,7 +16,6 @@ change is measured beside a fixed baseline on one machine at once. A figure, not
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
 import statistics
@@ -80,7 +79,7 @@ def measure(args: argparse.Namespace) -> None:
 def against(args: argparse.Namespace) -> None:
     """This script on this tree's engine and on REV's, alternating; the medians and their ratio."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from against import tree_at
+    from against import tree_at, with_src
 
     own = ["--games", str(args.games), "--players", str(args.players), "--tricks", args.tricks, "--runs",
            str(args.runs), "--bot", args.bot]
@@ -90,9 +89,8 @@ def against(args: argparse.Namespace) -> None:
         trees = {"this tree": here, f"commit {args.against}": tree_at(args.against, Path(tmp)) / "src"}
         for k in range(1, args.rounds + 1):
             for name, src in trees.items():
-                env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")])}
-                out = subprocess.run([sys.executable, __file__, *own], env=env, capture_output=True, text=True,
-                                     check=True).stdout
+                out = subprocess.run([sys.executable, __file__, *own], env=with_src(src), capture_output=True,
+                                     text=True, check=True).stdout
                 line = out.strip().splitlines()[-1]
                 print(f"round {k}, {name}: {line}", flush=True)
                 found[name].append(float(re.search(r"(\d+) decisions per CPU second", line).group(1)))  # type: ignore[union-attr]

@@ -104,8 +104,11 @@ async def add_salt(room: Room, conn: Conn, text: Any) -> dict[str, Any] | None:
         if not stored:  # another process moved the table or took a salt first: the next page load tries again
             return {"type": "error", "code": "stale", "message": _("the table has just moved on; try again")}
         room.row.dice = replace(dice, salts=salts)
+    texts: dict[str, str] = {}  # by language: the seats' names are the reader's
     for viewer in list(room.conns):  # every page of the table shows the salts said so far
-        viewer.send(json.dumps({"type": "dice", **dice_json(room, viewer.lang)}))
+        if viewer.lang not in texts:
+            texts[viewer.lang] = json.dumps({"type": "dice", **dice_json(room, viewer.lang)})
+        viewer.send(texts[viewer.lang])
     return None
 
 

@@ -39,7 +39,7 @@ from ..games import GameKind, hosted
 from ..guard import Bucket
 from ..store import Conflict, TableRow
 from ..writer import Unavailable
-from .labels import seat_label
+from .labels import labels_in
 from .undo import Takebacks
 from .workers import Stopped
 
@@ -176,8 +176,7 @@ class Room(Takebacks):
 
     def names_in(self, lang: str) -> list[str]:
         """The seats' names as shown in one language: an unnamed seat's label and a deleted account's, translated."""
-        tr = i18n.translator(lang)
-        return [seat_label(s.name, s.bot, s.seat, s.account, tr) for s in self.row.seats]
+        return labels_in(self.row.seats, lang)
 
     def seat_info(self, lang: str = i18n.DEFAULT) -> list[dict[str, Any]]:
         online = {c.seat for c in self.conns}
