@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["SPOTS_PAR_CACHE"] = f"{tmp}/par"  # nothing worked out before
         os.environ.pop("SPOTS_PARS_AHEAD", None)
         os.environ.pop("SPOTS_PAR_GAMES", None)
+        os.environ.pop("SPOTS_PAR_BOT", None)  # the public default: the strongest bot
         server = start_server(port, f"{tmp}/ahead.db", [])
         try:
             asyncio.run(measure(f"http://127.0.0.1:{port}", port, Path(tmp) / "par", server.pid, args.limit))

@@ -496,3 +496,19 @@ def test_keyed_rules_at_the_terminal_and_in_selfplay_roll_from_a_deal_drawn_from
     dice = KeyedDice(f"{random.Random(1).getrandbits(64):016x}")  # the deal a seeded table draws
     assert record["rules"]["keyed_dice"] == "on"
     assert keyed_rolls_checked(record["moves"], Rules.from_dict(record["rules"]), dice) > 10
+
+
+def test_the_servers_par_bot_is_the_strongest_unless_the_operator_names_another(monkeypatch, caplog) -> None:  # type: ignore[no-untyped-def]
+    """``SPOTS_PAR_BOT`` names the bot a server's pars are set by (a small server's cheaper par); a name that is no
+    bot is said in the log with the bots there are, and par stays the strongest bot's."""
+    from spots.games.spots.solo_web import bot_of_par
+
+    deal = daily_deal(date(2026, 1, 2))
+    monkeypatch.delenv("SPOTS_PAR_BOT", raising=False)
+    assert bot_of_par(deal) is None  # the strongest: par_bot(deal)
+    monkeypatch.setenv("SPOTS_PAR_BOT", "greedy")
+    assert bot_of_par(deal) == "greedy"
+    monkeypatch.setenv("SPOTS_PAR_BOT", "grandmaster")
+    with caplog.at_level("ERROR", logger="spots.web.solo"):
+        assert bot_of_par(deal) is None
+    assert "SPOTS_PAR_BOT=grandmaster is not a bot" in caplog.text and "expectimax" in caplog.text

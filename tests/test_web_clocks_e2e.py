@@ -52,7 +52,7 @@ def play_my_turn_out(page: Any) -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("clocks-e2e") / "e2e.db", "--bot-delay", "0.3", "--private",
+    srv = Server(tmp_path_factory.mktemp("clocks-e2e") / "e2e.db", "--bot-delay", "0.05", "--private",
                  "--log-level", "warning").start()
     yield srv
     srv.stop()

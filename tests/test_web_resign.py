@@ -121,9 +121,10 @@ def test_in_a_game_of_three_a_stand_in_plays_the_resigned_seat_and_the_others_pl
 
 def test_leaving_a_rated_game_is_not_finishing_it(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
-    with app_on(str(db), expire_after=1.0, linger_after_end=1.0, rate=1000.0, burst=1000.0) as c:  # bots wait 30 s
+    # bots wait 2 s: longer than a table is looked at here, so a table where the bot moves first is not the one wanted
+    with app_on(str(db), bot_delay=2.0, expire_after=1.0, linger_after_end=1.0, rate=1000.0, burst=1000.0) as c:
         sign_up(c, "lea_leaves")
-        # a table whose player to move stops: retired after 1 s (the bot's turn first would never come: 30 s)
+        # a table whose player to move stops: retired after 1 s (where the bot is to move first, it moves in 2 s)
         made = []
         for _ in range(8):
             t = new_table(c, [{"kind": "human", "name": "Lea"}, {"kind": "bot", "bot": "greedy"}], rated=True)

@@ -138,8 +138,10 @@ def db_moves(db: Path, table_id: str) -> list[str]:
 
 
 @contextmanager
-def app_on(db: str, **limits: Any) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=30.0, requests_per_second=1000.0, **limits)) as c:
+def app_on(db: str, bot_delay: float = 30.0, **limits: Any) -> Iterator[TestClient]:
+    """The app on ``db`` in this process; its bots wait ``bot_delay`` seconds before a move (by default they never
+    get to move while a test looks)."""
+    with TestClient(create_app(db, bot_delay=bot_delay, requests_per_second=1000.0, **limits)) as c:
         yield c
 
 

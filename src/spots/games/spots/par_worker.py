@@ -22,9 +22,10 @@ from .daily import Deal
 from .par import par_of
 
 
-def request(deal: Deal, games: int, nice: int) -> str:
-    """The line the server sends: the deal whole (its name, dice key and rules), the games and the niceness."""
-    return json.dumps({"deal": asdict(deal), "games": games, "nice": nice}) + "\n"
+def request(deal: Deal, games: int, nice: int, bot: str | None = None) -> str:
+    """The line the server sends: the deal whole (its name, dice key and rules), the games, the niceness and the
+    bot (None: the strongest)."""
+    return json.dumps({"deal": asdict(deal), "games": games, "nice": nice, "bot": bot}) + "\n"
 
 
 def tell(kind: str, value: Any) -> None:
@@ -45,7 +46,7 @@ def main() -> None:
     threading.Thread(target=end_with_the_pipe, name="spots-par-end-with-server", daemon=True).start()
     os.nice(asked["nice"])
     try:
-        par = par_of(Deal(**asked["deal"]), asked["games"], None, True,
+        par = par_of(Deal(**asked["deal"]), asked["games"], asked.get("bot"), True,
                      lambda turns: tell("race", [asdict(turn) for turn in turns]), lambda n: tell("played", n))
         tell("par", par.to_dict())
     except Exception as exc:  # a bug, never a player's doing: the server says it in its log

@@ -45,6 +45,7 @@ from ...web.toolkit import (
     request_lang,
 )
 from . import TILES, Rules, State, par_worker, replay, solo_store
+from .bots import BOTS
 from .daily import (
     CHALLENGES,
     MEDAL_WORDS,
@@ -76,6 +77,22 @@ def par_games() -> int:
     return int(text) if text.isdigit() and int(text) >= 2 else PAR_GAMES
 
 
+def bot_of_par(deal: Deal) -> str | None:
+    """The bot a par is set by: ``SPOTS_PAR_BOT`` where it names a bot (a small server's cheaper par, the tests'
+    quick one), else None: the strongest (``par_bot``). An unknown name is logged once with the bots there are."""
+    name = os.environ.get("SPOTS_PAR_BOT", "")
+    if name in BOTS:
+        return name
+    if name and name not in _REFUSED:
+        _REFUSED.add(name)
+        log.error("SPOTS_PAR_BOT=%s is not a bot (the bots: %s); par is set by %s", name, ", ".join(BOTS),
+                  par_bot(deal))
+    return None
+
+
+_REFUSED: set[str] = set()
+
+
 class Pars:
     """Each deal's par, worked out once, one deal at a time in a process of its own (``par_worker``), watched by
     a daemon thread, so a stop never waits for it (the cache file is written whole or not at all); asked again
@@ -92,7 +109,7 @@ class Pars:
 
     def peek(self, deal: Deal) -> Par | None:
         """The par if known (here or in the cache), without working it out: what the Daily page shows."""
-        found = self.known.get(deal.name) or cached_par(deal, par_games())
+        found = self.known.get(deal.name) or cached_par(deal, par_games(), bot_of_par(deal))
         if found is not None:
             self.known[deal.name] = found
         return found
@@ -132,7 +149,7 @@ class Pars:
         with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                               start_new_session=True) as worker:
             assert worker.stdin is not None and worker.stdout is not None
-            worker.stdin.write(par_worker.request(deal, par_games(), NICE))
+            worker.stdin.write(par_worker.request(deal, par_games(), NICE, bot_of_par(deal)))
             worker.stdin.flush()
             for line in worker.stdout:
                 answer = json.loads(line)
@@ -219,7 +236,8 @@ def race_json(deal: Deal, state: State | None, tr: Any) -> dict[str, Any]:
     """What the race panel shows: par, the player's turns, the bot's turns as far as the player has played
     (nothing of the deal's future: the bot met the same dice), and, at the end, the score."""
     par = PARS.get(deal)
-    out: dict[str, Any] = {"deal": deal.name, "par": par_json(par), "pending": par is None, "bot_name": par_bot(deal),
+    out: dict[str, Any] = {"deal": deal.name, "par": par_json(par), "pending": par is None,
+                           "bot_name": bot_of_par(deal) or par_bot(deal),
                            "tricks": [tr(TILES[t].title) for t in deal.rules.tricks], "target": deal.rules.target}
     if par is None:  # how far the bot's games have got (what a waiting player is shown)
         out["progress"] = {"played": PARS.played.get(deal.name, 0), "games": par_games()}
