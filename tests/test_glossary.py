@@ -58,7 +58,7 @@ def terms_in(msgid: str) -> list[str]:
 PLACE = {"rating", "rated", "rating-uncertainty", "leaderboard", "session", "rematch", "mute", "chat", "quick-phrase",
          "invitation", "clock", "time-control", "turn-based", "out-of-time", "notice", "undo", "resign", "luck",
          "equity-lost", "band", "mistake", "par", "medal", "streak", "daily-deal", "challenge", "fair-play", "block",
-         "link", "lobby", "advisor", "bot"}
+         "link", "lobby", "advisor", "bot", "puzzle"}
 
 
 def test_the_glossary_covers_every_term_tile_and_set_in_every_language() -> None:

@@ -47,7 +47,7 @@ def test_the_template_lists_every_message_in_the_code(tmp_path: Path) -> None:
     fresh = tmp_path / "fresh.pot"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F", str(I18N / "babel.cfg"),
                     "-k", "N_", "-k", "NP_:1,2", "--no-location", "-o", str(fresh),
-                    *[str(I18N.parent / p) for p in ("games", "play", "web", "analysis", "i18n")]],
+                    *[str(I18N.parent / p) for p in ("games", "play", "web", "analysis", "i18n", "puzzles")]],
                    check=True, capture_output=True)
     with open(fresh, "rb") as f:
         now = {m.id for m in read_po(f) if m.id}

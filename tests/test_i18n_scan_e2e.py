@@ -110,6 +110,11 @@ def test_no_page_shows_english_in_vietnamese_or_cantonese(server: Server, browse
     page.click("#account-submit")
     page.wait_for_url("**/me")
     scan("/me")
+    page.goto(server.url + "/puzzles")  # signed in: the rating is the account's
+    page.wait_for_selector("#choices button")
+    page.locator("#choices button").first.click()
+    page.wait_for_function("() => document.body.dataset.answered !== '0'")
+    scan("/puzzles, answered")
     page.goto(server.url + f"/players/{name}")
     scan("/players/NAME")
     # a Spots table against a bot on a clock, both seats left unnamed: the seats, the clocks, the host page, the end,

@@ -260,6 +260,9 @@ class GameSpec(Generic[RulesT, StateT]):
     # The coach's evaluator (a ``spots.analysis.Evaluator`` at its fixed budget), imported when called; None: the
     # game's records cannot be analysed (``spots analyse``).
     coach: Callable[[], Evaluator] | None = None
+    # The game's puzzle kit (a ``spots.puzzles.PuzzleKit``: the deep evaluators a puzzle's answer must satisfy, and
+    # its themes), imported when called; None: the game has no puzzles yet.
+    puzzles: Callable[[], Any] | None = None
     # What the game adds to the shells: the web app's view of it (a ``spots.core.webview.WebView``, declared in
     # the game's folder; None: not hosted), the command line, balance studies, and keyed dice (None: plain dice).
     web: WebView[StateT] | None = None

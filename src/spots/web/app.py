@@ -33,6 +33,7 @@ from .notices.addresses import routes as address_routes
 from .notices.service import Notices
 from .pages import routes as pages
 from .pages import tutorial
+from .puzzles.routes import routes as puzzle_routes
 from .ratings import routes as standing
 from .store import open_store
 from .tables import api, sockets
@@ -127,6 +128,7 @@ def create_app(
     app.include_router(sockets.routes(ctx))
     app.include_router(standing.page_routes(ctx))  # the leaderboards
     app.include_router(tutorial.router)  # Learn to play and the rules page
+    app.include_router(puzzle_routes(ctx))  # the puzzle page, its answers and ratings
     for kind in hosted().values():  # each game's own pages (``WebView.routes``: Spots' Daily page and challenges)
         if kind.web.routes is not None:
             app.include_router(kind.web.routes())

@@ -108,6 +108,13 @@ def coach() -> Evaluator:
     return evaluator()
 
 
+def puzzles() -> object:
+    """The puzzle kit (``puzzles.py``), imported when first asked for."""
+    from .puzzles import kit
+
+    return kit()
+
+
 def outcome(state: State) -> Outcome:
     termination = Termination.TARGET if state.winner is not None else Termination.LIMIT
     return Outcome(termination, state.turn, state.winner, list(state.busts))
@@ -166,6 +173,7 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     advise=advise,
     render=render,
     coach=coach,
+    puzzles=puzzles,
     summarize=summarize,
     web=WEB_VIEW,
     cli=CommandLine(terminal=terminal, commands=COMMANDS, play_modes=(SOLO,)),  # spots play --daily, --challenge

@@ -23,6 +23,7 @@ from ..coach.store import AnalysisStore
 from ..fairplay.store import FairPlayStore
 from ..invitations.store import InviteStore
 from ..notices.store import PushStore
+from ..puzzles.store import PuzzleStore
 from ..talk.store import TalkStore
 from .migrate import SCHEMA_VERSION
 
@@ -113,7 +114,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore, FairPlayStore, ABC):
+class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore, FairPlayStore, PuzzleStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their
