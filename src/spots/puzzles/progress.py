@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from .judge import Puzzle
 
-__all__ = ["PUZZLE_RD", "Progress", "Rated", "default_path", "rate"]
+__all__ = ["PUZZLE_RD", "Progress", "Rated", "default_path", "rate", "start_of"]
 
 PUZZLE_RD = 150.0  # a puzzle's starting rating deviation: its rating from the margin is a fair first guess
 SOLVER = (1500.0, 350.0, 0.06)  # a new solver: Glicko-2's defaults
@@ -46,6 +46,11 @@ def rate(solver: Rated, puzzle: Rated, solved: bool) -> tuple[Rated, Rated]:
     return after(solver, puzzle, 1.0 if solved else 0.0), after(puzzle, solver, 0.0 if solved else 1.0)
 
 
+def start_of(puzzle: Puzzle) -> Rated:
+    """A puzzle's rating before anyone tried it: its starting rating (from its margin), ``PUZZLE_RD`` sure."""
+    return Rated(float(puzzle.rating), PUZZLE_RD, SOLVER[2])
+
+
 def default_path() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "spots" / "puzzles.json"
@@ -67,7 +72,7 @@ class Progress:
     deck: dict[str, dict[str, Any]] = field(default_factory=dict)  # drill id -> {"puzzle": line, "card": FSRS card}
 
     def rating_of(self, puzzle: Puzzle) -> Rated:
-        return self.puzzles.get(puzzle.id) or Rated(float(puzzle.rating), PUZZLE_RD, 0.06)
+        return self.puzzles.get(puzzle.id) or start_of(puzzle)
 
     def record(self, puzzle: Puzzle, solved: bool) -> float:
         """One try: both ratings moved; returns the solver's change."""

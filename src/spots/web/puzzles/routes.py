@@ -25,7 +25,7 @@ from ...core import games
 from ...i18n import N_
 from ...puzzles.build import shipped
 from ...puzzles.judge import Puzzle, kit_of
-from ...puzzles.progress import PUZZLE_RD, SOLVER, Rated, rate
+from ...puzzles.progress import SOLVER, Rated, rate, start_of
 from ..accounts.service import account_of
 from ..context import request_lang
 from ..games import GameKind, hosted
@@ -125,7 +125,7 @@ def routes(ctx: Context) -> APIRouter:
                 "moves": [{"move": m, "label": kind.web.label(state, m, names, tr)} for m in state.legal_actions()]}
 
     async def puzzle_rating(puzzle: Puzzle) -> Rated:
-        return await hub.writer.run(hub.store.puzzle_rating, puzzle.id, Rated(float(puzzle.rating), PUZZLE_RD, 0.06))
+        return await hub.writer.run(hub.store.puzzle_rating, puzzle.id, start_of(puzzle))
 
     @router.get("/puzzles", response_class=HTMLResponse)
     async def page(request: Request) -> HTMLResponse:
@@ -183,13 +183,11 @@ def routes(ctx: Context) -> APIRouter:
         solved = move in puzzle.answers
         me = account_of(request)
         if me is not None:
-            start = Rated(float(puzzle.rating), PUZZLE_RD, 0.06)
-            before, after, theirs, counted = await hub.writer.run(hub.store.rate_try, me.id, game, puzzle.id, start,
-                                                                  solved)
-        else:
-            before = _solver_of(body)
-            after, _ = rate(before, await puzzle_rating(puzzle), solved)
-            theirs, counted = await puzzle_rating(puzzle), True
+            before, after, theirs, counted = await hub.writer.run(hub.store.rate_try, me.id, game, puzzle.id,
+                                                                  start_of(puzzle), solved)
+        else:  # a guest: their own rating moves, the puzzle's stays
+            before, theirs, counted = _solver_of(body), await puzzle_rating(puzzle), True
+            after, _ = rate(before, theirs, solved)
         return JSONResponse(_answer(request, kind, puzzle, move, solved, before, after, theirs, counted))
 
     return router
