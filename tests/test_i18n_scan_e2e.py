@@ -6,7 +6,8 @@ Headless Chromium against the real server (the coach in its worker process, as i
 English messages of the catalog: every phrase of two words or more, and every one-word message standing alone
 as a line or label. Words a language keeps in English by design (the tiles' printed names beside their
 translation, 'trick' and 'treat' in Cantonese) are in its own translations, so they are not English leaks; the
-bots' identifiers (``greedy``) and the players' own names are allowed.
+bots' identifiers (``greedy``), the players' own names and the move notation (in ``<code>``, the same in every
+language, as chess notation is) are allowed.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ PAGE_TEXT = """() => {
   }
   for (const el of document.querySelectorAll('input[type=submit], input[type=button]')) out.push(el.value);
   for (const el of document.body.querySelectorAll('*')) {  // each drawn word on its own: a button beside another
+    if (el.closest('code')) continue;  // the move notation ("reroll 2 5"): one language for all, like "e4"
     if (!el.children.length && (el.getClientRects().length || el.tagName === 'OPTION')) out.push(el.textContent);
   }
   return out.map((t) => t.trim()).filter((t) => t);
