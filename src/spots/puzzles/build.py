@@ -105,14 +105,15 @@ def _chunk(game: str, seeds: list[int], players: Sequence[int], bots: Sequence[s
 
 def build(game: str, count: int, seed: int = 0, players: Sequence[int] = (2,), bots: Sequence[str] = ("greedy",),
           workers: int = 1, address: str | None = None, options: Mapping[str, Any] | None = None,
-          chunk: int = 4) -> Build:
-    """The puzzles of ``count`` seeded games, in game order (the same whatever ``workers``); ``options``: rules
+          chunk: int = 4, first: int = 0) -> Build:
+    """The puzzles of ``count`` seeded games from game number ``first``, in game order (the same whatever
+    ``workers``: builds of games 0-99 and 100-199 together are the build of games 0-199); ``options``: rules
     options every game takes (e.g. a shorter ``target``)."""
     spec = games.get(game)
     kit_of(spec)  # a game without puzzles is refused before anything starts
     options = dict(options or {})
     _rules_of(spec, 0, players, options)  # bad options are refused here, not in a worker
-    seeds = [game_seed(seed, i) for i in range(count)]
+    seeds = [game_seed(seed, i) for i in range(first, first + count)]
     chunks = [seeds[i:i + chunk] for i in range(0, count, chunk)]
     out = Build()
     if workers <= 1 and address is None:

@@ -45,15 +45,15 @@ def _seats(text: str) -> tuple[int, ...]:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise ValueError(f"--games must be at least 1, not {args.games}")
+    if args.games < 1 or args.first < 0:
+        raise ValueError(f"--games must be at least 1 and --first at least 0, not {args.games} and {args.first}")
     from ..cli import given_options
 
     options = given_options(args)
     seats = (options.pop("players"),) if "players" in options else args.seats
     started = time.monotonic()
     made = build(args.game or "spots", args.games, args.seed, seats, tuple(args.bots.split(",")), args.workers,
-                 args.address, options)
+                 args.address, options, first=args.first)
     count = write_puzzles(Path(args.out), made.puzzles)
     refused = ", ".join(f"{n} {reason}" for reason, n in made.refused.most_common())
     print(f"{count} puzzles from {made.games} games in {time.monotonic() - started:.0f} s, written to {args.out}; "
@@ -229,6 +229,8 @@ def add_commands(sub: Any) -> None:
     add_game_options(b)  # --game, and rules options every game takes (--target 3: shorter games)
     b.add_argument("--games", type=int, default=20, help="games to play (default 20)")
     b.add_argument("--seed", type=int, default=0, help="the build's seed: the same seed, the same puzzles")
+    b.add_argument("--first", type=int, default=0, help="the first game's number (default 0): a big build made in "
+                   "parts, --first 0 --games 100 then --first 100, is the same as one")
     b.add_argument("--seats", type=_seats, default=(2, 3, 4), help="seats per game, cycled (default 2,3,4)")
     b.add_argument("--bots", default="greedy", help="the bots that play the games (default greedy)")
     b.add_argument("--workers", type=int, default=1, help="Ray workers (default 1: no Ray)")

@@ -7,16 +7,20 @@ best move, agreed and confirmed, so what you drill is what you should have playe
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..analysis import analyse
 from ..analysis.engine import evaluator_of
+from ..analysis.evaluator import Evaluator
+from ..core import games
 from ..core.games import sniff
-from .judge import Puzzle, judge, kit_of
+from .judge import Puzzle, PuzzleKit, Verdict, judge, kit_of
 
-__all__ = ["Deck", "deck_of"]
+__all__ = ["Deck", "deck_of", "drill_of"]
 
 
 @dataclass
@@ -28,6 +32,28 @@ class Deck:
     turned_down: dict[str, int] = field(default_factory=dict)
 
 
+_KEPT = threading.local()  # the evaluators keep memos as they search: each thread has its own
+
+
+def _tools(game: str) -> tuple[Evaluator, PuzzleKit]:
+    """The game's screen and kit, made once per thread (the learned model is read once in a worker)."""
+    kept: dict[str, tuple[Evaluator, PuzzleKit]] = _KEPT.__dict__.setdefault("tools", {})
+    if game not in kept:
+        spec = games.get(game)
+        kept[game] = evaluator_of(spec), kit_of(spec)
+    return kept[game]
+
+
+def drill_of(game: str, rules: Any, moves: Sequence[str], step: int, source: dict[str, Any]) -> Verdict:
+    """The mistake at ``step`` of a game (its ``moves`` from the start) judged as a puzzle."""
+    spec = games.get(game)
+    state = spec.new_state(rules)
+    for move in moves[:step]:
+        state.apply_action(move)
+    screen, kit = _tools(game)
+    return judge(spec, state, screen, kit, source)
+
+
 def deck_of(paths: Sequence[str], seat: str | None = None) -> Deck:
     """The drills of every person's mistakes in the records at ``paths``; where ``seat`` is given, only that seat's
     (its name, or its number from 1), whoever played it."""
@@ -36,18 +62,14 @@ def deck_of(paths: Sequence[str], seat: str | None = None) -> Deck:
         spec, doc = sniff(path, "spots")
         record = spec.records.parse(doc, path)
         report = analyse(record, every_seat=seat is not None)  # a seat asked for by name is coached, bot or not
-        kit, screen = kit_of(spec), evaluator_of(spec)
         for player in report.players:
             if seat is not None and seat not in (player.name, str(player.seat + 1)):
                 continue
             for mistake in player.mistakes:
                 deck.mistakes += 1
-                state = spec.new_state(record.rules)
-                for move in record.moves[:mistake.step]:
-                    state.apply_action(move)
                 source = {"record": Path(path).name, "step": mistake.step, "played": mistake.played,
                           "player": player.name}
-                verdict = judge(spec, state, screen, kit, source)
+                verdict = drill_of(spec.name, record.rules, record.moves, mistake.step, source)
                 if verdict.puzzle is None:
                     deck.turned_down[verdict.reason] = deck.turned_down.get(verdict.reason, 0) + 1
                 else:

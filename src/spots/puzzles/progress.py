@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from .judge import Puzzle
 
-__all__ = ["PUZZLE_RD", "Progress", "Rated", "default_path", "rate", "start_of"]
+__all__ = ["PUZZLE_RD", "Progress", "Rated", "default_path", "rate", "review", "start_of"]
 
 PUZZLE_RD = 150.0  # a puzzle's starting rating deviation: its rating from the margin is a fair first guess
 SOLVER = (1500.0, 350.0, 0.06)  # a new solver: Glicko-2's defaults
@@ -56,10 +56,14 @@ def default_path() -> Path:
     return Path(base) / "spots" / "puzzles.json"
 
 
-def _scheduler() -> Any:
-    from fsrs import Scheduler
+def review(card: dict[str, Any], solved: bool, now: datetime) -> dict[str, Any]:
+    """A drill's FSRS card (as ``Card.to_dict`` gives it) after an answer: Good when solved, Again when missed. The
+    scheduler does not fuzz, so the same answers at the same times give the same schedule."""
+    from fsrs import Card, Rating, Scheduler
 
-    return Scheduler(enable_fuzzing=False)
+    after, _ = Scheduler(enable_fuzzing=False).review_card(Card.from_dict(card),  # type: ignore[arg-type]
+                                                           Rating.Good if solved else Rating.Again, now)
+    return dict(after.to_dict())
 
 
 @dataclass
@@ -108,14 +112,9 @@ class Progress:
 
     def review(self, puzzle: Puzzle, solved: bool, now: datetime | None = None) -> datetime:
         """A drill answered: FSRS schedules it again (Good when solved, Again when missed); returns when."""
-        from fsrs import Card, Rating
-
         entry = self.deck[puzzle.id]
-        card, _ = _scheduler().review_card(Card.from_dict(entry["card"]), Rating.Good if solved else Rating.Again,
-                                           now or datetime.now(UTC))
-        entry["card"] = card.to_dict()
-        due: datetime = card.due
-        return due
+        entry["card"] = review(entry["card"], solved, now or datetime.now(UTC))
+        return datetime.fromisoformat(entry["card"]["due"])
 
     # ---------------------------------------------------------------- the file
 

@@ -128,7 +128,7 @@ def create_app(
     app.include_router(sockets.routes(ctx))
     app.include_router(standing.page_routes(ctx))  # the leaderboards
     app.include_router(tutorial.router)  # Learn to play and the rules page
-    app.include_router(puzzle_routes(ctx))  # the puzzle page, its answers and ratings
+    app.include_router(puzzle_routes(ctx, reports))  # the puzzle page, its answers and ratings
     for kind in hosted().values():  # each game's own pages (``WebView.routes``: Spots' Daily page and challenges)
         if kind.web.routes is not None:
             app.include_router(kind.web.routes())

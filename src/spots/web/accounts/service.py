@@ -404,7 +404,8 @@ class SessionReader:
     """ASGI middleware: for a request or WebSocket carrying a session cookie, the account goes in its state.
 
     Guests carry no cookie and cost nothing; static files and the JSON reads (``GET /api/...``: the
-    lobby's poll every few seconds, replays) are skipped, since no answer there depends on who asks.
+    lobby's poll every few seconds, replays) are skipped, since no answer there depends on who asks; but for the
+    puzzles' (``GET /api/puzzles/...``: the next puzzle near your rating, your drill deck).
     A store that cannot answer leaves the visitor signed out for that request (never a 500).
     """
 
@@ -418,7 +419,9 @@ class SessionReader:
             return True
         if scope["type"] != "http" or scope["path"].startswith(("/static/", "/games/")):
             return False
-        return not (scope["method"] in ("GET", "HEAD") and scope["path"].startswith("/api/"))
+        path = scope["path"]
+        return not (scope["method"] in ("GET", "HEAD") and path.startswith("/api/")
+                    and not path.startswith("/api/puzzles/"))
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if self.wanted(scope):

@@ -31,7 +31,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from ..tables.rooms import Room
 
 log = logging.getLogger("spots.web")
+T = TypeVar("T")
 REPORT_VERSION = 4  # part of the budget key: a change to the stored document computes the reports again
 AT_ONCE = 8  # reports this process computes or queues at once; more are refused with "try again"
 HEARD_EVERY = 1.0  # seconds between progress notes in the shared store
@@ -154,6 +155,11 @@ class Coach:
         self._sink: Any = None
         self._starting: set[asyncio.Task[Any]] = set()  # held, or the loop might drop them
         self.advancing: dict[str, bool] = {}  # tables analysed while played: moved again since the job started?
+        self.on_report: list[Callable[[Room, dict[str, Any]], None]] = []  # told of each report this process made
+
+    async def in_worker(self, work: Callable[..., T], *args: Any) -> T:
+        """Other slow work on the game's evaluators (a mistake judged as a drill), in the coach's own worker."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor(), work, *args)
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -294,6 +300,8 @@ class Coach:
             doc = future.result()
             await self.writer.run(self.store.settle_analysis, key, "ready", json.dumps(doc))
             self._keep(key, doc)
+            for listener in self.on_report:
+                listener(room, doc)
         except asyncio.CancelledError:
             raise
         except Stopped:

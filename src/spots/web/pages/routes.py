@@ -46,6 +46,18 @@ def routes(ctx: Context) -> APIRouter:
     async def manifest() -> Response:
         return Response(MANIFEST, media_type="application/manifest+json")
 
+    async def drills_due(request: Request) -> list[dict[str, object]]:
+        """A signed-in player's drills due now, per game ("3 positions to review"); none for a guest."""
+        me = account_of(request)
+        if me is None:
+            return []
+        try:
+            due = await hub.writer.run(hub.store.drills_due, me.id)
+        except Unavailable:
+            return []  # the lobby still opens
+        titles = {name: kind.spec.title for name, kind in hosted().items()}
+        return [{"game": g, "count": n, "title": titles.get(g, g)} for g, n in sorted(due.items()) if g in titles]
+
     @router.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:
         tr = tr_of(request)
@@ -53,7 +65,7 @@ def routes(ctx: Context) -> APIRouter:
         lessons = [{"game": name, "button": tr(lesson.button)} for name, (_, lesson) in teaching().items()]
         links = [{"href": link.href, "words": tr(link.words), "id": link.id}  # each game's own pages (Daily deal)
                  for kind in hosted().values() for link in kind.web.links]
-        return ctx.page(request, "lobby.html", games=games, bots={g["name"]: g["bots"] for g in games},
+        return ctx.page(request, "lobby.html", games=games, drills=await drills_due(request), bots={g["name"]: g["bots"] for g in games},
                         bot_labels={g["name"]: g["bot_labels"] for g in games},
                         about={g["name"]: {k: g[k] for k in ("title", "goal", "draws")} for g in games},
                         lessons=lessons, links=links, paces=pace_menu(tr), pace_names=pace_names(tr))

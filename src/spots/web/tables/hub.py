@@ -20,7 +20,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ... import i18n
@@ -226,14 +226,15 @@ class Hub:
 
     async def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], client: str = "",
                      dice: random.Random = DICE, pace: Pace | None = None, rated: bool = False,
-                     hints: bool = True, commitment: Commitment | None = None, min_finished: int | None = None
-                     ) -> Room:
+                     hints: bool = True, commitment: Commitment | None = None, min_finished: int | None = None,
+                     opening: Sequence[str] = ()) -> Room:
         """A new table within the limits: deal and roll the opening chance events, store it, start the bots.
 
         ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
         ``pace``: the table's clock (None: no clock). ``hints``: the advisor answers (never at a rated table).
         ``commitment``: a named deal's committed key (its ``dice`` are the deal's; the daily deal's).
         ``min_finished``: a rated table's minimum share of finished rated games for its players (ratings.py).
+        ``opening``: moves already made, chance events among them (a puzzle played out from its position).
         """
         owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
         # Online dice are committed to before the first chance event (fairplay/dice.py); a tutorial's seeded dice
@@ -248,6 +249,11 @@ class Hub:
         names = [seat_label(s["name"], s.get("bot"), i, None, server_words) for i, s in enumerate(seats)]
         moves: list[tuple[str, int]] = []
         lines: list[str] = []
+        for text in opening:
+            prior = state.clone()
+            moves.append((text, -1 if state.is_chance_node() else state.current_player()))
+            state.apply_action(text)
+            lines.append(kind.spec.describe_move(prior, text, state, names, None))
         while kind.draws_chance(state):
             prior = state.clone()
             text = state.sample_chance(chance_dice(committed, dice, len(moves)))
