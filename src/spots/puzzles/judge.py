@@ -21,6 +21,7 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..analysis.engine import EPSILON, move_values
@@ -87,9 +88,10 @@ class Puzzle:
     def best(self) -> str:
         return self.answers[0]
 
-    @property
+    @cached_property
     def id(self) -> str:
-        """A short name that is the same wherever the position and game are the same."""
+        """A short name that is the same wherever the position and game are the same (worked out once: it is a
+        digest of the whole position)."""
         text = json.dumps([self.game, self.state], sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
