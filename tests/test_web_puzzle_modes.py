@@ -4,6 +4,7 @@ best kept), "play it out from here against a bot", and the drill deck filled fro
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +16,7 @@ from fastapi.testclient import TestClient
 from spots.core import games
 from spots.puzzles.build import shipped
 from spots.puzzles.drill import drill_of
+from spots.puzzles.progress import SOLVER, Rated, rate, start_of
 from support.processes import PATIENT_S
 from support.web import app_on, as_, client, new_table, opened, play, sign_up, token, until
 
@@ -170,3 +172,34 @@ def test_my_mistakes_fill_my_drill_deck_and_come_back_by_fsrs(db: str) -> None:
         as_(c, None)
         r = c.get("/api/puzzles/spots/drill")
         assert r.status_code == 401 and "sign in" in r.json()["message"]
+
+
+def test_two_processes_rating_the_same_puzzles_at_once_lose_no_try(pg_url: str) -> None:
+    """Two servers on one PostgreSQL database, two solvers answering the same fresh puzzles at the same moment:
+    each puzzle's rating counts both tries (the rows are locked before they are read, made first if new)."""
+    import psycopg
+
+    puzzles = sorted(SHIPPED)[:4]
+    with app_on(pg_url, rate=1000.0) as one, app_on(pg_url, rate=1000.0) as two:
+        for n, puzzle_id in enumerate(puzzles):  # two new solvers for each puzzle
+            sign_up(one, f"Ana{n}")
+            sign_up(two, f"Ben{n}")
+            start = threading.Barrier(2)
+
+            def solve(c: TestClient, pid: str = puzzle_id, at: threading.Barrier = start) -> None:
+                at.wait()
+                answer(c, pid, SHIPPED[pid].best)
+
+            threads = [threading.Thread(target=solve, args=(c,)) for c in (one, two)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+    with psycopg.connect(pg_url) as conn:
+        rows = {r[0]: r[1:] for r in conn.execute("SELECT puzzle, tries, rating FROM puzzle_ratings").fetchall()}
+        solvers = sorted(conn.execute("SELECT tries, solved FROM puzzle_solvers").fetchall())
+    for puzzle_id in puzzles:  # two new solvers: either order moves the puzzle the same, and twice
+        once = rate(Rated(*SOLVER), start_of(SHIPPED[puzzle_id]), True)[1]
+        twice = rate(Rated(*SOLVER), once, True)[1]
+        assert rows[puzzle_id][0] == 2 and rows[puzzle_id][1] == pytest.approx(twice.rating), (rows, once, twice)
+    assert solvers == [(1, 1)] * 8

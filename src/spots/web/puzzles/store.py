@@ -50,31 +50,36 @@ class PuzzleStore:
         the solver has tried before counts for nothing; an unrated try (a streak's, a run's) is only noted."""
 
         def work(run: Run) -> tuple[Rated, Rated, Rated, bool]:
+            now = time.time()
+            if not rated:  # noted as tried, nothing moves
+                run("INSERT INTO puzzle_tries (account, puzzle, solved, at) VALUES (?, ?, ?, ?) ON CONFLICT"
+                    " (account, puzzle) DO NOTHING RETURNING puzzle", (account, puzzle, int(solved), now))
+                mine = run("SELECT rating, rd, vol FROM puzzle_solvers WHERE account = ? AND game = ?",
+                           (account, game))
+                found = run("SELECT rating, rd, vol FROM puzzle_ratings WHERE puzzle = ?", (puzzle,))
+                you = Rated(*map(float, mine[0])) if mine else Rated(*SOLVER)
+                it = Rated(*map(float, found[0])) if found else start
+                return you, you, it, False
+            # Both rows exist before they are locked: two processes rating a puzzle's first tries at once then wait
+            # for each other, and neither update is lost (a lock on a row not there yet would lock nothing).
+            run("INSERT INTO puzzle_solvers (account, game, rating, rd, vol, tries, solved) VALUES (?, ?, ?, ?, ?, 0,"
+                " 0) ON CONFLICT (account, game) DO NOTHING RETURNING account", (account, game, *SOLVER))
+            run("INSERT INTO puzzle_ratings (puzzle, game, rating, rd, vol, tries, solved) VALUES (?, ?, ?, ?, ?, 0,"
+                " 0) ON CONFLICT (puzzle) DO NOTHING RETURNING puzzle", (puzzle, game, *start))
             lock = self.for_update
-            row = run(f"SELECT rating, rd, vol FROM puzzle_solvers WHERE account = ? AND game = ?{lock}",
-                      (account, game))
-            before = Rated(*map(float, row[0])) if row else Rated(*SOLVER)
-            found = run(f"SELECT rating, rd, vol FROM puzzle_ratings WHERE puzzle = ?{lock}", (puzzle,))
-            theirs = Rated(*map(float, found[0])) if found else start
-            if not rated:
-                run("INSERT INTO puzzle_tries (account, puzzle, solved, at) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (account, puzzle) DO NOTHING RETURNING puzzle", (account, puzzle, int(solved),
-                                                                                time.time()))
-                return before, before, theirs, False
-            if run("SELECT 1 FROM puzzle_tries WHERE account = ? AND puzzle = ?", (account, puzzle)):
-                return before, before, theirs, False
+            before = Rated(*map(float, run(f"SELECT rating, rd, vol FROM puzzle_solvers WHERE account = ? AND"
+                                           f" game = ?{lock}", (account, game))[0]))
+            theirs = Rated(*map(float, run(f"SELECT rating, rd, vol FROM puzzle_ratings WHERE puzzle = ?{lock}",
+                                           (puzzle,))[0]))
+            if not run("INSERT INTO puzzle_tries (account, puzzle, solved, at) VALUES (?, ?, ?, ?) ON CONFLICT"
+                       " (account, puzzle) DO NOTHING RETURNING puzzle", (account, puzzle, int(solved), now)):
+                return before, before, theirs, False  # tried before: its answer was known
             after, moved = rate(before, theirs, solved)
             won = int(solved)
-            run("INSERT INTO puzzle_tries (account, puzzle, solved, at) VALUES (?, ?, ?, ?) RETURNING puzzle",
-                (account, puzzle, won, time.time()))
-            run("INSERT INTO puzzle_solvers (account, game, rating, rd, vol, tries, solved)"
-                " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (account, game) DO UPDATE SET rating = excluded.rating,"
-                " rd = excluded.rd, vol = excluded.vol, tries = puzzle_solvers.tries + 1,"
-                " solved = puzzle_solvers.solved + excluded.solved RETURNING account", (account, game, *after, won))
-            run("INSERT INTO puzzle_ratings (puzzle, game, rating, rd, vol, tries, solved)"
-                " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (puzzle) DO UPDATE SET rating = excluded.rating,"
-                " rd = excluded.rd, vol = excluded.vol, tries = puzzle_ratings.tries + 1,"
-                " solved = puzzle_ratings.solved + excluded.solved RETURNING puzzle", (puzzle, game, *moved, won))
+            run("UPDATE puzzle_solvers SET rating = ?, rd = ?, vol = ?, tries = tries + 1, solved = solved + ?"
+                " WHERE account = ? AND game = ? RETURNING account", (*after, won, account, game))
+            run("UPDATE puzzle_ratings SET rating = ?, rd = ?, vol = ?, tries = tries + 1, solved = solved + ?"
+                " WHERE puzzle = ? RETURNING puzzle", (*moved, won, puzzle))
             return before, after, moved, True
 
         return self._transact(work)
