@@ -18,7 +18,7 @@ from spots.puzzles.build import shipped
 from spots.puzzles.drill import drill_of
 from spots.puzzles.progress import SOLVER, Rated, rate, start_of
 from support.processes import PATIENT_S
-from support.web import app_on, as_, client, new_table, opened, play, sign_up, token, until
+from support.web import app_on, as_, client, opened, play, sign_up, token, until
 
 pytest.importorskip("glicko2")
 pytest.importorskip("fsrs")

@@ -65,7 +65,8 @@ def routes(ctx: Context) -> APIRouter:
         lessons = [{"game": name, "button": tr(lesson.button)} for name, (_, lesson) in teaching().items()]
         links = [{"href": link.href, "words": tr(link.words), "id": link.id}  # each game's own pages (Daily deal)
                  for kind in hosted().values() for link in kind.web.links]
-        return ctx.page(request, "lobby.html", games=games, drills=await drills_due(request), bots={g["name"]: g["bots"] for g in games},
+        return ctx.page(request, "lobby.html", games=games, drills=await drills_due(request),
+                        bots={g["name"]: g["bots"] for g in games},
                         bot_labels={g["name"]: g["bot_labels"] for g in games},
                         about={g["name"]: {k: g[k] for k in ("title", "goal", "draws")} for g in games},
                         lessons=lessons, links=links, paces=pace_menu(tr), pace_names=pace_names(tr))
