@@ -296,9 +296,11 @@ def answer_of(request: Request, kind: GameKind, puzzle: Puzzle, move: str, solve
     state = kind.spec.load_state(puzzle.state)
     names = _names(kind, state, puzzle, tr)
     reasons = []
-    coach = kind.spec.coach() if kind.spec.coach is not None and not solved else None
-    if coach is not None:
-        reasons = [tr.gettext(text).format(**fields) for text, fields in coach.reasons(state, move, puzzle.best)]
+    # why the best move beats the one chosen, or where it was chosen, the next best
+    other = move if not solved else next((m for m, _ in puzzle.values if m not in puzzle.answers), None)
+    if kind.spec.coach is not None and other is not None:
+        reasons = [tr.gettext(text).format(**fields)
+                   for text, fields in kind.spec.coach().reasons(state, other, puzzle.best)]
     return {
         "solved": solved, "move": move, "best": puzzle.best, "answers": list(puzzle.answers),
         "values": [{"move": m, "label": kind.web.label(state, m, names, tr), "win": round(v, 4)}
