@@ -152,14 +152,15 @@ def test_build_then_solve_in_the_terminal(judged: dict[str, Any], tmp_path: Path
 
 def test_the_shipped_set_exports_whole_and_each_line_is_a_puzzle(tmp_path: Path) -> None:
     shipped_set = shipped("spots")
-    assert len(shipped_set) >= 200 and len({p.id for p in shipped_set}) == len(shipped_set)
+    assert len(shipped_set) >= 2000 and len({p.id for p in shipped_set}) == len(shipped_set)
     out = tmp_path / "all.jsonl"
     assert main(["puzzles", "export", str(out)]) == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     assert [json.loads(line)["id"] for line in lines] == [p.id for p in shipped_set]
     first = json.loads(lines[0])
     assert {"id", "game", "state", "best", "values", "margin", "themes", "rating"} <= set(first)
-    assert main(["puzzles", "export", str(out), "--game", "double-spot"]) == 2  # none yet: a clear error
+    assert main(["puzzles", "export", str(out), "--game", "double-spot"]) == 0  # each game its own set
+    assert {json.loads(line)["game"] for line in out.read_text(encoding="utf-8").splitlines()} == {"double-spot"}
     assert write_puzzles(tmp_path / "again.jsonl", shipped_set[:3]) == 3
 
 
