@@ -73,8 +73,8 @@ def test_a_guests_rating_lives_in_their_browser_and_moves_no_puzzle(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("method", "path", "body", "status", "says"), [
-    ("get", "/api/puzzles/chess/daily", None, 404, "the games with puzzles: spots"),
-    ("get", "/api/puzzles/double-spot/daily", None, 404, "there are no puzzles for 'double-spot'"),
+    ("get", "/api/puzzles/chess/daily", None, 404, "there are no puzzles for 'chess'; the games with puzzles: "),
+    ("get", "/api/puzzles/double-spot/000000000000", None, 404, "there is no double-spot puzzle '000000000000'"),
     ("get", "/api/puzzles/spots/000000000000", None, 404, "there is no spots puzzle '000000000000'"),
     ("get", "/api/puzzles/spots/next?theme=luck", None, 400, "the themes: which-trick"),
     ("get", "/api/puzzles/spots/next?rating=-5", None, 400, "a whole number from 0 to 4000"),

@@ -171,3 +171,16 @@ def test_my_own_mistake_comes_back_as_a_drill_from_the_lobby(server: Server, bro
     page.goto(server.url + "/")
     assert page.locator(".drill-link").count() == 0  # reviewed: nothing due
     page.context.close()
+
+
+def test_a_double_spot_puzzle_is_drawn_on_its_own_frame(server: Server, browser: Any) -> None:
+    theirs = {p.id: p for p in shipped("double-spot")}
+    page = browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page()
+    page.goto(server.url + "/puzzles?game=double-spot&lang=en")
+    page.wait_for_function(DRAWN)
+    puzzle = theirs[page.get_attribute("body", "data-puzzle")]
+    assert page.locator("#board .ds-column").count() > 0  # Double Spot's frame, its columns
+    page.click(f'#choices button[data-move="{puzzle.best}"]')
+    page.wait_for_function("() => document.body.dataset.answered === 'right'")
+    assert page.locator("#values li").count() == len(puzzle.values)
+    page.context.close()

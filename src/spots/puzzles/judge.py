@@ -5,7 +5,8 @@ A decision is a puzzle only when all of these hold (``judge``; the numbers are `
 1. **Not forced**: at least two legal moves, and not all of them worth the same.
 2. **A clear margin by a deeper search**: the game's deep evaluator (several times the coach's budget) puts the
    best move (or moves of exactly equal value: each is a right answer) at least ``MARGIN`` of win chance above
-   the next best. The coach's own evaluator screens first (half the margin), because it is cheap.
+   the next best. The coach's own evaluator screens first (half the margin), because it is cheap. A game's kit may
+   also refuse a position where most moves are right answers (``PuzzleKit.right_share``: Double Spot's).
 3. **The other evaluator agrees**: an evaluator with another value at its leaves ranks the same answer first, at
    least half the margin above that next best move.
 4. **An independent check confirms it**: the evaluator's ``check`` (Spots: play-outs to the end of the game on the
@@ -42,6 +43,7 @@ REASONS = {
     "unchecked": "the independent check cannot run here",
     "same-choice": "a later part of a choice already taken as a puzzle (another die of the same roll)",
     "too-big": "the deep search would value more positions than its budget allows (a long chain of choices)",
+    "guessable": "more of the legal moves are right answers than the game's kit allows: a guess would do",
 }
 PLAIN_FOUND = 250  # rating points less where a plain player's move (the kit's ``plain``) is a right answer
 
@@ -60,11 +62,12 @@ class PuzzleKit:
     other: Evaluator
     themes: Callable[[Any, str, str], tuple[str, ...]]  # (state, best, next best) -> theme names
     theme_words: Mapping[str, str] = field(default_factory=dict)  # each theme's words (a message id), in order
+    plain: Callable[[Any], str] | None = None  # the move a plain player makes (an easier puzzle where it is right)
+    right_share: float = 1.0  # the most of the legal moves that may be right answers (more: a guess would do)
 
     @property
     def theme_names(self) -> tuple[str, ...]:
         return tuple(self.theme_words)
-    plain: Callable[[Any], str] | None = None  # the move a plain player makes (an easier puzzle where it is right)
 
 
 @dataclass(frozen=True)
@@ -171,6 +174,8 @@ def judge(spec: AnySpec, state: Any, screen: Evaluator, kit: PuzzleKit, source: 
         return Verdict(None, "forced")
     if margin < MARGIN:
         return Verdict(None, "close")
+    if len(answers) > kit.right_share * len(ranked):
+        return Verdict(None, "guessable")
     agreement = min(other[a] for a in answers) - max(v for m, v in other.items() if m not in answers)
     if agreement < AGREEMENT:
         return Verdict(None, "disagree")

@@ -98,6 +98,13 @@ def coach() -> Evaluator:
     return evaluator()
 
 
+def puzzles() -> object:
+    """The puzzle kit (``puzzles.py``), imported when first asked for."""
+    from .puzzles import kit
+
+    return kit()
+
+
 def hint(state: State, seed: int = 0, bot: str | None = None) -> list[Advice]:
     """The expectimax bot's ranked drops with their chances (``advice.advise``); only expectimax gives hints."""
     if bot not in (None, "expectimax"):
@@ -124,6 +131,7 @@ SPEC: GameSpec[Rules, State] = GameSpec(
     describe_move=describe_move,
     advise=hint,
     coach=coach,
+    puzzles=puzzles,
     render=render,
     summarize=summarize,
     web=WEB_VIEW,
