@@ -17,8 +17,9 @@ from spots.cli import main
 from spots.core import games
 from spots.puzzles.build import _positions, game_seed, read_puzzles, shipped, write_puzzles
 from spots.puzzles.cli import chosen, solve
-from spots.puzzles.judge import AGREEMENT, CONFIRMED, MARGIN, SCREEN, Puzzle, judge, kit_of, starting_rating
+from spots.puzzles.judge import MARGIN, SCREEN, judge, kit_of, starting_rating
 from spots.puzzles.progress import Progress
+from support.puzzles import check_disagreements, check_every_puzzle, check_unconfirmed, lead, of_reason
 
 pytest.importorskip("numpy")  # the learned value names a puzzle's answer
 pytest.importorskip("numba")  # the independent check plays out on the compiled simulator
@@ -33,20 +34,6 @@ def judged() -> dict[str, Any]:
     positions = _positions(SPOTS, rules, ["greedy"] * 2, 11)
     verdicts = [(state, judge(SPOTS, state, screen, kit)) for _, _, state in positions]
     return {"screen": screen, "kit": kit, "verdicts": verdicts}
-
-
-def lead(values: dict[str, tuple[float, ...]], seat: int, answers: Any = None) -> tuple[set[str], float]:
-    """The moves of the top value and their lead over the best of the rest (by this test's own reckoning)."""
-    top = max(v[seat] for v in values.values())
-    best = set(answers) if answers is not None else {m for m, v in values.items() if top - v[seat] <= EPSILON}
-    rest = [v[seat] for m, v in values.items() if m not in best]
-    return best, (min(values[m][seat] for m in best) - max(rest)) if rest else 0.0
-
-
-def of_reason(judged: dict[str, Any], reason: str) -> list[Any]:
-    found = [state for state, verdict in judged["verdicts"] if verdict.reason == reason]
-    assert found, f"the game has no decision turned down as {reason!r}: {[v.reason for _, v in judged['verdicts']]}"
-    return found
 
 
 def test_a_forced_move_is_not_a_puzzle(judged: dict[str, Any]) -> None:
@@ -69,43 +56,15 @@ def test_a_lead_below_the_margin_is_not_a_puzzle(judged: dict[str, Any]) -> None
 
 
 def test_two_evaluators_that_disagree_make_no_puzzle(judged: dict[str, Any]) -> None:
-    kit = judged["kit"]
-    for state in of_reason(judged, "disagree"):
-        seat = state.current_player()
-        answers, margin = lead(move_values(kit.deep, state), seat)
-        assert margin >= MARGIN  # the deep search alone would have made it a puzzle ...
-        _, agreement = lead(move_values(kit.other, state), seat, answers)
-        assert agreement < AGREEMENT  # ... but the other evaluator does not rank its answer first by a clear lead
+    check_disagreements(judged)
 
 
 def test_a_lead_the_play_outs_do_not_confirm_is_not_a_puzzle(judged: dict[str, Any]) -> None:
-    kit = judged["kit"]
-    for state in of_reason(judged, "unconfirmed"):
-        seat = state.current_player()
-        values = move_values(kit.deep, state)
-        answers, _ = lead(values, seat)
-        runner_up = max((m for m in values if m not in answers), key=lambda m: values[m][seat])
-        checked = kit.deep.check(state, runner_up, sorted(answers, key=list(values).index)[0])
-        assert checked.lost < CONFIRMED or checked.lost <= 2 * checked.error
+    check_unconfirmed(judged)
 
 
 def test_every_puzzle_meets_every_rule_and_round_trips_as_a_line(judged: dict[str, Any]) -> None:
-    kit = judged["kit"]
-    puzzles = [verdict.puzzle for _, verdict in judged["verdicts"] if verdict.puzzle is not None]
-    assert len(puzzles) >= 3
-    for puzzle in puzzles:
-        state = SPOTS.load_state(puzzle.state)  # the game's own state document, as `spots hint` reads it
-        assert not state.is_chance_node() and state.current_player() == puzzle.seat
-        assert sorted(m for m, _ in puzzle.values) == sorted(state.legal_actions())
-        answers, margin = lead(move_values(kit.deep, state), puzzle.seat)
-        assert answers == set(puzzle.answers) and margin == pytest.approx(puzzle.margin) and margin >= MARGIN
-        assert lead(move_values(kit.other, state), puzzle.seat, answers)[1] >= AGREEMENT
-        assert puzzle.checked >= CONFIRMED and puzzle.checked > 2 * puzzle.checked_error
-        assert puzzle.themes and set(puzzle.themes) <= set(kit.theme_names)
-        assert 600 <= puzzle.rating <= starting_rating(puzzle.margin)
-        line = json.loads(puzzle.to_line())
-        assert line["id"] == puzzle.id and line["best"] in line["answers"] and line["game"] == "spots"
-        assert Puzzle.from_line(puzzle.to_line()).to_line() == puzzle.to_line()
+    check_every_puzzle(SPOTS, judged)
     assert starting_rating(0.04) > starting_rating(0.08) > starting_rating(0.16)  # a narrower lead is harder
 
 

@@ -18,7 +18,8 @@ from spots.games.double_spot.bots import GreedyBot
 from spots.games.double_spot.puzzles import CHECK_PLAYOUTS, DEEP_NODES, greedy
 from spots.puzzles.build import _positions, read_puzzles, shipped
 from spots.puzzles.cli import chosen
-from spots.puzzles.judge import AGREEMENT, CONFIRMED, MARGIN, REASONS, SCREEN, Puzzle, judge, kit_of, starting_rating
+from spots.puzzles.judge import MARGIN, REASONS, SCREEN, judge, kit_of
+from support.puzzles import check_disagreements, check_every_puzzle, check_unconfirmed, lead, of_reason
 
 DOUBLE = games.get("double-spot")
 QUICK = {"columns": 4, "rows": 4, "target": 2, "claim": "first"}  # the lobby's quick game: short games, quick tests
@@ -33,20 +34,6 @@ def judged() -> dict[str, Any]:
     verdicts = [(state, judge(DOUBLE, state, screen, kit))
                 for seed in SEEDS for _, _, state in _positions(DOUBLE, rules, ["greedy"] * 2, seed)]
     return {"screen": screen, "kit": kit, "verdicts": verdicts}
-
-
-def lead(values: dict[str, tuple[float, ...]], seat: int, answers: Any = None) -> tuple[set[str], float]:
-    """The moves of the top value and their lead over the best of the rest (by this test's own reckoning)."""
-    top = max(v[seat] for v in values.values())
-    best = set(answers) if answers is not None else {m for m, v in values.items() if top - v[seat] <= EPSILON}
-    rest = [v[seat] for m, v in values.items() if m not in best]
-    return best, (min(values[m][seat] for m in best) - max(rest)) if rest else 0.0
-
-
-def of_reason(judged: dict[str, Any], reason: str) -> list[Any]:
-    found = [state for state, verdict in judged["verdicts"] if verdict.reason == reason]
-    assert found, f"the games have no decision turned down as {reason!r}: {[v.reason for _, v in judged['verdicts']]}"
-    return found
 
 
 def test_every_decision_is_judged_and_says_why_it_is_turned_down(judged: dict[str, Any]) -> None:
@@ -76,42 +63,15 @@ def test_a_lead_below_the_margin_is_not_a_puzzle(judged: dict[str, Any]) -> None
 
 
 def test_two_evaluators_that_disagree_make_no_puzzle(judged: dict[str, Any]) -> None:
-    kit = judged["kit"]
-    for state in of_reason(judged, "disagree"):
-        seat = state.current_player()
-        answers, margin = lead(move_values(kit.deep, state), seat)
-        assert margin >= MARGIN  # the deep search alone would have made it a puzzle ...
-        assert lead(move_values(kit.other, state), seat, answers)[1] < AGREEMENT  # ... the expectimax bot does not
+    check_disagreements(judged)
 
 
 def test_a_lead_the_play_outs_do_not_confirm_is_not_a_puzzle(judged: dict[str, Any]) -> None:
-    kit = judged["kit"]
-    for state in of_reason(judged, "unconfirmed"):
-        seat = state.current_player()
-        values = move_values(kit.deep, state)
-        answers, _ = lead(values, seat)
-        runner_up = max((m for m in values if m not in answers), key=lambda m: values[m][seat])
-        checked = kit.deep.check(state, runner_up, sorted(answers, key=list(values).index)[0])
-        assert checked.lost < CONFIRMED or checked.lost <= 2 * checked.error
+    check_unconfirmed(judged)
 
 
 def test_every_puzzle_meets_every_rule_and_round_trips_as_a_line(judged: dict[str, Any]) -> None:
-    kit = judged["kit"]
-    puzzles = [verdict.puzzle for _, verdict in judged["verdicts"] if verdict.puzzle is not None]
-    assert len(puzzles) >= 3
-    for puzzle in puzzles:
-        state = DOUBLE.load_state(puzzle.state)  # the game's own state document, as `spots hint` reads it
-        assert not state.is_chance_node() and state.current_player() == puzzle.seat
-        assert sorted(m for m, _ in puzzle.values) == sorted(state.legal_actions())
-        answers, margin = lead(move_values(kit.deep, state), puzzle.seat)
-        assert answers == set(puzzle.answers) and margin == pytest.approx(puzzle.margin) and margin >= MARGIN
-        assert lead(move_values(kit.other, state), puzzle.seat, answers)[1] >= AGREEMENT
-        assert puzzle.checked >= CONFIRMED and puzzle.checked > 2 * puzzle.checked_error
-        assert puzzle.themes and set(puzzle.themes) <= set(kit.theme_names)
-        assert 600 <= puzzle.rating <= starting_rating(puzzle.margin)
-        line = json.loads(puzzle.to_line())
-        assert line["game"] == "double-spot" and line["best"] in line["answers"]
-        assert Puzzle.from_line(puzzle.to_line()).to_line() == puzzle.to_line()
+    check_every_puzzle(DOUBLE, judged)
 
 
 def test_the_check_is_the_same_every_time_and_plays_on_the_same_dice(judged: dict[str, Any]) -> None:

@@ -18,21 +18,12 @@ from spots.puzzles.build import shipped
 from spots.puzzles.drill import drill_of
 from spots.puzzles.progress import SOLVER, Rated, rate, start_of
 from support.processes import PATIENT_S
+from support.puzzles import answer, wrong_move
 from support.web import app_on, as_, client, opened, play, sign_up, token, until
 
 pytest.importorskip("glicko2")
 pytest.importorskip("fsrs")
 SHIPPED = {p.id: p for p in shipped("spots")}
-
-
-def answer(c: Any, puzzle_id: str, move: str, **more: Any) -> dict[str, Any]:
-    r = c.post(f"/api/puzzles/spots/{puzzle_id}/answer", json={"move": move, **more})
-    assert r.status_code == 200, r.text
-    return dict(r.json())
-
-
-def wrong_move(puzzle_id: str) -> str:
-    return next(m for m, _ in SHIPPED[puzzle_id].values if m not in SHIPPED[puzzle_id].answers)
 
 
 def test_a_streak_gets_harder_moves_no_rating_and_keeps_the_best(db: str) -> None:
@@ -65,7 +56,7 @@ def test_a_streak_gets_harder_moves_no_rating_and_keeps_the_best(db: str) -> Non
         assert r.status_code == 400 and "rated (the default)" in r.json()["message"]
         as_(c, None)  # a guest's streak moves nothing, and their best stays in the browser
         kept = [1500.0, 200.0, 0.06]
-        guest = answer(c, ids[2], wrong_move(ids[2]), mode="streak", solver=kept)
+        guest = answer(c, ids[2], wrong_move(SHIPPED[ids[2]]), mode="streak", solver=kept)
         assert not guest["solved"] and guest["solver"]["kept"] == kept and not guest["counted"]
         r = c.post("/api/puzzles/spots/best", json={"mode": "streak", "score": 3})
         assert r.status_code == 401 and "sign in" in r.json()["message"]

@@ -10,20 +10,11 @@ from typing import Any
 import pytest
 
 from spots.puzzles.build import shipped
+from support.puzzles import answer, wrong_move
 from support.web import app_on, as_, client, sign_up
 
 pytest.importorskip("glicko2")
 SHIPPED = {p.id: p for p in shipped("spots")}
-
-
-def answer(c: Any, puzzle_id: str, move: str, **more: Any) -> dict[str, Any]:
-    r = c.post(f"/api/puzzles/spots/{puzzle_id}/answer", json={"move": move, **more})
-    assert r.status_code == 200, r.text
-    return dict(r.json())
-
-
-def wrong_move(puzzle_id: str) -> str:
-    return next(m for m, _ in SHIPPED[puzzle_id].values if m not in SHIPPED[puzzle_id].answers)
 
 
 def test_the_page_and_the_puzzles_it_is_sent_hold_no_answer(tmp_path: Path) -> None:
@@ -49,13 +40,13 @@ def test_a_signed_in_solvers_first_try_moves_both_ratings_once(db: str) -> None:
         assert right["solved"] and right["counted"] and right["solver"]["change"] > 0
         assert right["puzzle_rating"] < first["rating"]  # a solve is a loss for the puzzle
         assert right["values"][0]["move"] in right["answers"] and right["values"][0]["label"]
-        again = answer(c, first["id"], wrong_move(first["id"]))  # tried before: nothing moves
+        again = answer(c, first["id"], wrong_move(SHIPPED[first["id"]]))  # tried before: nothing moves
         assert not again["solved"] and not again["counted"] and again["solver"]["rating"] == right["solver"]["rating"]
         assert c.get(f"/api/puzzles/spots/{first['id']}").json()["rating"] == right["puzzle_rating"]  # kept
         nexts = {c.get(f"/api/puzzles/spots/next?after={first['id']}").json()["id"] for _ in range(5)}
         assert first["id"] not in nexts  # a solver is not given a puzzle they tried while others wait
         other = next(iter(nexts))
-        missed = answer(c, other, wrong_move(other))
+        missed = answer(c, other, wrong_move(SHIPPED[other]))
         assert not missed["solved"] and missed["counted"] and missed["solver"]["change"] < 0
         as_(c, None)  # a guest sees the puzzles' ratings as the signed-in solvers moved them
         assert c.get(f"/api/puzzles/spots/{first['id']}").json()["rating"] == right["puzzle_rating"]
