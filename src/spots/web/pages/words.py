@@ -37,6 +37,7 @@ JS_PLURALS = [
     NP_("{n} move", "{n} moves"),
     NP_("{n} turn", "{n} turns"),
     NP_("{n} watching", "{n} watching"),
+    NP_("{n} position to review", "{n} positions to review"),  # the puzzle page's drill deck
 ]
 
 
