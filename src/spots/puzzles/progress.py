@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from .judge import Puzzle
 
-__all__ = ["PUZZLE_RD", "Progress", "Rated", "default_path", "rate", "review", "start_of"]
+__all__ = ["PUZZLE_RD", "Progress", "Rated", "default_path", "new_card", "rate", "review", "start_of"]
 
 PUZZLE_RD = 150.0  # a puzzle's starting rating deviation: its rating from the margin is a fair first guess
 SOLVER = (1500.0, 350.0, 0.06)  # a new solver: Glicko-2's defaults
@@ -54,6 +54,13 @@ def start_of(puzzle: Puzzle) -> Rated:
 def default_path() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "spots" / "puzzles.json"
+
+
+def new_card(puzzle: Puzzle, due: datetime) -> dict[str, Any]:
+    """A new drill's FSRS card (as ``Card.to_dict`` gives it), due at ``due``; its id from the puzzle's."""
+    from fsrs import Card
+
+    return dict(Card(card_id=int(puzzle.id, 16), due=due).to_dict())
 
 
 def review(card: dict[str, Any], solved: bool, now: datetime) -> dict[str, Any]:
@@ -91,13 +98,10 @@ class Progress:
 
     def add_drills(self, puzzles: list[Puzzle], now: datetime | None = None) -> int:
         """New drills, due at once; a position already in the deck keeps its schedule. Returns how many are new."""
-        from fsrs import Card
-
         added = 0
         for puzzle in puzzles:
             if puzzle.id not in self.deck:
-                card = Card(card_id=int(puzzle.id, 16), due=now or datetime.now(UTC))
-                self.deck[puzzle.id] = {"puzzle": puzzle.to_line(), "card": card.to_dict()}
+                self.deck[puzzle.id] = {"puzzle": puzzle.to_line(), "card": new_card(puzzle, now or datetime.now(UTC))}
                 added += 1
         return added
 

@@ -106,8 +106,7 @@ def add_drill_routes(router: APIRouter, ctx: Context, coach: Coach, kind_of: Cal
     @router.get("/api/puzzles/{game}/drill")
     async def next_drill(request: Request, game: str) -> Response:
         kind, me = kind_of(game), me_of(request)
-        puzzle, soonest, size = await hub.writer.run(hub.store.next_drill, me.id, game)
-        due = (await hub.writer.run(hub.store.drills_due, me.id, game)).get(game, 0)
+        puzzle, soonest, size, due = await hub.writer.run(hub.store.next_drill, me.id, game)
         deck = {"due": due, "deck": size, "next_due": _iso(soonest)}
         if puzzle is None:
             return JSONResponse({"puzzle": None, **deck})

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from ...puzzles.judge import Puzzle
-from ...puzzles.progress import SOLVER, Rated, rate, review
+from ...puzzles.progress import SOLVER, Rated, new_card, rate, review
 
 T = TypeVar("T")
 Run = Callable[[str, Sequence[Any]], list[Any]]
@@ -49,17 +49,15 @@ class PuzzleStore:
         """A signed-in solver's try: (their rating before, after, the puzzle's after, whether it counted). A puzzle
         the solver has tried before counts for nothing; an unrated try (a streak's, a run's) is only noted."""
 
+        if not rated:  # noted as tried (its answer is known from now on), nothing moves
+            self._transact(lambda run: run("INSERT INTO puzzle_tries (account, puzzle, solved, at) VALUES (?, ?, ?, ?)"
+                                           " ON CONFLICT (account, puzzle) DO NOTHING RETURNING puzzle",
+                                           (account, puzzle, int(solved), time.time())))
+            mine = self.solver_rating(account, game)[0]
+            return mine, mine, self.puzzle_rating(puzzle, start), False
+
         def work(run: Run) -> tuple[Rated, Rated, Rated, bool]:
             now = time.time()
-            if not rated:  # noted as tried, nothing moves
-                run("INSERT INTO puzzle_tries (account, puzzle, solved, at) VALUES (?, ?, ?, ?) ON CONFLICT"
-                    " (account, puzzle) DO NOTHING RETURNING puzzle", (account, puzzle, int(solved), now))
-                mine = run("SELECT rating, rd, vol FROM puzzle_solvers WHERE account = ? AND game = ?",
-                           (account, game))
-                found = run("SELECT rating, rd, vol FROM puzzle_ratings WHERE puzzle = ?", (puzzle,))
-                you = Rated(*map(float, mine[0])) if mine else Rated(*SOLVER)
-                it = Rated(*map(float, found[0])) if found else start
-                return you, you, it, False
             # Both rows exist before they are locked: two processes rating a puzzle's first tries at once then wait
             # for each other, and neither update is lost (a lock on a row not there yet would lock nothing).
             run("INSERT INTO puzzle_solvers (account, game, rating, rd, vol, tries, solved) VALUES (?, ?, ?, ?, ?, 0,"
@@ -115,18 +113,16 @@ class PuzzleStore:
     def add_drills(self, account: str, table_id: str, puzzles: Sequence[Puzzle]) -> int:
         """A player's own mistakes from one game join their deck, due at once (one already there keeps its
         schedule); returns how many are new."""
-        from fsrs import Card
-
         now = time.time()
 
         def work(run: Run) -> int:
             added = 0
             for p in puzzles:
-                card = Card(card_id=int(p.id, 16), due=datetime.fromtimestamp(now, UTC))
+                card = new_card(p, datetime.fromtimestamp(now, UTC))
                 added += len(run("INSERT INTO drill_cards (account, game, puzzle, line, card, due, table_id, added)"
                                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account, puzzle) DO NOTHING"
-                                 " RETURNING puzzle", (account, p.game, p.id, p.to_line(),
-                                                       json.dumps(card.to_dict()), now, table_id, now)))
+                                 " RETURNING puzzle", (account, p.game, p.id, p.to_line(), json.dumps(card), now,
+                                                       table_id, now)))
             return added
 
         return self._transact(work)
@@ -139,16 +135,17 @@ class PuzzleStore:
             sql, args = sql + " AND game = ?", [*args, game]
         return {str(r[0]): int(r[1]) for r in self._query(sql + " GROUP BY game", args)}
 
-    def next_drill(self, account: str, game: str) -> tuple[Puzzle | None, float | None, int]:
-        """The longest-overdue drill (None where none is due), when the next one falls due, and the deck's size."""
+    def next_drill(self, account: str, game: str) -> tuple[Puzzle | None, float | None, int, int]:
+        """The longest-overdue drill (None where none is due), when the next one falls due, the deck's size and how
+        many are due now."""
         now = time.time()
         due = self._query("SELECT line FROM drill_cards WHERE account = ? AND game = ? AND due <= ? ORDER BY due,"
                           " puzzle LIMIT 1", (account, game, now))
-        later = self._query("SELECT MIN(due), COUNT(*) FROM drill_cards WHERE account = ? AND game = ?",
-                            (account, game))
-        size = int(later[0][1]) if later else 0
-        soonest = float(later[0][0]) if later and later[0][0] is not None else None
-        return (Puzzle.from_line(due[0][0]) if due else None), soonest, size
+        deck = self._query("SELECT MIN(due), COUNT(*), SUM(CASE WHEN due <= ? THEN 1 ELSE 0 END) FROM drill_cards"
+                           " WHERE account = ? AND game = ?", (now, account, game))
+        soonest, size, waiting = deck[0] if deck else (None, 0, 0)
+        return ((Puzzle.from_line(due[0][0]) if due else None), None if soonest is None else float(soonest),
+                int(size or 0), int(waiting or 0))
 
     def drill(self, account: str, game: str, puzzle: str) -> Puzzle | None:
         rows = self._query("SELECT line FROM drill_cards WHERE account = ? AND game = ? AND puzzle = ?",
