@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,8 +13,9 @@ import pytest
 from spots.analysis import analyse
 from spots.analysis.engine import move_values
 from spots.analysis.words import format_report
+from spots.cli import main
 from spots.core import games
-from spots.games.spots.coach import UNDECIDED, TurnEnd, decided, evaluator
+from spots.games.spots.coach import UNDECIDED, TurnEnd, decided, evaluator, out_of_the_race
 from spots.games.spots.pieces import Dog
 
 SPOTS = games.get("spots")
@@ -65,20 +67,22 @@ def test_two_moves_that_reach_the_same_position_get_the_same_value_exactly() -> 
     assert found >= 3
 
 
-def lost_position() -> Any:
-    """A target-1 game where seat 1 holds a complete dog and will score it at its next turn whatever seat 0 does:
-    seat 0 has two empty three-space dogs, and its tiles (Howl, Roll Over, Beg, Chew) can neither fill both in one
-    turn nor touch seat 1's table."""
-    state = SPOTS.new_state(SPOTS.make_rules(players=2, target=1, tricks="howl,roll-over,beg,chew"))
+def lost_position(players: int = 2, ahead: int = 1, tricks: str = "howl,roll-over,beg,chew") -> Any:
+    """A target-1 game where the seat ``ahead`` seats after the mover holds a complete dog and will score it at its
+    next turn whatever the mover does: the mover has two empty three-space dogs, and its tiles (Howl, Roll Over, Beg,
+    Chew) can neither fill both in one turn nor touch another seat's table."""
+    state = SPOTS.new_state(SPOTS.make_rules(players=players, target=1, tricks=tricks))
     rng = random.Random(1)
     while state.phase != "turn":
         state.sample_chance(rng)
-    mover, other = state.seat, 1 - state.seat
+    mover, other = state.seat, (state.seat + ahead) % players
     cards = state.rules.cards
     state.players[mover].dogs = [Dog("wilbur", cards["wilbur"].spaces), Dog("pebble", cards["pebble"].spaces)]
     state.players[other].dogs = [Dog("gretchen", cards["gretchen"].spaces, (5, 6))]
     state.dice_supply -= 2
     state.deck_rest = [n for n in state.deck_rest if n not in ("wilbur", "pebble", "gretchen")]
+    if state.deck_top in ("wilbur", "pebble", "gretchen"):
+        state.deck_top = state.deck_rest.pop()
     return state
 
 
@@ -104,6 +108,32 @@ def test_a_position_the_opponent_wins_whatever_happens_is_worth_nothing_and_hold
     assert record_state.winner == 1 - mover
 
 
+def test_a_seat_behind_a_player_who_holds_the_win_is_worth_nothing() -> None:
+    """Three players: the seat two ahead of the mover holds a winning dog. Whatever the mover does, that seat scores
+    and wins before the mover's next turn, so every move is worth exactly 0 to the mover, to the coach and to
+    ``spots hint``; with Dig on the table (it can bust that seat from another's turn) it is not certain."""
+    state = lost_position(players=3, ahead=2)
+    mover, holder = state.seat, (state.seat + 2) % 3
+    for coach in (evaluator("linear"), evaluator("best")):
+        values = move_values(coach, state)
+        assert values and all(v[mover] == 0.0 and v[holder] > 0.0 for v in values.values()), values
+    after = state.clone()
+    after.apply_action("trick beg")  # the mover's turn ends: the seat between is about to move
+    assert out_of_the_race(after) == {mover} and decided(after) is None
+    with_dig = lost_position(players=3, ahead=2, tricks="howl,roll-over,beg,dig")
+    with_dig.apply_action("trick beg")
+    assert out_of_the_race(with_dig) == frozenset() and TurnEnd()(with_dig)[mover] > 0.0
+
+
+def test_hint_rates_a_lost_position_at_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for players, ahead in ((2, 1), (3, 2)):
+        path = tmp_path / f"lost-{players}.json"
+        path.write_text(lost_position(players=players, ahead=ahead).to_json())
+        assert main(["hint", str(path)]) == 0
+        rows = capsys.readouterr().out.split("rank")[1].splitlines()[1:]
+        assert len(rows) == 4 and all(row.split()[-2] == "0.000" for row in rows), rows
+
+
 def test_only_the_rules_make_a_certainty() -> None:
     """The value at a turn's end is 0 or 1 only where ``decided`` says so, and no chance in a report reaches 0.999
     for a seat that went on to lose (the old coach rated 6 of 100 such positions a sure win)."""
@@ -116,7 +146,10 @@ def test_only_the_rules_make_a_certainty() -> None:
                 continue
             values = turn_end(state)
             if decided(state) is None:
-                assert all(UNDECIDED * 0.999 <= v <= 1 - UNDECIDED * 0.999 for v in values), values
+                out = out_of_the_race(state)
+                assert all(v == 0.0 for s, v in enumerate(values) if s in out), (values, out)
+                kept = [v for s, v in enumerate(values) if s not in out]
+                assert all(UNDECIDED * 0.999 <= v <= 1 - UNDECIDED * 0.999 for v in kept), values
                 checked += 1
         report = analyse(SPOTS.record(final), evaluator("linear"))
         for chances in report.chart[:-1]:

@@ -17,7 +17,8 @@ tail only finishes plain play, which chooses nothing by value.
 **The turn's end** (``TurnEnd``): the learned win-chance model (``learned_value.py``, numpy) recalibrated on held-out
 games (``CALIBRATION``: a temperature and a lift for the seat about to move, docs/analysis.md), or the fitted linear
 value (``value.py``) where numpy is missing. A chance is 1 or 0 only when the rules decide it: the game is over, or
-the seat about to move holds complete dogs that reach the target (it scores them and wins, whatever the dice).
+the seat about to move holds complete dogs that reach the target (it scores them and wins, whatever the dice); and a
+seat is at 0 when a seat ahead of it holds such dogs and nothing can take them first (``out_of_the_race``).
 Otherwise it stays within ``[UNDECIDED, 1 - UNDECIDED]``.
 
 The setup (dealing and the first dice) has no decision: a setup position is worth the mean, over ``SETUP_DEALS``
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from .learned_value import LearnedValue
 
 __all__ = ["CALIBRATION", "CHECK_ROLLOUTS", "DEPTH", "EXACT", "MISTAKE", "UNDECIDED", "WIDTH", "PlainPlay", "TurnEnd",
-           "TurnSearch", "decided", "evaluator"]
+           "TurnSearch", "decided", "evaluator", "out_of_the_race"]
 
 Values = tuple[float, ...]
 DEPTH = 1  # rolls searched with the mover's best choices before plain play finishes the turn
@@ -76,12 +77,35 @@ def decided(state: State) -> Values | None:
     complete dogs that reach the target (it scores them at once and wins). None for every other position."""
     if state.is_terminal():
         return tuple(normalised(terminal_values(state)))
-    if state.phase == "turn":
-        player = state.players[state.seat]
-        complete = sum(1 for d in player.dogs if not d.scored and d.complete)
-        if complete and player.scored_count() + complete >= state.rules.target:
-            return tuple(1.0 if s == state.seat else 0.0 for s in range(state.rules.players))
+    if state.phase == "turn" and _holds_the_win(state, state.seat):
+        return tuple(1.0 if s == state.seat else 0.0 for s in range(state.rules.players))
     return None
+
+
+def out_of_the_race(state: State) -> frozenset[int]:
+    """The seats that can no longer win, at the start of a turn: a later seat that holds complete dogs reaching the
+    target scores them and wins when its turn starts, before any seat after it in turn order moves again.
+
+    Certain only where nothing can take those dogs first: Dig (which can bust a player on another's turn) is not
+    among the game's tiles, and the turn limit does not end the game before that seat's turn. Where the seat to
+    move holds the win itself, ``decided`` says so instead.
+    """
+    players = state.rules.players
+    if state.phase != "turn" or players < 2 or "dig" in state.rules.tricks:
+        return frozenset()
+    for ahead in range(1, players):
+        seat = (state.seat + ahead) % players
+        if state.turn + ahead - 1 >= state.rules.turn_limit:
+            return frozenset()
+        if _holds_the_win(state, seat):
+            return frozenset((seat + later) % players for later in range(1, players - ahead))
+    return frozenset()
+
+
+def _holds_the_win(state: State, seat: int) -> bool:
+    player = state.players[seat]
+    complete = sum(1 for d in player.dogs if not d.scored and d.complete)
+    return bool(complete) and player.scored_count() + complete >= state.rules.target
 
 
 class TurnEnd:
@@ -107,7 +131,7 @@ class TurnEnd:
             chances = self._recalibrated(self.learned.chances(state), state)
         else:
             chances = self._linear(state)
-        return _undecided(chances)
+        return _without(_undecided(chances), out_of_the_race(state))
 
     def _recalibrated(self, chances: list[float], state: State) -> list[float]:
         if self.temperature == 1.0 and self.lift == 0.0:
@@ -141,6 +165,15 @@ def _undecided(chances: list[float]) -> Values:
     clipped = [min(1 - UNDECIDED, max(UNDECIDED, c)) for c in chances]
     total = sum(clipped)
     return tuple(c / total for c in clipped)
+
+
+def _without(chances: Values, losers: frozenset[int]) -> Values:
+    """Chances with the seats that cannot win set to 0, the rest scaled to sum to 1 again."""
+    if not losers:
+        return chances
+    kept = [0.0 if seat in losers else c for seat, c in enumerate(chances)]
+    total = sum(kept)
+    return tuple(c / total for c in kept)
 
 
 class PlainPlay(GreedyBot):
