@@ -20,18 +20,9 @@ from spots.web.accounts.service import COOKIE
 from spots.web.accounts.users import main as users
 from support.processes import PATIENT_S
 from support.servers import Server
-from support.sockets import farewell, guest_plays_until_seat_0_is_to_move, new_table, seat_socket
+from support.sockets import farewell, guest_plays_until_seat_0_is_to_move, new_table, seat_socket, signed_in
 
 pytestmark = pytest.mark.timeout(300)
-
-
-def signed_in(server: Server, name: str, new: bool = False) -> str:
-    """A fresh session of ``name`` (signing up first when ``new``): its cookie's token."""
-    with httpx.Client(base_url=server.url, timeout=PATIENT_S, headers={"Origin": server.url}) as client:
-        r = client.post("/signup" if new else "/signin", data={"name": name, "password": "correct horse"},
-                        follow_redirects=False)
-        assert r.status_code == 303, r.text
-        return str(r.cookies[COOKIE])
 
 
 def moves_of(server: Server, table: str) -> int:

@@ -316,6 +316,17 @@ def cmd_users(args: argparse.Namespace) -> int:
     return users([o for o in args.options if o != "--"])
 
 
+def cmd_bot(args: argparse.Namespace) -> int:
+    options = [o for o in args.options if o != "--"]
+    if options[:1] != ["connect"]:
+        raise ValueError("spots bot connect --bot NAME --server URL --token T: play a bot account on a server")
+    try:
+        from .botclient import main as connect
+    except ImportError as exc:
+        raise ValueError(f"spots bot connect needs the 'web' extra: pip install 'spots[web]' ({exc})") from None
+    return connect(options[1:])
+
+
 def cmd_fairplay(args: argparse.Namespace) -> int:
     try:
         from .web.fairplay.watch import main as fairplay
@@ -431,10 +442,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("options", nargs=argparse.REMAINDER,
                    help="--host, --port, --db (SQLite file), --bot-delay, --durable; --help for all")
     p.set_defaults(run=cmd_serve)
-    p = sub.add_parser("users", help="the web server's accounts: list, disable, reset a password, delete",
+    p = sub.add_parser("users", help="the web server's accounts: list, disable, reset a password, delete, bot accounts",
                        add_help=False)
     p.add_argument("options", nargs=argparse.REMAINDER, help="--db, then list, disable, enable, reset or delete")
     p.set_defaults(run=cmd_users)
+    p = sub.add_parser("bot", help="bot connect: play one of the bots as a bot account on a server (bot API)",
+                       add_help=False)
+    p.add_argument("options", nargs=argparse.REMAINDER, help="connect --bot NAME --server URL --token T")
+    p.set_defaults(run=cmd_bot)
     p = sub.add_parser("fairplay", help="the web server's watch for assistance: listed accounts, evidence, marks",
                        add_help=False)
     p.add_argument("options", nargs=argparse.REMAINDER, help="--db, then list, show, mark or unmark")
@@ -454,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
         from .study.cli import main as study_main
 
         return study_main(argv[1:])
-    if argv[:1] in (["serve"], ["train"], ["users"], ["fairplay"]):  # these parse their own options
+    if argv[:1] in (["serve"], ["train"], ["users"], ["fairplay"], ["bot"]):  # these parse their own options
         argv = [argv[0], "--", *argv[1:]]
     try:
         parser = build_parser()

@@ -1,4 +1,4 @@
-"""A seat's socket against a real server: a new table, a guest playing to a turn, a farewell."""
+"""A seat's socket against a real server: a session, a new table, a guest playing to a turn, a farewell."""
 
 from __future__ import annotations
 
@@ -13,6 +13,15 @@ from websockets.exceptions import ConnectionClosed
 from spots.web.accounts.service import COOKIE
 from support.processes import PATIENT_S
 from support.servers import Server
+
+
+def signed_in(server: Server, name: str, new: bool = False) -> str:
+    """A fresh session of ``name`` (signing up first when ``new``): its cookie's token."""
+    with httpx.Client(base_url=server.url, timeout=PATIENT_S, headers={"Origin": server.url}) as client:
+        r = client.post("/signup" if new else "/signin", data={"name": name, "password": "correct horse"},
+                        follow_redirects=False)
+        assert r.status_code == 303, r.text
+        return str(r.cookies[COOKIE])
 
 
 def new_table(server: Server, session: str) -> tuple[str, str, str]:

@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 
 from .accounts import routes as account_pages
 from .accounts.service import Accounts, SessionReader
+from .botapi.stream import routes as bot_routes
 from .coach import service as coach
 from .config import Limits
 from .context import HERE, Context, tr_of
@@ -136,6 +137,7 @@ def create_app(
     app.include_router(account_pages.routes(ctx, accounts, origin, addresses))  # sign up and in, My games, profiles
     app.include_router(address_routes(ctx, addresses))
     app.include_router(invitations.routes(ctx))  # accepting and declining invitations by name (My games)
+    app.include_router(bot_routes(ctx))  # the bot API: bot accounts' programs play here (botapi/)
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> Response:

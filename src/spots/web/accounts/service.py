@@ -177,6 +177,8 @@ class Accounts:
     async def sign_up(self, name: Any, password: Any, _: Tr) -> AccountRow:
         """A new account (raises ValueError with a message for the person)."""
         name = check_name(name, _)
+        if name_key(name).endswith("bot"):  # bot accounts' names end so (botapi/service.py): a person's may not
+            raise ValueError(_("A name ending in 'bot' is kept for bot accounts; choose another."))
         password = check_password(password, _)
         digest = await self._hash(password)
         try:

@@ -1,5 +1,6 @@
-"""``spots users``: the host's view of the accounts: list, disable or enable, reset a password, delete, and the
-players' reports (``reports``: the open ones, ``--all``, ``--read ID`` once dealt with).
+"""``spots users``: the host's view of the accounts: list, disable or enable, reset a password, delete, bot
+accounts and their API tokens (``add-bot``, ``bot-token``), and the players' reports (``reports``: the open ones,
+``--all``, ``--read ID`` once dealt with).
 
 Why these rules: a password never appears on a command line (where ``ps`` and the
 shell's history would keep it): ``reset`` prints a one-time code for the player to
@@ -26,6 +27,7 @@ from typing import TextIO
 
 from argon2 import PasswordHasher
 
+from ..botapi.service import make_bot, replace_token
 from ..store import Store, StoreError, TableStore, open_store
 from .service import MAX_PASSWORD, MIN_PASSWORD, hash_secret, name_key
 from .store import NOTIFY_DIGEST, NOTIFY_EACH_TURN, NOTIFY_NEVER, AccountRow
@@ -49,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reports", help="the players' reports of chat lines and players (the open ones)")
     p.add_argument("--all", action="store_true", help="the reports already read too")
     p.add_argument("--read", metavar="ID", help="mark a report read (dealt with)")
+    p = sub.add_parser("add-bot", help="a new bot account (its name ends in 'bot') and its API token, shown once")
+    p.add_argument("name")
+    p.add_argument("--owner", help="the player whose bot it is (default: the host's)")
+    sub.add_parser("bot-token", help="a new API token for a bot account; the old one stops working").add_argument(
+        "name")
     p = sub.add_parser("delete", help="delete an account and its personal data; its seats become anonymous")
     p.add_argument("name")
     p.add_argument("--yes", action="store_true", help="really delete (it cannot be undone)")
@@ -96,8 +103,17 @@ def run(args: argparse.Namespace, store: TableStore, out: TextIO, stdin: TextIO)
         return 0
     if args.action == "reports":
         return reports(store, out, args.all, args.read)
+    if args.action == "add-bot":
+        owner = None if args.owner is None else find(store, args.owner).id
+        bot, token = make_bot(store, args.name, owner)
+        print(f"Bot account {bot.account.name} made. Its API token (shown only now; its program connects with it,"
+              f" docs/bot-api.md):\n{token}", file=out)
+        return 0
     account = find(store, args.name)
-    if args.action in ("disable", "enable"):
+    if args.action == "bot-token":
+        print(f"New API token for {account.name} (the old one no longer works):\n{replace_token(store, account.id)}",
+              file=out)
+    elif args.action in ("disable", "enable"):
         store.set_account(account.id, disabled=args.action == "disable")
         ended = store.end_sessions(account.id) if args.action == "disable" else 0
         print(f"{account.name}: {args.action}d" + (f"; {ended} session(s) ended" if ended else ""), file=out)

@@ -96,61 +96,81 @@ async def mine(ctx: Context, me: AccountRow, _: Tr) -> list[dict[str, Any]]:
              "title": _(games[r.game].spec.title) if r.game in games else r.game} for r in rows]
 
 
+class NotAccepted(Exception):
+    """An invitation that cannot be answered now: the HTTP status, a short title and what happened (translated)."""
+
+    def __init__(self, status: int, code: str, title: str, message: str, retry: int | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.title, self.message, self.retry = status, code, title, message, retry
+
+
+async def _theirs(ctx: Context, me: AccountRow, table_id: str, seat: int, _: Tr) -> None:
+    """Raise NotAccepted unless ``me`` is invited to this seat and has not answered yet (nothing changed)."""
+    found = await ctx.hub.writer.run(ctx.hub.store.invitation, table_id, seat)
+    if found is None or found.status != "invited":
+        raise NotAccepted(404, "no-invitation", _("Not found"), _(
+            "There is no such invitation: it was accepted, declined, or the table is gone."))
+    if found.account != me.id:
+        raise NotAccepted(403, "not-your-invitation", _("Not your invitation"), _(
+            "This invitation is for another player; only they can accept or decline it."))
+
+
+async def accept(ctx: Context, me: AccountRow, table_id: str, seat: int, _: Tr) -> str:
+    """Accept ``me``'s invitation: the seat is bound to the account; its link's token is returned (raises
+    NotAccepted saying why not; Unavailable when the store cannot answer). My games and the bot API share it."""
+    hub, accounts = ctx.hub, ctx.accounts
+    await _theirs(ctx, me, table_id, seat, _)
+    room = await hub.table(table_id)
+    row = None if room is None else room.row.seats[seat]
+    if room is None or row is None or row.token is None or accounts is None or room.state.is_terminal():
+        await hub.writer.run(hub.store.drop_invitation, table_id, seat, me.id)
+        raise NotAccepted(410, "too-late", _("Too late"), _("This table is over or gone."))
+    taken = NotAccepted(409, "too-late", _("Too late"), _("Someone took this seat with its link before you accepted."))
+    if row.claimed or row.account is not None:
+        await hub.writer.run(hub.store.drop_invitation, table_id, seat, me.id)
+        raise taken
+    await hub.claim(row.token)
+    try:
+        bound = await accounts.bind(room, seat, me)
+    except ShortOfMinimum as exc:
+        raise NotAccepted(403, "short-of-minimum", _("Not your seat"), exc.words(_)) from None
+    if not bound:
+        raise taken
+    await hub.writer.run(hub.store.answer_invitation, table_id, seat, me.id, "accepted")
+    return row.token
+
+
+async def decline(ctx: Context, me: AccountRow, table_id: str, seat: int, _: Tr) -> None:
+    """Decline ``me``'s invitation: the seat stays an ordinary invite-link seat (raises NotAccepted)."""
+    await _theirs(ctx, me, table_id, seat, _)
+    await ctx.hub.writer.run(ctx.hub.store.answer_invitation, table_id, seat, me.id, "declined")
+
+
 class InvitationPages:
     """Accept and Decline (plain HTML forms on My games)."""
 
     def __init__(self, ctx: Context) -> None:
-        self.ctx, self.hub = ctx, ctx.hub
+        self.ctx = ctx
 
-    async def _theirs(self, request: Request, table_id: str, seat: int) -> AccountRow | Response:
-        """The signed-in invitee, or the page refusing the request (nothing changed)."""
+    async def accept(self, request: Request, table_id: str, seat: int) -> Response:
+        return await self._answer(request, table_id, seat, True)
+
+    async def decline(self, request: Request, table_id: str, seat: int) -> Response:
+        return await self._answer(request, table_id, seat, False)
+
+    async def _answer(self, request: Request, table_id: str, seat: int, yes: bool) -> Response:
         _ = tr_of(request)
         me = account_of(request)
         if me is None:
             return see_other("/signin")
-        found = await self.hub.writer.run(self.hub.store.invitation, table_id, seat)
-        if found is None or found.status != "invited":
-            return self.ctx.message(request, 404, _("Not found"), _(
-                "There is no such invitation: it was accepted, declined, or the table is gone."))
-        if found.account != me.id:
-            return self.ctx.message(request, 403, _("Not your invitation"), _(
-                "This invitation is for another player; only they can accept or decline it."))
-        return me
-
-    async def accept(self, request: Request, table_id: str, seat: int) -> Response:
-        _ = tr_of(request)
-        me = await self._theirs(request, table_id, seat)
-        if not isinstance(me, AccountRow):
-            return me
-        room = await self.hub.table(table_id)
-        row = None if room is None else room.row.seats[seat]
-        accounts = self.ctx.accounts
-        if room is None or row is None or row.token is None or accounts is None or room.state.is_terminal():
-            await self.hub.writer.run(self.hub.store.drop_invitation, table_id, seat, me.id)
-            return self.ctx.message(request, 410, _("Too late"), _("This table is over or gone."))
-        if row.claimed or row.account is not None:
-            await self.hub.writer.run(self.hub.store.drop_invitation, table_id, seat, me.id)
-            return self.ctx.message(request, 409, _("Too late"), _(
-                "Someone took this seat with its link before you accepted."))
         try:
-            await self.hub.claim(row.token)
-            try:
-                bound = await accounts.bind(room, seat, me)
-            except ShortOfMinimum as exc:
-                return self.ctx.message(request, 403, _("Not your seat"), exc.words(_))
-            if not bound:
-                return self.ctx.message(request, 409, _("Too late"), _(
-                    "Someone took this seat with its link before you accepted."))
-            await self.hub.writer.run(self.hub.store.answer_invitation, table_id, seat, me.id, "accepted")
+            if yes:
+                return see_other(f"/play/{await accept(self.ctx, me, table_id, seat, _)}")
+            await decline(self.ctx, me, table_id, seat, _)
+        except NotAccepted as exc:
+            return self.ctx.message(request, exc.status, exc.title, exc.message, exc.retry)
         except Unavailable as exc:
             return self.ctx.message(request, 503, _("Try again"), exc.why, exc.retry)
-        return see_other(f"/play/{row.token}")
-
-    async def decline(self, request: Request, table_id: str, seat: int) -> Response:
-        me = await self._theirs(request, table_id, seat)
-        if not isinstance(me, AccountRow):
-            return me
-        await self.hub.writer.run(self.hub.store.answer_invitation, table_id, seat, me.id, "declined")
         return see_other("/me")
 
 

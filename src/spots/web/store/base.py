@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from ...core.commitment import Commitment, salts_text
 from ..accounts.store import AccountStore
+from ..botapi.store import BotStore
 from ..coach.store import AnalysisStore
 from ..fairplay.store import FairPlayStore
 from ..invitations.store import InviteStore
@@ -114,7 +115,8 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore, FairPlayStore, PuzzleStore, ABC):
+class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore, FairPlayStore, PuzzleStore, BotStore,
+                 ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their

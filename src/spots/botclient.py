@@ -1,0 +1,117 @@
+"""``spots bot connect``: one of the project's bots plays on a server through its bot API (docs/bot-api.md).
+
+The server sends a game's rules once and then the moves in notation; the client rebuilds each position with the
+engine (the same rules the server checks), asks its bot, and answers with the move and the number of moves it
+saw (``at``), so a move meant for an older position is refused rather than misplayed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .core import games
+from .core.bots import Bot
+
+
+@dataclass
+class Seat:
+    """One game the bot plays: the game's spec, its position as the moves so far, and the bot."""
+
+    spec: Any
+    state: Any
+    bot: Bot
+
+
+def stream_url(server: str) -> str:
+    """The bot API's address on a server given as ``http(s)://host:port``."""
+    base = server.rstrip("/")
+    if base.startswith(("http://", "https://")):
+        base = "ws" + base[4:]
+    return base + "/api/bot"
+
+
+class Client:
+    """Reads the server's messages and answers them; ``games``: stop after this many games ended (None: never)."""
+
+    def __init__(self, bot: str, accept: bool = True, games_wanted: int | None = None,
+                 say: Callable[[str], None] = print) -> None:
+        self.bot, self.accept, self.wanted, self.say = bot, accept, games_wanted, say
+        self.seats: dict[str, Seat] = {}
+        self.finished = 0
+
+    def answer(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        """The replies to one server message (none for most)."""
+        kind = msg.get("type")
+        if kind == "challenge":
+            self.say(f"challenge from {msg.get('from')} at table {msg['table']}")
+            return [{"type": "accept" if self.accept else "decline", "table": msg["table"], "seat": msg["seat"]}]
+        if kind == "game":
+            spec = games.get(msg["game"])
+            rules = spec.records.rules_from_dict(msg["rules"])
+            self.seats[msg["table"]] = Seat(spec, spec.new_state(rules), spec.make_bot(self.bot, seed=0))
+            self.say(f"game {msg['table']}: {msg['game']}, seat {msg['seat'] + 1} of {' / '.join(msg['players'])}")
+        elif kind == "state":
+            return self._play(msg)
+        elif kind == "error":
+            self.say(f"error {msg.get('code')}: {msg.get('message')}")
+        return []
+
+    def _play(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        seat = self.seats.get(msg["table"])
+        if seat is None:
+            return []
+        if msg["history_start"] == 0:
+            seat.state = seat.spec.new_state(seat.state.rules)
+        for move in msg["history"]:
+            seat.state.apply_action(move)
+        if msg["over"]:
+            self.finished += 1
+            self.seats.pop(msg["table"])
+            self.say(f"game {msg['table']} over: {msg['returns']}")
+            return []
+        if not msg["legal"]:
+            return []
+        move = seat.bot.choose(seat.state)
+        return [{"type": "move", "table": msg["table"], "move": move, "at": msg["moves"]}]
+
+    @property
+    def done(self) -> bool:
+        return self.wanted is not None and self.finished >= self.wanted
+
+
+def connect(server: str, token: str, client: Client) -> int:
+    """Play until the wanted games are over or the server closes the connection; the games finished."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect as open_socket
+
+    with open_socket(stream_url(server), additional_headers={"Authorization": f"Bearer {token}"},
+                     max_size=2**22) as ws:
+        try:
+            while not client.done:
+                for reply in client.answer(json.loads(ws.recv())):
+                    ws.send(json.dumps(reply))
+        except ConnectionClosed as closed:
+            client.say(f"the server closed the connection ({closed.rcvd.code if closed.rcvd else 'no code'})")
+    return client.finished
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="spots bot connect", description="Play a bot account on a server.")
+    parser.add_argument("--bot", default="greedy", help="which of the project's bots plays (spots games lists them)")
+    parser.add_argument("--server", required=True, help="the server, such as https://spots.example.org")
+    parser.add_argument("--token", default=os.environ.get("SPOTS_BOT_TOKEN"),
+                        help="the bot account's API token (default: $SPOTS_BOT_TOKEN, kept out of the process list)")
+    parser.add_argument("--games", type=int, default=None, help="stop after this many games (default: never)")
+    parser.add_argument("--decline", action="store_true", help="decline challenges (play only games already on)")
+    args = parser.parse_args(argv)
+    if not args.token:
+        parser.error("give the bot account's API token: --token, or $SPOTS_BOT_TOKEN")
+    finished = connect(args.server, args.token, Client(args.bot, not args.decline, args.games))
+    print(f"{finished} game(s) finished", file=sys.stderr)
+    return 0
