@@ -4,6 +4,7 @@ the end, its bad moves and late moves are refused with the tables' usual errors,
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -160,3 +161,57 @@ def test_a_new_token_closes_the_old_ones_connection(site: tuple[Server, str]) ->
             until(ws, lambda m: False)
     with bot_socket(server, out.strip().splitlines()[-1]) as ws:
         assert until(ws, lambda m: m["type"] == "hello")["bot"] == "SpareBot"
+
+
+def test_a_player_makes_a_bot_on_their_account_page(site: tuple[Server, str]) -> None:
+    server, _ = site
+    session = signed_in(server, "Wren", new=True)
+    with httpx.Client(base_url=server.url, timeout=PATIENT_S, headers={"Origin": server.url},
+                      cookies={COOKIE: session}) as me:
+        refused = me.post("/me/bots", data={"name": "Wren2"})
+        assert refused.status_code == 400 and "ends in &#39;bot&#39;" in refused.text
+        made = me.post("/me/bots", data={"name": "WrenBot"})
+        assert made.status_code == 201, made.text
+        token = re.search(r"connects with it\): ([\w-]{40,})", made.text)
+        assert token is not None, made.text
+        assert "WrenBot" in me.get("/me").text  # listed among the player's bots
+        with bot_socket(server, token.group(1)) as ws:
+            assert until(ws, lambda m: m["type"] == "hello")["bot"] == "WrenBot"
+        again = me.post("/me/bots/token", data={"name": "wrenbot"})
+        assert again.status_code == 200 and "no longer works" in again.text
+    with bot_socket(server, token.group(1)) as ws:
+        assert json.loads(ws.recv(timeout=PATIENT_S))["code"] == "not-a-bot"  # the old token
+    with httpx.Client(base_url=server.url, timeout=PATIENT_S, headers={"Origin": server.url},
+                      cookies={COOKIE: signed_in(server, "Xia", new=True)}) as other:
+        assert other.post("/me/bots/token", data={"name": "WrenBot"}).status_code == 404  # not Xia's
+
+
+def test_a_bot_joins_an_open_table_only_where_its_creator_allows_bots(site: tuple[Server, str]) -> None:
+    server, token = site
+    session = signed_in(server, "Yann", new=True)
+    with httpx.Client(base_url=server.url, timeout=PATIENT_S, headers={"Origin": server.url},
+                      cookies={COOKIE: session}) as me:
+        tables = {}
+        for allowed in (False, True):
+            r = me.post("/api/tables", json={"seats": [{"kind": "human", "name": "me"},
+                                                       {"kind": "human", "open": True}],
+                                             "tricks": "beginner", "target": 1, "bots_join": allowed})
+            assert r.status_code == 201 and r.json()["bots_join"] is allowed, r.text
+            tables[allowed] = r.json()["id"]
+        assert me.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human", "open": True}],
+                                            "bots_join": "yes"}).status_code == 400
+    lobby = httpx.get(f"{server.url}/api/tables?status=open", timeout=PATIENT_S).json()["tables"]
+    assert {t["id"]: t["bots_join"] for t in lobby if t["id"] in tables.values()} == {tables[False]: False,
+                                                                                       tables[True]: True}
+    with bot_socket(server, token) as ws:
+        ws.send(json.dumps({"type": "join", "table": tables[False]}))
+        assert until(ws, lambda m: m["type"] in ("error", "joined"))["code"] == "bots-not-allowed"
+        ws.send(json.dumps({"type": "join", "table": tables[True]}))
+        assert until(ws, lambda m: m["type"] in ("error", "joined")) == {"type": "joined", "table": tables[True],
+                                                                          "seat": 1}
+        state = until(ws, lambda m: m["type"] == "state" and m["table"] == tables[True])
+        assert state["seat"] == 1 and state["history_start"] == 0 and state["history"]
+        ws.send(json.dumps({"type": "join", "table": tables[True]}))
+        assert until(ws, lambda m: m["type"] == "error")["code"] == "already-seated"
+    seats = httpx.get(f"{server.url}/api/tables/{tables[True]}", timeout=PATIENT_S).json()
+    assert "GreedyBot" in json.dumps(seats)

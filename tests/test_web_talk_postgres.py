@@ -14,7 +14,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from support.processes import PATIENT_S
-from support.servers import Server
+from support.servers import Server, processes
 
 pytestmark = pytest.mark.timeout(300)
 TWO = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], "tricks": "beginner",
@@ -25,17 +25,9 @@ Msg = dict[str, Any]
 @pytest.fixture(scope="module")
 def two(postgres: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Server]]:
     url, logs = postgres.database(), tmp_path_factory.mktemp("talk-servers")
-    servers = [Server(url, "--bot-delay", "0.02", "--private", "--message-rate", "1000", "--message-burst", "1000",
-                      "--leaderboard-min-games", "1", log=logs / f"server{i}.log") for i in range(2)]
-    for s in servers:
-        s.launch()
-    try:
-        for s in servers:
-            s.ready()
+    with processes(url, logs, 2, "--bot-delay", "0.02", "--private", "--message-rate", "1000", "--message-burst",
+                   "1000", "--leaderboard-min-games", "1") as servers:
         yield servers
-    finally:
-        for s in servers:
-            s.stop()
 
 
 def socket(stack: ExitStack, server: Server, table: str, link: str = "", cookie: str = "") -> ClientConnection:

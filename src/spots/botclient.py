@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ class Seat:
     spec: Any
     state: Any
     bot: Bot
+    answered: int = -1  # the position (its number of moves) last answered: a state sent again is not
 
 
 def stream_url(server: str) -> str:
@@ -40,14 +42,16 @@ class Client:
     """Reads the server's messages and answers them; ``games``: stop after this many games ended (None: never)."""
 
     def __init__(self, bot: str, accept: bool = True, games_wanted: int | None = None,
-                 say: Callable[[str], None] = print) -> None:
-        self.bot, self.accept, self.wanted, self.say = bot, accept, games_wanted, say
+                 say: Callable[[str], None] = print, ladders: tuple[str, ...] = ()) -> None:
+        self.bot, self.accept, self.wanted, self.say, self.ladders = bot, accept, games_wanted, say, ladders
         self.seats: dict[str, Seat] = {}
         self.finished = 0
 
     def answer(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
         """The replies to one server message (none for most)."""
         kind = msg.get("type")
+        if kind == "hello":  # enter the ladders asked for (the server pairs the bot while it is connected)
+            return [{"type": "ladder", "game": game, "join": True} for game in self.ladders]
         if kind == "challenge":
             self.say(f"challenge from {msg.get('from')} at table {msg['table']}")
             return [{"type": "accept" if self.accept else "decline", "table": msg["table"], "seat": msg["seat"]}]
@@ -60,14 +64,18 @@ class Client:
             return self._play(msg)
         elif kind == "error":
             self.say(f"error {msg.get('code')}: {msg.get('message')}")
+            seat = self.seats.get(msg.get("table", ""))
+            if msg.get("code") == "stood-in" and seat is not None:  # its time ran out: take the seat back, and
+                seat.answered = -1  # answer the position again (the refused move was not played)
+                return [{"type": "back", "table": msg["table"]}]
         return []
 
     def _play(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
         seat = self.seats.get(msg["table"])
         if seat is None:
             return []
-        if msg["history_start"] == 0:
-            seat.state = seat.spec.new_state(seat.state.rules)
+        if msg["history_start"] == 0:  # the whole record: the first state, or after a move was taken back
+            seat.state, seat.answered = seat.spec.new_state(seat.state.rules), -1
         for move in msg["history"]:
             seat.state.apply_action(move)
         if msg["over"]:
@@ -75,8 +83,9 @@ class Client:
             self.seats.pop(msg["table"])
             self.say(f"game {msg['table']} over: {msg['returns']}")
             return []
-        if not msg["legal"]:
+        if not msg["legal"] or msg["moves"] <= seat.answered:
             return []
+        seat.answered = msg["moves"]
         move = seat.bot.choose(seat.state)
         return [{"type": "move", "table": msg["table"], "move": move, "at": msg["moves"]}]
 
@@ -85,8 +94,21 @@ class Client:
         return self.wanted is not None and self.finished >= self.wanted
 
 
+def warm_up(bot: str, game: str) -> None:
+    """One decision before connecting: a bot's first (its model loaded, its tables built) can take longer than a
+    ladder's budget allows."""
+    spec = games.get(game)
+    state, player, rng = spec.new_state(), spec.make_bot(bot, seed=0), random.Random(0)
+    while state.is_chance_node():
+        state.sample_chance(rng)
+    if not state.is_terminal():
+        player.choose(state)
+
+
 def connect(server: str, token: str, client: Client) -> int:
     """Play until the wanted games are over or the server closes the connection; the games finished."""
+    for game in client.ladders or ("spots",):
+        warm_up(client.bot, game)
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect as open_socket
 
@@ -109,9 +131,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="the bot account's API token (default: $SPOTS_BOT_TOKEN, kept out of the process list)")
     parser.add_argument("--games", type=int, default=None, help="stop after this many games (default: never)")
     parser.add_argument("--decline", action="store_true", help="decline challenges (play only games already on)")
+    parser.add_argument("--ladder", action="append", default=[], metavar="GAME",
+                        help="enter the bot ladder of this game (spots, double-spot); may be given twice")
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("give the bot account's API token: --token, or $SPOTS_BOT_TOKEN")
-    finished = connect(args.server, args.token, Client(args.bot, not args.decline, args.games))
+    client = Client(args.bot, not args.decline, args.games, ladders=tuple(args.ladder))
+    finished = connect(args.server, args.token, client)
     print(f"{finished} game(s) finished", file=sys.stderr)
     return 0

@@ -7,6 +7,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -103,3 +105,18 @@ class Server:
         assert self.proc is not None
         status = Path(f"/proc/{self.proc.pid}/status").read_text()
         return next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS")) / 1024
+
+
+@contextmanager
+def processes(url: str, logs: Path, count: int, *options: str) -> Iterator[list[Server]]:
+    """``count`` server processes on one database (PostgreSQL), started together and stopped at the end."""
+    servers = [Server(url, *options, log=logs / f"server{i}.log") for i in range(count)]
+    for s in servers:
+        s.launch()
+    try:
+        for s in servers:
+            s.ready()
+        yield servers
+    finally:
+        for s in servers:
+            s.stop()

@@ -20,6 +20,9 @@ from fastapi.staticfiles import StaticFiles
 
 from .accounts import routes as account_pages
 from .accounts.service import Accounts, SessionReader
+from .botapi.ladder import Ladder
+from .botapi.pages import routes as bot_pages
+from .botapi.stream import BotStreams
 from .botapi.stream import routes as bot_routes
 from .coach import service as coach
 from .config import Limits
@@ -91,11 +94,16 @@ def create_app(
     accounts = ctx.accounts = Accounts(hub, limits, secure=public_url.startswith("https://"))
     origin = public_url if origin is None else origin
 
+    bots = BotStreams(ctx)  # the bot API's connections (botapi/stream.py)
+    ladder = Ladder(ctx, bots)  # the bot ladder's pairing (botapi/ladder.py)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         told.start()
+        ladder.start()
         yield
+        await ladder.stop()
         await told.stop()
         await hub.stop()
         accounts.close()
@@ -137,7 +145,8 @@ def create_app(
     app.include_router(account_pages.routes(ctx, accounts, origin, addresses))  # sign up and in, My games, profiles
     app.include_router(address_routes(ctx, addresses))
     app.include_router(invitations.routes(ctx))  # accepting and declining invitations by name (My games)
-    app.include_router(bot_routes(ctx))  # the bot API: bot accounts' programs play here (botapi/)
+    app.include_router(bot_routes(ctx, bots))  # the bot API: bot accounts' programs play here (botapi/)
+    app.include_router(bot_pages(ctx))  # a player's bots on their account page
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> Response:

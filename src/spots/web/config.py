@@ -67,6 +67,10 @@ class Limits:
     signin_failures: int = limit(10, "wrong passwords in a row after which an account takes no password for a"
                                  " while (slowed from half as many)")
     signin_lockout: float = limit(900.0, "seconds an account takes no password after too many wrong ones")
+    bot_games: int = limit(20, "live games one bot account plays at once through the bot API")
+    bot_message_rate: float = limit(100.0, "messages a second one bot API connection may send (after a burst of"
+                                    " twice as many): a quick bot answers every position at once")
+    ladder_seconds: float = limit(2.0, "seconds each bot on the bot ladder has for each decision (its fixed budget)")
     emails_per_day: int = limit(20, "e-mails an account may be sent a day (UTC): your-turn notices, digests and"
                                 " address confirmations")
 

@@ -190,7 +190,9 @@ class AccountPages:
         passkeys = await self.hub.writer.run(self.hub.store.passkeys_of, me.id)
         invitations = await my_invitations(self.ctx, me, _)
         blocked = sorted((await self.hub.writer.run(self.hub.store.blocked_by, me.id)).values(), key=str.casefold)
+        bots = [b.account.name for b in await self.hub.writer.run(self.hub.store.bots_of, me.id)]
         return self.ctx.page(request, "me.html", status, games=games, invitations=invitations, passkeys=len(passkeys),
+                             bots=bots,
                              keys=[{"id": k.id, "added": datetime.fromtimestamp(k.created, UTC).date().isoformat()}
                                    for k in passkeys], blocked=blocked,
                              removed=request.query_params.get("removed") == "1", passkey_error=passkey_error,

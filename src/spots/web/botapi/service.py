@@ -9,6 +9,7 @@ the store keeps its SHA-256.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from ..accounts.look_alike import look_alike_key
@@ -21,15 +22,19 @@ SUFFIX = "bot"
 MAX_BOTS = 5  # bot accounts one player may make (the host may make any number)
 
 
+Tr = Callable[[str], str]
+
+
 def is_bot_name(name: str) -> bool:
     return name_key(name).endswith(SUFFIX)
 
 
-def check_bot_name(value: Any) -> str:
+def check_bot_name(value: Any, _: Tr = str) -> str:
     """A bot account's name, or a ValueError saying what is allowed."""
-    name = check_name(value, lambda s: s)
+    name = check_name(value, _)
     if not is_bot_name(name):
-        raise ValueError(f"a bot account's name ends in 'bot' (such as {name}Bot), so that everyone sees it is a bot")
+        raise ValueError(_("A bot's name ends in 'bot' (such as {name}Bot), so that everyone sees it is a bot."
+                           ).format(name=name))
     return name
 
 
@@ -37,19 +42,20 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-def make_bot(store: TableStore, name: Any, owner: str | None) -> tuple[BotRow, str]:
+def make_bot(store: TableStore, name: Any, owner: str | None, _: Tr = str) -> tuple[BotRow, str]:
     """A new bot account (its owner's, or the host's with None) and its API token (raises ValueError: why not)."""
-    name = check_bot_name(name)
+    name = check_bot_name(name, _)
     if owner is not None and len(store.bots_of(owner)) >= MAX_BOTS:
-        raise ValueError(f"you have {MAX_BOTS} bot accounts already, the most a player may have")
+        raise ValueError(_("You already have as many bots as a player may have."))
     token = new_token()
     try:
         bot = store.create_bot(secrets.token_hex(8), name, name_key(name), owner, hash_secret(token),
                                look_alike_key(name))
     except Duplicate:
-        raise ValueError(f"the name {name} is taken; choose another") from None
+        raise ValueError(_("The name {name} is taken; choose another.").format(name=name)) from None
     except LooksLike as exc:
-        raise ValueError(f"the name {name} looks too much like {exc}, a name taken here; choose another") from None
+        raise ValueError(_("The name {name} looks too much like {taken}, a name taken here; choose another."
+                           ).format(name=name, taken=exc)) from None
     return bot, token
 
 

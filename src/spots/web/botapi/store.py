@@ -17,6 +17,11 @@ from typing import Any
 from ..accounts.store import ACCOUNT_COLUMNS, AccountRow, LooksLike
 
 
+def ladder_pool(game: str) -> str:
+    """The ratings pool of a game's bot ladder (``ladder.py``): apart from the game's own, which is people's."""
+    return f"{game}/ladder"
+
+
 @dataclass(frozen=True)
 class BotRow:
     """A bot account: the account, who made it (None: the host), when."""
@@ -92,3 +97,43 @@ class BotStore:
                               f" WHERE {where} ORDER BY b.created", args)
         width = len(ACCOUNT_COLUMNS.split(","))
         return [BotRow(AccountRow.of(r[:width]), r[width], r[width + 1], float(r[width + 2])) for r in rows]
+
+    # -------------------------------------------------------------- the ladder
+
+    def ladder_join(self, account_id: str, game: str, now: float) -> None:
+        """Enter a bot in a game's ladder (again: nothing changes but when it was last seen)."""
+        self._write([("DELETE FROM ladder_entries WHERE account = ? AND game = ?", (account_id, game)),
+                     ("INSERT INTO ladder_entries (account, game, joined, seen) VALUES (?,?,?,?)",
+                      (account_id, game, now, now))])
+
+    def ladder_leave(self, account_id: str, game: str | None = None) -> None:
+        """Take a bot out of a game's ladder (None: out of every ladder)."""
+        if game is None:
+            self._write([("DELETE FROM ladder_entries WHERE account = ?", (account_id,))])
+        else:
+            self._write([("DELETE FROM ladder_entries WHERE account = ? AND game = ?", (account_id, game))])
+
+    def ladder_seen(self, account_id: str, now: float) -> list[str]:
+        """The bot's program is connected now: its entries are marked seen; the games of its ladders."""
+        self._write([("UPDATE ladder_entries SET seen = ? WHERE account = ?", (now, account_id))])
+        with self.lock:
+            return [r[0] for r in self._read("SELECT game FROM ladder_entries WHERE account = ? ORDER BY game",
+                                             (account_id,))]
+
+    def ladder_ready(self, game: str, since: float) -> list[tuple[str, str]]:
+        """The bots of a game's ladder seen since ``since`` and playing no ladder game now: (account, name)."""
+        with self.lock:
+            rows = self._read(
+                "SELECT e.account, a.name FROM ladder_entries e JOIN accounts a ON a.id = e.account"
+                " WHERE e.game = ? AND e.seen >= ? AND a.disabled = 0 AND NOT EXISTS (SELECT 1 FROM ladder_games g"
+                " JOIN tables t ON t.id = g.table_id JOIN seats s ON s.table_id = t.id"
+                " WHERE t.status = 'playing' AND s.account = e.account) ORDER BY e.account", (game, since))
+        return [(r[0], r[1]) for r in rows]
+
+    def mark_ladder_game(self, table_id: str, game: str, now: float) -> None:
+        self._write([("INSERT INTO ladder_games (table_id, game, created) VALUES (?,?,?)", (table_id, game, now))])
+
+    def ladder_game(self, table_id: str) -> bool:
+        """Whether a table is a ladder game (rated on the ladder, apart from people's ratings)."""
+        with self.lock:
+            return bool(self._read("SELECT 1 FROM ladder_games WHERE table_id = ?", (table_id,)))

@@ -8,9 +8,10 @@ What it is sent is made for programs: the moves so far in notation (a program re
 engine), the legal moves when it is to move, and the clocks.
 
 Who may connect: an account that is a bot (``BotStore``), by its API token in ``Authorization: Bearer``; one
-connection per bot; at most ``MAX_GAMES`` live games at once; messages at the tables' own rate. New invitations
-and games are read from the store every ``POLL_S`` (another server process may have made them), and so is the
-token: a token replaced, or an account disabled, closes the connection at once.
+connection per bot; at most ``Limits.bot_games`` live games at once and ``bot_message_rate`` messages a second (a
+quick bot answers every position at once). New invitations and games are read from the store every ``POLL_S``
+(another server process may have made them), and so is the token: a token replaced, or an account disabled,
+closes the connection at once.
 """
 
 from __future__ import annotations
@@ -18,26 +19,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
 
 from ..accounts.service import hash_secret
 from ..context import Context
 from ..fairplay import resign
+from ..games import hosted
 from ..guard import Bucket, client_of
 from ..guard import socket_error as error
 from ..invitations.service import NotAccepted, accept, decline
+from ..ratings.service import ShortOfMinimum, shown
 from ..tables.rooms import STATE, Conn, MoveError, Room
 from ..writer import Unavailable
-from .store import BotRow
+from .store import BotRow, ladder_pool
 
 POLL_S = 1.0
-MAX_GAMES = 20
 OUTBOX = 256  # messages queued for a program that does not read them: past this it is dropped
 LANG = "en"  # messages and errors for programs are in English
-TYPES = "ping, accept, decline, move, resign, back"
+TYPES = "ping, accept, decline, join, move, resign, back, ladder"
 
 
 @dataclass
@@ -61,6 +65,7 @@ class Link:
     bucket: Bucket
     games: dict[str, Game] = field(default_factory=dict)
     told: set[tuple[str, int]] = field(default_factory=set)  # invitations already sent as challenges
+    ladders: list[str] = field(default_factory=list)  # the games whose ladder it entered
     outbox: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
     closing: str | None = None  # why the server is closing it (sent before the close)
 
@@ -107,7 +112,7 @@ class BotStreams:
                                          " connection per bot (close the other first)"), 4409)
             return
         limits = self.ctx.limits
-        link = Link(ws, bot, token_hash, Bucket(limits.message_rate, limits.message_burst))
+        link = Link(ws, bot, token_hash, Bucket(limits.bot_message_rate, 2 * limits.bot_message_rate))
         self.open[bot.account.id] = link
         try:
             await self._serve(link, client_of(ws))
@@ -115,6 +120,14 @@ class BotStreams:
             self.open.pop(bot.account.id, None)
             for game in list(link.games.values()):
                 self._unfollow(link, game)
+
+    def seated(self, room: Room) -> None:
+        """A table was made with seats of bots connected here (a ladder game): they sit at once, not at the next
+        look, as their clocks already run."""
+        for seat in room.row.seats:
+            link = self.open.get(seat.account or "")
+            if link is not None and room.id not in link.games:
+                self._follow(link, room, seat.seat, client_of(link.ws))
 
     @staticmethod
     async def _refuse(ws: WebSocket, message: dict[str, Any], code: int) -> None:
@@ -125,7 +138,8 @@ class BotStreams:
         loop = asyncio.get_running_loop()
         writer = loop.create_task(self._writer(link))
         watcher = loop.create_task(self._watch(link, client))
-        link.send({"type": "hello", "bot": link.bot.account.name, "max_games": MAX_GAMES, "types": TYPES})
+        link.send({"type": "hello", "bot": link.bot.account.name, "max_games": self.ctx.limits.bot_games,
+                   "types": TYPES})
         try:
             while link.closing is None:
                 message = await link.ws.receive()
@@ -173,13 +187,15 @@ class BotStreams:
                             " closed"))
             link.close("signed-out")
             return
+        if link.ladders:  # it is here: it may be paired (ladder.py)
+            link.ladders = await self.hub.writer.run(store.ladder_seen, me.id, time.time())
         for invitation in await self.hub.writer.run(store.invitations_of, me.id):
             key = (invitation.table_id, invitation.seat)
             if key not in link.told:
                 link.told.add(key)
                 link.send(await self._challenge(invitation.table_id, invitation.seat, invitation.inviter_name))
         for seat in await self.hub.writer.run(store.tables_of, me.id, ("playing",)):
-            if seat.table_id not in link.games and len(link.games) < MAX_GAMES:
+            if seat.table_id not in link.games and len(link.games) < self.ctx.limits.bot_games:
                 room = await self.hub.table(seat.table_id)
                 if room is not None and not room.state.is_terminal():
                     self._follow(link, room, seat.seat, client)
@@ -231,7 +247,7 @@ class BotStreams:
     async def _handle(self, link: Link, text: str | None) -> dict[str, Any] | None:
         limits = self.ctx.limits
         if link.bucket.take():
-            return error("rate-limited", f"too many messages: at most {limits.message_rate:g} a second; this one"
+            return error("rate-limited", f"too many messages: at most {limits.bot_message_rate:g} a second; this one"
                          " was ignored")
         if text is None or len(text) > 4096:
             return error("bad-message", "send text frames of at most 4096 bytes, each one JSON object")
@@ -244,6 +260,10 @@ class BotStreams:
             return {"type": "pong"}
         if kind in ("accept", "decline"):
             return await self._answer(link, msg, kind == "accept")
+        if kind == "ladder":
+            return await self._ladder(link, msg)
+        if kind == "join":
+            return await self._join(link, msg.get("table"))
         if kind in ("move", "resign", "back"):
             game = link.games.get(msg.get("table")) if isinstance(msg.get("table"), str) else None
             if game is None:
@@ -256,8 +276,9 @@ class BotStreams:
         table, seat = msg.get("table"), msg.get("seat")
         if not isinstance(table, str) or not isinstance(seat, int) or isinstance(seat, bool):
             return error("bad-message", "an answer names the challenge's 'table' (text) and 'seat' (a number)")
-        if yes and len(link.games) >= MAX_GAMES:
-            return error("too-many-games", f"a bot plays at most {MAX_GAMES} games at once; finish one first",
+        most = self.ctx.limits.bot_games
+        if yes and len(link.games) >= most:
+            return error("too-many-games", f"a bot plays at most {most} games at once; finish one first",
                          table=table)
         try:
             if not yes:
@@ -272,6 +293,53 @@ class BotStreams:
         if room is not None and table not in link.games:
             self._follow(link, room, seat, client_of(link.ws))
         return {"type": "accepted", "table": table, "seat": seat}
+
+    async def _join(self, link: Link, table: Any) -> dict[str, Any]:
+        """Take an open seat of a table whose creator lets bots join (the lobby lists it with ``bots_join``)."""
+        room = await self.hub.table(table) if isinstance(table, str) else None
+        if room is None or room.state.is_terminal():
+            return error("unknown-table", f"there is no unfinished table {table!r}", table=table)
+        if not room.row.bots_join:
+            return error("bots-not-allowed", f"the creator of table {room.id} did not let bots take its seats",
+                         table=room.id)
+        me = link.bot.account
+        if any(s.account == me.id for s in room.row.seats):
+            return error("already-seated", f"{me.name} sits at table {room.id} already", table=room.id)
+        if len(link.games) >= self.ctx.limits.bot_games:
+            return error("too-many-games", f"a bot plays at most {self.ctx.limits.bot_games} games at once; finish"
+                         " one first", table=room.id)
+        seat = next((s.seat for s in room.row.seats if s.kind == "human" and s.open and not s.claimed), None)
+        try:
+            await self.hub.ratings.check_minimum(me.id, room.row.min_finished)  # before the seat is taken
+            if seat is None or await self.hub.join_open(room, seat, me.name) is None:
+                return error("no-open-seat", f"table {room.id} has no open seat now", table=room.id)
+            assert self.ctx.accounts is not None
+            await self.ctx.accounts.bind(room, seat, me)
+        except ShortOfMinimum as exc:
+            return error("short-of-minimum", exc.words(lambda s: s), table=room.id)
+        except Unavailable as exc:
+            return error("server-busy", f"{exc.why}; try again shortly", retry_after=exc.retry, table=room.id)
+        self._follow(link, room, seat, client_of(link.ws))
+        return {"type": "joined", "table": room.id, "seat": seat}
+
+    async def _ladder(self, link: Link, msg: dict[str, Any]) -> dict[str, Any]:
+        """Enter the ladder of a game (``"join": true``) or leave it; while its program is connected, the bot is
+        paired with the ladder's other bots (ladder.py)."""
+        game, join = msg.get("game"), msg.get("join", True)
+        if game not in hosted() or not isinstance(join, bool):
+            return error("bad-message", f"a ladder message names a 'game' ({', '.join(hosted())}) and 'join':"
+                         " true or false")
+        store, me = self.hub.store, link.bot.account.id
+        try:
+            if join:
+                await self.hub.writer.run(store.ladder_join, me, game, time.time())
+            else:
+                await self.hub.writer.run(store.ladder_leave, me, game)
+            link.ladders = await self.hub.writer.run(store.ladder_seen, me, time.time())
+        except Unavailable as exc:
+            return error("server-busy", f"{exc.why}; try again shortly", retry_after=exc.retry)
+        return {"type": "ladder", "game": game, "joined": join, "ladders": link.ladders,
+                "seconds": self.ctx.limits.ladder_seconds}
 
     async def _act(self, game: Game, msg: dict[str, Any]) -> dict[str, Any] | None:
         room, seat = game.room, game.seat
@@ -318,7 +386,21 @@ def state_message(game: Game) -> dict[str, Any]:
     return message
 
 
-def routes(ctx: Context) -> APIRouter:
+def routes(ctx: Context, streams: BotStreams) -> APIRouter:
+    """The bot API's connection, and the ladder's ratings (``/api/ladder/<game>``, apart from people's)."""
     router = APIRouter()
-    router.add_api_websocket_route("/api/bot", BotStreams(ctx).socket)
+    router.add_api_websocket_route("/api/bot", streams.socket)
+    hub = ctx.hub
+
+    @router.get("/api/ladder/{game}")
+    async def ladder(game: str) -> JSONResponse:
+        if game not in hosted():
+            return JSONResponse({"error": "unknown-game", "message": f"there is no game {game!r}; the games are"
+                                 f" {', '.join(hosted())}"}, 404)
+        rows = await hub.writer.run(hub.store.leaderboard, ladder_pool(game), 1, 200)
+        return JSONResponse({"game": game, "seconds": ctx.limits.ladder_seconds, "shown": "mu ± 2 sigma",
+                             "bots": [{"rank": i + 1, "bot": r.name, "rating": shown(r.mu, r.sigma),
+                                       "mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "games": r.games}
+                                      for i, r in enumerate(rows)]})
+
     return router

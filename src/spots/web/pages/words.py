@@ -27,7 +27,7 @@ JS_WORDS = [
     N_("not available"), N_("online"), N_("reconnecting…"), N_("scored"), N_("seat {n} name"),
     N_("seat {n} player"), N_("to move"), N_("turn {turn}, {who} to move"), N_("won by {who}"), N_("{bot} bot"),
     N_("Player {n}"), N_("{turns}, {moves}."), N_("Seat {n} is no longer free."), N_("deleted player"),
-    N_("no hints: rated"), N_("no hints"), N_("players who finish {share}%"), N_("Report"),
+    N_("no hints: rated"), N_("no hints"), N_("players who finish {share}%"), N_("bots may join"), N_("Report"),
     N_("Report this line to the server's host"), N_("Sent: the host reads it."),
     N_("Salts: {salts}"), N_("No salt yet."), N_("Checking…"),
     N_("All {n} chance events match the fingerprint shown before the first roll."), N_("The dice do not match: {why}"),

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from openskill.models import PlackettLuce
 
 from ...i18n import N_
+from ..botapi.store import ladder_pool
 from ..fairplay import resign
 from ..games import hosted
 from ..talk.store import Change, Rating
@@ -139,7 +140,14 @@ class Ratings:
         ranks = last_for_absence(places(summary.scores, summary.winner), leaver, [*resigned, *ran_out])
         endings = ["resigned" if s in resigned else "time" if s in ran_out else "left" if s == leaver else "finished"
                    for s in range(len(keys))]
-        changes = await asyncio.to_thread(self.changes, room, keys, ranks, endings)
+        pool = room.kind.spec.name
+        try:
+            if await self.hub.writer.run(self.hub.store.ladder_game, room.id):
+                pool = ladder_pool(pool)  # a bot ladder's game: rated apart from people (botapi/ladder.py)
+        except Unavailable as exc:
+            log.warning("table %s: ratings not saved (%s)", room.id, exc.why)
+            return []
+        changes = await asyncio.to_thread(self.changes, room, keys, ranks, endings, pool)
         try:
             if not await self.hub.writer.run(self.hub.store.record_ratings, room.id, changes, set(self.bots(room))):
                 return []  # another process rated it first
@@ -153,9 +161,11 @@ class Ratings:
     def bots(self, room: Room) -> list[str]:
         return [f"bot:{s.bot}" for s in room.row.seats if s.kind == "bot"]
 
-    def changes(self, room: Room, keys: list[str], ranks: list[int], endings: list[str]) -> list[Change]:
-        """The model's update for one table (people move; bots keep their ladder rating)."""
-        game = room.kind.spec.name
+    def changes(self, room: Room, keys: list[str], ranks: list[int], endings: list[str], pool: str | None = None
+                ) -> list[Change]:
+        """The model's update for one table in a ratings pool (by default the game's; people move, the server's
+        bots keep their fixed rating)."""
+        game = room.kind.spec.name if pool is None else pool
         stored = self.hub.store.ratings_of(game, [k for k in keys if k.startswith("user:")])
         before = [self.rating_of(game, k, stored) for k in keys]
         teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma, name=k)] for k, r in zip(keys, before, strict=True)]

@@ -101,7 +101,7 @@
     // your own seat: the first human seat you neither opened to anyone nor invited someone to (none: you only host)
     const mine = seats.findIndex((s) => s.kind === "human" && !s.open && s.invite === undefined);
     const body = { game: game(), seats, options: options(), creator_seat: mine < 0 ? null : mine, clock: $("clock").value,
-      rated: $("rated").checked, hints: !$("rated").checked && $("hints").value === "on" };
+      rated: $("rated").checked, hints: !$("rated").checked && $("hints").value === "on", bots_join: $("bots-join").checked };
     if ($("rated").checked && $("min-finished").value) body.min_finished = Number($("min-finished").value);
     $("create").disabled = true;
     try {
@@ -150,7 +150,8 @@
     const title = g.title;
     const hints = t.hints === "rated" ? ` · <span class="no-hints">${esc(T("no hints: rated"))}</span>`
       : t.hints === "off" ? ` · <span class="no-hints">${esc(T("no hints"))}</span>` : "";
-    const finish = t.min_finished ? ` · <span class="min-finished">${esc(T("players who finish {share}%", { share: t.min_finished }))}</span>` : "";
+    const finish = (t.min_finished ? ` · <span class="min-finished">${esc(T("players who finish {share}%", { share: t.min_finished }))}</span>` : "")
+      + (t.bots_join ? ` · <span class="bots-join">${esc(T("bots may join"))}</span>` : "");
     return `<li class="table-row" data-table="${t.id}" data-game="${esc(t.game)}"><div><b>${esc(T("Table {id}", { id: t.id }))}</b>
       <span class="game-name">${esc(title)}</span>
       <span class="muted">${esc(goal)} · ${esc(P("{n} move", "{n} moves", t.moves))} · ${state} · ${esc(P("{n} watching", "{n} watching", t.viewers))}${pace}${hints}${finish}</span></div>

@@ -71,6 +71,7 @@ class TableRow:
     dice: Commitment | None = None  # the committed dice (the seed is secret until the end: ``fairplay/dice.py``)
     resigned: list[tuple[int, int]] = field(default_factory=list)  # [seat, moves when it resigned], in order
     min_finished: int | None = None  # the share (%) of rated games its players must have finished (ratings.py)
+    bots_join: bool = False  # a bot account may take an open seat through the bot API (botapi/stream.py)
 
     # Resigning (``fairplay/resign.py``): a stand-in plays a resigned seat to the end.
 
@@ -132,7 +133,7 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
                      rated: bool = False, hints: bool = True, dice: Commitment | None = None,
-                     min_finished: int | None = None) -> TableRow:
+                     min_finished: int | None = None, bots_join: bool = False) -> TableRow:
         """A new table with its seats, opening moves and invitations (seats with ``invited``), in one
         transaction."""
 
@@ -186,7 +187,7 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
         found: dict[str, TableRow] = {}
         for r in self._read("SELECT id, host_token, created, updated, rules, status, winner, game, summary, owner,"
                             " clock, rated, hints, dice_commitment, dice_seed, dice_salts, dice_deal, dice_reveal,"
-                            " resigned, min_finished"
+                            " resigned, min_finished, bots_join"
                             f" FROM tables WHERE {where} ORDER BY created", args):
             try:
                 rules: Any = json.loads(r[4])
@@ -196,7 +197,7 @@ class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore,
             found[r[0]] = TableRow(r[0], r[1], r[2], r[3], rules, r[5], r[6], r[7], summary=summary, owner=r[9] or "",
                                    clock=r[10], rated=bool(r[11]), hints=bool(r[12]),
                                    dice=stored_dice(*r[13:18]), resigned=resigned_of(r[18]),
-                                   min_finished=r[19])
+                                   min_finished=r[19], bots_join=bool(r[20]))
         if not found:
             return found
         among, ids = self._among(list(found))

@@ -175,10 +175,11 @@ class PgStore(TableStore):
 
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      moves: list[tuple[str, int]], owner: str = "", clock: str | None = None, rated: bool = False,
-                     hints: bool = True, dice: Commitment | None = None, min_finished: int | None = None) -> TableRow:
+                     hints: bool = True, dice: Commitment | None = None, min_finished: int | None = None,
+                     bots_join: bool = False) -> TableRow:
         now = time.time()
         row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
-                       clock=clock, rated=rated, hints=hints, dice=dice, min_finished=min_finished)
+                       clock=clock, rated=rated, hints=hints, dice=dice, min_finished=min_finished, bots_join=bots_join)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
@@ -188,10 +189,10 @@ class PgStore(TableStore):
             with conn.transaction(), conn.cursor() as cur:
                 cur.execute(
                     "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock,"
-                    " rated, hints, dice_commitment, dice_seed, dice_salts, dice_deal, dice_reveal, min_finished)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                    " rated, hints, dice_commitment, dice_seed, dice_salts, dice_deal, dice_reveal, min_finished,"
+                    " bots_join) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
                     (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner,
-                     clock, int(rated), int(hints), *dice_columns(dice), min_finished))
+                     clock, int(rated), int(hints), *dice_columns(dice), min_finished, int(bots_join)))
                 cur.executemany(
                     "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"
                     " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",

@@ -128,7 +128,7 @@ class Store(TableStore):
     def create_table(self, game: str, rules: dict[str, Any], seats: list[dict[str, Any]],
                      moves: list[tuple[str, int]], owner: str = "", clock: str | None = None,
                      rated: bool = False, hints: bool = True, dice: Commitment | None = None,
-                     min_finished: int | None = None) -> TableRow:
+                     min_finished: int | None = None, bots_join: bool = False) -> TableRow:
         """Insert a table, its seats, its clock, its opening chance moves and its invitations in one transaction.
 
         A seat with ``claimed`` set (the creator's own) is taken from the start; one with ``invited`` (and
@@ -136,7 +136,7 @@ class Store(TableStore):
         """
         now = time.time()
         row = TableRow(secrets.token_hex(4), new_token(), now, now, rules, "playing", None, game, owner=owner,
-                       clock=clock, rated=rated, hints=hints, dice=dice, min_finished=min_finished)
+                       clock=clock, rated=rated, hints=hints, dice=dice, min_finished=min_finished, bots_join=bots_join)
         for i, s in enumerate(seats):
             human = s["kind"] == "human"
             row.seats.append(SeatRow(i, s["kind"], s.get("bot"), s["name"], new_token() if human else None,
@@ -145,10 +145,10 @@ class Store(TableStore):
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute(
                 "INSERT INTO tables (id, game, host_token, created, updated, rules, status, moves, owner, clock, rated,"
-                " hints, dice_commitment, dice_seed, dice_salts, dice_deal, dice_reveal, min_finished)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " hints, dice_commitment, dice_seed, dice_salts, dice_deal, dice_reveal, min_finished, bots_join)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (row.id, game, row.host_token, now, now, json.dumps(rules), row.status, len(moves), owner, clock,
-                 int(rated), int(hints), *dice_columns(dice), min_finished),
+                 int(rated), int(hints), *dice_columns(dice), min_finished, int(bots_join)),
             )
             self.db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, bot, name, token, claimed, open, account)"

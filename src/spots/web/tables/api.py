@@ -96,6 +96,9 @@ class Api:
             hints = check_hints(body, rated)
             min_finished = check_min_finished(body, rated)
             pace = parse_pace(body.get("clock"))
+            bots_join = body.get("bots_join", False)
+            if not isinstance(bots_join, bool):
+                raise ValueError("'bots_join' must be true (a bot account may take an open seat) or false")
             invited = await read_invites(self.ctx, body, seats, me, tr_of(request))  # seats kept by name
         except ValueError as exc:
             return _error(400, "bad-table", str(exc))
@@ -110,10 +113,10 @@ class Api:
             except ShortOfMinimum as exc:
                 return _error(400, "bad-table", str(exc))
         room = await self.hub.create(kind, rules, seats, client_of(request), pace=pace, rated=rated,
-                                     hints=hints, min_finished=min_finished)
+                                     hints=hints, min_finished=min_finished, bots_join=bots_join)
         return JSONResponse({
             "id": room.id, "game": kind.spec.name, "host": self.ctx.link(f"/host/{room.row.host_token}"),
-            "rated": rated, "hints": hints_word(room.row), "min_finished": min_finished,
+            "rated": rated, "hints": hints_word(room.row), "min_finished": min_finished, "bots_join": bots_join,
             "commitment": commitment_of(room.row),
             "watch": self.ctx.link(f"/t/{room.id}"),
             "seats": [{"seat": s.seat, "name": room.names[s.seat], "kind": s.kind, "open": s.open, "mine": s.claimed,

@@ -227,7 +227,7 @@ class Hub:
     async def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], client: str = "",
                      dice: random.Random = DICE, pace: Pace | None = None, rated: bool = False,
                      hints: bool = True, commitment: Commitment | None = None, min_finished: int | None = None,
-                     opening: Sequence[str] = ()) -> Room:
+                     opening: Sequence[str] = (), bots_join: bool = False) -> Room:
         """A new table within the limits: deal and roll the opening chance events, store it, start the bots.
 
         ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
@@ -235,6 +235,7 @@ class Hub:
         ``commitment``: a named deal's committed key (its ``dice`` are the deal's; the daily deal's).
         ``min_finished``: a rated table's minimum share of finished rated games for its players (ratings.py).
         ``opening``: moves already made, chance events among them (a puzzle played out from its position).
+        ``bots_join``: a bot account may take an open seat through the bot API.
         """
         owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
         # Online dice are committed to before the first chance event (fairplay/dice.py); a tutorial's seeded dice
@@ -266,7 +267,7 @@ class Hub:
                               else None, time.time()).to_json()
         try:
             row = await self.writer.run(self.store.create_table, kind.spec.name, rules.to_dict(), seats, moves, owner,
-                                        clock, rated, hints and not rated, committed, min_finished)
+                                        clock, rated, hints and not rated, committed, min_finished, bots_join)
         except Unavailable as exc:
             raise Refused(503, "unavailable", f"the table could not be created: {exc.why}; try again later",
                           exc.retry) from None

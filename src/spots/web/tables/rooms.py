@@ -281,6 +281,7 @@ class Room(Takebacks):
             "winner_seat": summary.winner,
             "hints": hints_word(self.row),  # the lobby says "no hints: rated" or "no hints"
             "min_finished": self.row.min_finished,  # a rated table's minimum share of finished games, if any
+            "bots_join": self.row.bots_join,  # a bot account may take an open seat (the bot API)
             **({} if self.timekeeper is None else self.timekeeper.summary()),
         }
 
