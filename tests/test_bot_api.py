@@ -215,3 +215,11 @@ def test_a_bot_joins_an_open_table_only_where_its_creator_allows_bots(site: tupl
         assert until(ws, lambda m: m["type"] == "error")["code"] == "already-seated"
     seats = httpx.get(f"{server.url}/api/tables/{tables[True]}", timeout=PATIENT_S).json()
     assert "GreedyBot" in json.dumps(seats)
+
+
+def test_deleting_a_bot_account_ends_its_token(site: tuple[Server, str]) -> None:
+    server, _ = site
+    token = users_cli(str(server.db), "add-bot", "GoneBot")[1].strip().splitlines()[-1]
+    assert users_cli(str(server.db), "delete", "GoneBot", "--yes")[0] == 0
+    with bot_socket(server, token) as ws:
+        assert json.loads(ws.recv(timeout=PATIENT_S))["code"] == "not-a-bot"

@@ -50,3 +50,17 @@ def test_the_client_plays_each_position_once_and_takes_its_seat_back() -> None:
 def test_the_stream_address_follows_the_servers() -> None:
     assert stream_url("https://spots.example.org/") == "wss://spots.example.org/api/bot"
     assert stream_url("http://127.0.0.1:8000") == "ws://127.0.0.1:8000/api/bot"
+
+
+def test_on_the_ladder_a_search_bot_thinks_within_the_budget() -> None:
+    client = Client("expectimax-learned", say=lambda line: None, ladders=("spots",))
+    client.answer({"type": "ladder", "game": "spots", "joined": True, "ladders": ["spots"], "seconds": 2.0})
+    assert client.think_ms == 800.0  # 40% of the ladder's two seconds: the network and the machine take some
+    rules = opening()[0]
+    client.answer({"type": "game", "table": "t2", "seat": 0, "game": "spots", "rules": rules.to_dict(),
+                   "players": ["LearnedBot", "Ana"]})
+    assert getattr(client.seats["t2"].bot, "time_ms", None) == 800.0
+    quick = Client("greedy", say=lambda line: None, think_ms=800.0)  # a bot without a clock is made as it is
+    quick.answer({"type": "game", "table": "t3", "seat": 0, "game": "spots", "rules": rules.to_dict(),
+                  "players": ["GreedyBot", "Ana"]})
+    assert type(quick.seats["t3"].bot).__name__ == "GreedyBot"

@@ -38,12 +38,17 @@ def stream_url(server: str) -> str:
     return base + "/api/bot"
 
 
+THINK_SHARE = 0.4  # of a ladder's time a decision: the network and a loaded machine take some of the rest
+
+
 class Client:
     """Reads the server's messages and answers them; ``games``: stop after this many games ended (None: never)."""
 
     def __init__(self, bot: str, accept: bool = True, games_wanted: int | None = None,
-                 say: Callable[[str], None] = print, ladders: tuple[str, ...] = ()) -> None:
+                 say: Callable[[str], None] = print, ladders: tuple[str, ...] = (), think_ms: float | None = None
+                 ) -> None:
         self.bot, self.accept, self.wanted, self.say, self.ladders = bot, accept, games_wanted, say, ladders
+        self.think_ms = think_ms  # a search bot's time a decision (None: its node budget alone)
         self.seats: dict[str, Seat] = {}
         self.finished = 0
 
@@ -52,13 +57,15 @@ class Client:
         kind = msg.get("type")
         if kind == "hello":  # enter the ladders asked for (the server pairs the bot while it is connected)
             return [{"type": "ladder", "game": game, "join": True} for game in self.ladders]
+        if kind == "ladder" and self.think_ms is None:  # think for at most 40% of the ladder's time a decision
+            self.think_ms = THINK_SHARE * float(msg["seconds"]) * 1000
         if kind == "challenge":
             self.say(f"challenge from {msg.get('from')} at table {msg['table']}")
             return [{"type": "accept" if self.accept else "decline", "table": msg["table"], "seat": msg["seat"]}]
         if kind == "game":
             spec = games.get(msg["game"])
             rules = spec.records.rules_from_dict(msg["rules"])
-            self.seats[msg["table"]] = Seat(spec, spec.new_state(rules), spec.make_bot(self.bot, seed=0))
+            self.seats[msg["table"]] = Seat(spec, spec.new_state(rules), self._make(spec))
             self.say(f"game {msg['table']}: {msg['game']}, seat {msg['seat'] + 1} of {' / '.join(msg['players'])}")
         elif kind == "state":
             return self._play(msg)
@@ -69,6 +76,15 @@ class Client:
                 seat.answered = -1  # answer the position again (the refused move was not played)
                 return [{"type": "back", "table": msg["table"]}]
         return []
+
+    def _make(self, spec: Any) -> Bot:
+        """The bot, with a time a decision where it takes one (the search bots); the others are quick anyway."""
+        if self.think_ms is not None:
+            try:
+                return spec.make_bot(self.bot, seed=0, time_ms=self.think_ms)
+            except ValueError:
+                pass  # a bot without a clock (random, greedy)
+        return spec.make_bot(self.bot, seed=0)
 
     def _play(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
         seat = self.seats.get(msg["table"])
@@ -133,10 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decline", action="store_true", help="decline challenges (play only games already on)")
     parser.add_argument("--ladder", action="append", default=[], metavar="GAME",
                         help="enter the bot ladder of this game (spots, double-spot); may be given twice")
+    parser.add_argument("--think", type=float, default=None, metavar="MS",
+                        help="a search bot's time a decision (default: 40%% of the ladder's, else its node budget)")
     args = parser.parse_args(argv)
     if not args.token:
         parser.error("give the bot account's API token: --token, or $SPOTS_BOT_TOKEN")
-    client = Client(args.bot, not args.decline, args.games, ladders=tuple(args.ladder))
+    client = Client(args.bot, not args.decline, args.games, ladders=tuple(args.ladder), think_ms=args.think)
     finished = connect(args.server, args.token, client)
     print(f"{finished} game(s) finished", file=sys.stderr)
     return 0

@@ -216,7 +216,8 @@ class AccountStore:
         return 0 if row is None else int(row[0])
 
     def delete_account(self, account_id: str) -> int:
-        """Delete an account with its personal data (sessions, passkeys, e-mail, invitations); its seats stay.
+        """Delete an account with its personal data (sessions, passkeys, e-mail, invitations, a bot's token); its
+        seats stay.
 
         The games it played keep their moves and results under the name ``DELETED``. Returns how many seats.
         """
@@ -234,6 +235,9 @@ class AccountStore:
             ("DELETE FROM blocks WHERE blocker = ? OR blocked = ?", (account_id, account_id)),  # fairplay/store.py
             ("UPDATE reports SET reporter = NULL WHERE reporter = ?", (account_id,)),
             ("UPDATE reports SET account = NULL WHERE account = ?", (account_id,)),
+            ("DELETE FROM bot_accounts WHERE account = ?", (account_id,)),  # a bot's token (botapi/store.py)
+            ("UPDATE bot_accounts SET owner = NULL WHERE owner = ?", (account_id,)),  # their bots: the host's now
+            ("DELETE FROM ladder_entries WHERE account = ?", (account_id,)),
             ("DELETE FROM accounts WHERE id = ?", (account_id,)),
         ], seats_of=tables)
         return counts[0]
