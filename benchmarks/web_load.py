@@ -29,11 +29,15 @@ The servers start with ``SPOTS_PARS_AHEAD=0`` (unless it is set): the steady sta
 server works out at start (at 300 tables they halved the moves taken and quadrupled the round trip for the first
 minutes: 4,484 and 4,024 moves, 364 and 363 ms, against 8,056 and 7,462 moves, 79 and 109 ms without).
 
-``--against DIR``: the same load on this tree's server and on the server of another checkout (its
-``src`` first on the path, e.g. a ``git worktree`` of main), alternating the same way, to show that a change
-made nothing slower:
+``--against REV`` (a commit, or the folder of another checkout): the same load on this tree's server and on that
+commit's (its files written to a temporary folder, its ``src`` first on the path, this environment's packages),
+alternating the same way, with the ratios of the round trip and of the server's CPU per accepted move, to show that
+a change made nothing slower, or how far a fixed baseline is:
 
-    git worktree add /tmp/main main && python benchmarks/web_load.py --tables 150 --against /tmp/main
+    python benchmarks/web_load.py --tables 300 --against f263baa --rounds 3
+
+``--profile FILE``: py-spy samples the (first) server during each run's play; FILE keeps the raw samples of the last
+run and the top of the profile is printed (``benchmarks/profile_top.py``).
 """
 
 from __future__ import annotations
@@ -57,6 +61,10 @@ from pathlib import Path
 
 import httpx
 from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import profile_top  # benchmarks/profile_top.py and against.py, beside this script
+from against import tree_at
 
 # one client opens every table and socket here: the server runs with its private (generous) limits
 SERVER_OPTIONS = ["--private"]
@@ -309,13 +317,20 @@ def measure(args: argparse.Namespace, talking: bool, tree: str | None = None) ->
             wait_ready(ports)
             mark: dict[str, float] = {}
 
+            spy: list[subprocess.Popen[bytes]] = []
+
             def playing() -> None:
                 mark["cpu"] = sum(proc_stats(s.pid)[0] for s in servers)
                 mark["at"] = time.perf_counter()
+                if args.profile:
+                    spy.append(profile_top.start(servers[0].pid, args.duration, args.profile))
 
             totals = asyncio.run(run(args, ports, talking, playing))
             wall = time.perf_counter() - mark["at"]
             stats = [proc_stats(s.pid) for s in servers]
+            for sampler in spy:
+                sampler.wait(30)
+                print(profile_top.top(args.profile), flush=True)
         finally:
             for s in servers:
                 s.terminate()
@@ -324,8 +339,9 @@ def measure(args: argparse.Namespace, talking: bool, tree: str | None = None) ->
     return Measured(totals, wall, sum(c for c, _ in stats) - mark["cpu"], sum(r for _, r in stats))
 
 
-def report(args: argparse.Namespace, label: str, runs: list[Measured]) -> float | None:
-    """Print one kind of load's figures (several runs pooled); its median round trip in ms."""
+def report(args: argparse.Namespace, label: str, runs: list[Measured]) -> tuple[float | None, float]:
+    """Print one kind of load's figures (several runs pooled); its median round trip in ms (None without a move)
+    and the server's CPU ms per accepted move."""
     rtts = sorted(x for m in runs for x in m.totals.rtts)
     duration = args.duration * len(runs)
     states = sum(m.totals.states for m in runs)
@@ -343,9 +359,10 @@ def report(args: argparse.Namespace, label: str, runs: list[Measured]) -> float 
     print(f"  states delivered to spectators {states} ({states / duration:.0f}/s); chat lines said {said},"
           f" delivered {heard}; games finished {sum(m.totals.finished for m in runs)}; errors {errors or 'none'}")
     cpu, wall = sum(m.cpu for m in runs), sum(m.wall for m in runs)
+    per_move = 1000 * cpu / max(1, len(rtts))
     print(f"  server: {cpu:.1f} CPU s over {wall:.1f} s wall ({cpu / wall:.0%} of one core),"
-          f" RSS at the end {statistics.mean(m.rss for m in runs):.0f} MB")
-    return median
+          f" {per_move:.2f} ms per accepted move; RSS at the end {statistics.mean(m.rss for m in runs):.0f} MB")
+    return median, per_move
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -361,7 +378,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chat-pace", type=float, default=6.0, help="seconds between one player's chat lines"
                         " (the server allows 12 a minute after a burst of 5)")
     parser.add_argument("--compare", action="store_true", help="today's load and --talk, side by side in one run")
-    parser.add_argument("--against", metavar="DIR", help="another checkout: its server and this one's, alternating")
+    parser.add_argument("--against", metavar="REV", help="a commit (or another checkout's folder): its server and"
+                        " this one's, alternating (--rounds pairs)")
+    parser.add_argument("--profile", metavar="FILE", type=Path, help="sample the server with py-spy during play;"
+                        " print the top of the profile, keep the raw samples in FILE")
     parser.add_argument("--rounds", type=int, default=2, help="with --compare: pairs of runs (plain, talk) to pool")
     args = parser.parse_args(argv)
     args.tables = max(1, min(args.tables, 500))
@@ -386,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
         if runs[talking]:
             label = (f"signed-in players, rated tables, a chat line per player every {args.chat_pace:g} s"
                      if talking else "guests, no chat (today's load)")
-            medians[talking] = report(args, label, runs[talking])
+            medians[talking] = report(args, label, runs[talking])[0]
     if args.compare and medians[False] and medians[True]:
         players = 2 * args.tables
         extra = statistics.mean(m.rss for m in runs[True]) - statistics.mean(m.rss for m in runs[False])
@@ -399,15 +419,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def against(args: argparse.Namespace) -> int:
-    """This tree's server and another checkout's, alternating (``--rounds`` pairs), each one's pooled figures."""
-    runs: dict[str, list[Measured]] = {"this tree": [], args.against: []}
-    for _ in range(args.rounds):
-        runs["this tree"].append(measure(args, args.talk))
-        runs[args.against].append(measure(args, args.talk, args.against))
-    mine, theirs = (report(args, label, found) for label, found in runs.items())
+    """This tree's server and another commit's, alternating (``--rounds`` pairs), each one's pooled figures."""
+    with tempfile.TemporaryDirectory(prefix="spots-against-") as tmp:
+        other = args.against if Path(args.against).is_dir() else str(tree_at(args.against, Path(tmp)))
+        runs: dict[str, list[Measured]] = {"this tree": [], args.against: []}
+        for _ in range(args.rounds):
+            runs["this tree"].append(measure(args, args.talk))
+            runs[args.against].append(measure(args, args.talk, other))
+    mine, mine_cpu = report(args, "this tree", runs["this tree"])
+    theirs, their_cpu = report(args, args.against, runs[args.against])
     if mine and theirs:
         print(f"round trip, this tree / {args.against}: {mine / theirs:.2f} ({mine:.1f} ms / {theirs:.1f} ms,"
-              " pooled medians)")
+              f" pooled medians); server CPU per accepted move: {mine_cpu / their_cpu:.2f}"
+              f" ({mine_cpu:.2f} ms / {their_cpu:.2f} ms)")
     return 0
 
 

@@ -7,6 +7,7 @@ computed, read back after a restart without computing it again, and put in the a
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable
@@ -198,3 +199,23 @@ def test_reports_asked_for_at_once_are_held_to_the_coachs_eight(tmp_path: Path, 
             assert time.time() < deadline + PATIENT_S, "the coach stayed busy"
             time.sleep(0.2)
         assert again.status_code == 202 and again.json()["status"] == "computing"  # its turn came
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
+def test_the_coach_analyses_games_being_played_only_when_the_cpu_is_idle() -> None:
+    """Analysing games while they are played must never take the CPU from the server's moves (a busy server's
+    round trip quadrupled without this): it runs in Linux's idle class; a finished game's report, which someone
+    may be waiting for, and the server itself keep the normal class."""
+    import asyncio
+
+    async def classes() -> tuple[int, int]:
+        worker = coach.Coach(store=None, writer=None, workers=1)  # type: ignore[arg-type]  # (no report is made)
+        try:
+            live = worker.in_worker(coach.on_idle_thread, os.sched_getscheduler, 0)
+            report = worker.in_worker(os.sched_getscheduler, 0)
+            return await asyncio.wait_for(live, PATIENT_S), await asyncio.wait_for(report, PATIENT_S)
+        finally:
+            await worker.close()
+
+    assert asyncio.run(classes()) == (os.SCHED_IDLE, os.SCHED_OTHER)
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER

@@ -205,7 +205,8 @@ class SocketServer:
                     if text is STATE:
                         conn.state_due = False
                         text = room.state_message(conn)
-                    await asyncio.wait_for(ws.send_text(text), timeout)
+                    async with asyncio.timeout(timeout):  # (no task per message, as wait_for would make)
+                        await ws.send_text(text)
                 conn.drained.set()
                 if conn.dropped or conn.hung_up:
                     break
