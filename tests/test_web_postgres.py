@@ -345,7 +345,12 @@ async def until_log(viewer: Viewer, moves: int) -> None:
         while len(viewer.log) != moves:
             viewer.changed.clear()
             await viewer.changed.wait()
-    await asyncio.wait_for(wait(), PATIENT_S)
+    try:
+        await asyncio.wait_for(wait(), PATIENT_S)
+    except TimeoutError:
+        raise AssertionError(f"{viewer.url}: no log of {moves} moves in {PATIENT_S:.0f} s; it holds {len(viewer.log)}"
+                             f" (its view says {viewer.view.get('moves')}), was sent {viewer.other[-6:]}, and its"
+                             f" socket is {viewer.ws.state.name}") from None
 
 
 def agreed_log(servers: list[Server], table: str) -> list[str]:
@@ -379,11 +384,10 @@ def test_an_undo_on_one_process_is_seen_on_the_other_and_beats_a_stale_move(two:
             for _ in range(400):
                 if len(outcomes) >= 3 or watcher.view["over"]:
                     break
-                await until_log(watcher, len(bo.log))
+                n = len(agreed_log([a, b], t["id"]))  # both processes hold n moves: every socket is sent them
+                for viewer in (watcher, bo, ada_a, ada_b):  # (a socket of one process may still lag the other's)
+                    await until_log(viewer, n)
                 view = bo.view
-                n = view["moves"]
-                await until_log(ada_a, n)
-                await until_log(ada_b, n)
                 mover = [ada_a, bo][view["to_move"]]
                 offer = view["undo"]
                 if offer is None or offer["seat"] != 0:
@@ -402,7 +406,6 @@ def test_an_undo_on_one_process_is_seen_on_the_other_and_beats_a_stale_move(two:
                 kinds = sorted(r["type"] if r["type"] in ("ok", "undone") else r["code"] for r in replies)
                 assert kinds in (["stale", "undone"], ["ok", "stale"], ["ok", "undo-refused"]), replies
                 outcomes.append(kinds[1] if kinds[0] == "stale" else kinds[0])
-                await until_log(watcher, len(agreed_log([a, b], t["id"])))
         return outcomes
 
     outcomes = asyncio.run(play())
