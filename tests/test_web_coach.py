@@ -217,5 +217,18 @@ def test_the_coach_analyses_games_being_played_only_when_the_cpu_is_idle() -> No
         finally:
             await worker.close()
 
-    assert asyncio.run(classes()) == (os.SCHED_IDLE, os.SCHED_OTHER)
+    async def held_at_most_live_wait() -> tuple[Any, bool, int]:
+        worker = coach.Coach(store=None, writer=None, workers=1)  # type: ignore[arg-type]
+        try:  # an analysis slower than LIVE_WAIT (here a sleep) lets the worker go on; it runs on by itself
+            slow = await asyncio.wait_for(worker.in_worker(coach.on_idle_thread, time.sleep, coach.LIVE_WAIT + 1),
+                                          PATIENT_S)
+            busy = await asyncio.wait_for(worker.in_worker(coach.idle_thread_busy), PATIENT_S)
+            advanced = await asyncio.wait_for(worker.in_worker(coach.advance, "t", None, ["roll"]), PATIENT_S)
+            return slow, busy, advanced
+        finally:
+            await worker.close()
+
+    assert asyncio.run(classes()) == ((True, os.SCHED_IDLE), os.SCHED_OTHER)
+    # a report never waits long behind it: the slow one is left to the idle thread, the next is skipped (0 moves)
+    assert asyncio.run(held_at_most_live_wait()) == ((False, None), True, 0)
     assert os.sched_getscheduler(0) == os.SCHED_OTHER

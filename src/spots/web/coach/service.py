@@ -30,7 +30,8 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import APIRouter, Request
@@ -60,9 +61,11 @@ HEARD_EVERY = 1.0  # seconds between progress notes in the shared store
 KEPT = 64  # finished reports kept in memory (more are read back from the store)
 
 LIVE = 2  # games a worker analyses while they are played (their analysers are kept between moves)
+LIVE_WAIT = 2.0  # seconds an analysis while played may hold the worker (then it goes on only on the idle thread)
 _SINK: Any = None  # in a worker process: the queue its progress goes to
 _LIVE: OrderedDict[str, Analyser] = OrderedDict()  # in a worker: by table, the games analysed so far
-_IDLE: ThreadPoolExecutor | None = None  # in a worker: the thread that analyses games while played (on_idle_thread)
+_LIVE_LOCK = threading.Lock()  # (the idle thread keeps analysers in _LIVE; the worker's own thread takes them)
+_IDLE_JOB: Future[Any] | None = None  # in a worker: the analysis on the idle thread (on_idle_thread)
 
 
 # ------------------------------------------------------------------ in the worker
@@ -75,20 +78,38 @@ def start_coach_worker(server: int, sink: Any) -> None:
     _SINK = sink
 
 
-def on_idle_thread(work: Callable[..., T], *args: Any) -> T:
-    """``work(*args)`` on this worker's idle thread: it gets the CPU only when nothing else wants it (Linux's
-    SCHED_IDLE; elsewhere it runs at the workers' nice).
+def on_idle_thread(work: Callable[..., T], *args: Any) -> tuple[bool, T | None]:
+    """``work(*args)`` on this worker's idle thread, waited for at most ``LIVE_WAIT`` seconds: (whether it finished
+    in time, its result). The thread gets the CPU only when nothing else wants it (Linux's SCHED_IDLE; elsewhere
+    it runs at the workers' nice); work not finished in time goes on there while the worker takes its next job.
 
     Why: the coach analyses every game with a person at it while it is played, a core's worth of work on a busy
     server. At the workers' nice 10 it took 79% of a core beside the server and quadrupled the moves' round trip at
     150 tables on a 2-core machine (25.5 ms against 6.0 ms before the coach existed; ``web_load.py --against
-    f263baa``); in the idle class, 8.3 ms against 5.1. Only this analysis ahead of time waits for idle CPU: a
-    finished game's report (which someone may be waiting for) runs on the worker's own thread at nice 10.
+    f263baa``); on the idle thread, 6.9 ms against 5.3. Only this analysis ahead of time waits for idle CPU: a
+    finished game's report (which someone may be waiting for) runs on the worker's own thread at nice 10, and it
+    waits behind the idle thread for at most ``LIVE_WAIT`` seconds, however busy the machine.
     """
-    global _IDLE
-    if _IDLE is None:
-        _IDLE = ThreadPoolExecutor(1, thread_name_prefix="spots-coach-idle", initializer=_idle_class)
-    return _IDLE.submit(work, *args).result()
+    global _IDLE_JOB
+    _IDLE_JOB = job = Future[T]()
+
+    def run() -> None:
+        _idle_class()
+        try:
+            job.set_result(work(*args))
+        except BaseException as exc:  # (the worker's own thread raises it)
+            job.set_exception(exc)
+
+    # A daemon thread of its own: a stopping worker does not wait for it (an executor's threads are joined at exit)
+    threading.Thread(target=run, name="spots-coach-idle", daemon=True).start()
+    try:
+        return True, job.result(timeout=LIVE_WAIT)
+    except FutureTimeout:
+        return False, None
+
+
+def idle_thread_busy() -> bool:
+    return _IDLE_JOB is not None and not _IDLE_JOB.done()
 
 
 def _idle_class() -> None:
@@ -99,7 +120,8 @@ def _idle_class() -> None:
 
 def analyser_of(table: str, rules: Any, moves: list[str]) -> Analyser:
     """This worker's analyser of the table's game so far, if it has one for these moves, else a new one."""
-    analyser = _LIVE.pop(table, None)
+    with _LIVE_LOCK:
+        analyser = _LIVE.pop(table, None)
     if analyser is None or analyser.moves != moves[:len(analyser.moves)]:
         analyser = Analyser(rules)
     return analyser
@@ -107,12 +129,22 @@ def analyser_of(table: str, rules: Any, moves: list[str]) -> Analyser:
 
 @stoppable
 def advance(table: str, rules: Any, moves: list[str]) -> int:
-    """Analyse a game still being played up to its last move (runs in a worker); the moves analysed."""
+    """Analyse a game still being played up to its last move (runs in a worker, on its idle thread); the moves
+    analysed, or 0 when that thread is still busy with earlier moves (these are analysed by a later job or the
+    report) or did not finish within ``LIVE_WAIT`` (it goes on there, and keeps what it did)."""
+    if idle_thread_busy():
+        return 0
+    _, analysed = on_idle_thread(_analyse_ahead, table, rules, moves)
+    return analysed or 0  # (None: not finished in time)
+
+
+def _analyse_ahead(table: str, rules: Any, moves: list[str]) -> int:
     analyser = analyser_of(table, rules, moves)
-    on_idle_thread(analyser.feed, moves)
-    _LIVE[table] = analyser
-    while len(_LIVE) > LIVE:
-        _LIVE.popitem(last=False)
+    analyser.feed(moves)
+    with _LIVE_LOCK:
+        _LIVE[table] = analyser
+        while len(_LIVE) > LIVE:
+            _LIVE.popitem(last=False)
     return len(analyser.moves)
 
 
