@@ -140,8 +140,14 @@ def wait(done: Callable[[], bool]) -> None:
         time.sleep(0.05)
 
 
-def test_a_game_analysed_while_it_is_played_has_the_same_report_and_only_its_end_left() -> None:
-    """What the worker does for a table with a person at it: each move fed as it comes, then the report."""
+def test_a_game_analysed_while_it_is_played_has_the_same_report_and_only_its_end_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the worker does for a table with a person at it: each move fed as it comes, then the report. (Here
+    each move's analysis is waited for, at the normal priority: on a busy machine the idle class would leave it
+    to a later move (test_the_coach_analyses_games_being_played_only_when_the_cpu_is_idle); this one is about what
+    is analysed, not when.)"""
+    monkeypatch.setattr(coach, "LIVE_WAIT", PATIENT_S)
+    monkeypatch.setattr(coach, "_idle_class", lambda: None)
     spec = games.get("spots")
     state = spec.new_state(spec.make_rules(players=2, target=1, tricks="beginner"))
     play_out(state, [spec.make_bot("greedy", seed=1), spec.make_bot("random", seed=2)], random.Random(5))
