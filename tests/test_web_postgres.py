@@ -71,17 +71,22 @@ class Viewer:
                 self.other.append(msg)
             self.changed.set()
 
-    async def until(self, moves: int, timeout: float = PATIENT_S) -> None:
-        """Wait until this viewer has been sent a state of at least ``moves`` moves (else say what it was sent)."""
+    async def until(self, moves: int, timeout: float = PATIENT_S, exact: bool = False) -> None:
+        """Wait until this viewer has been sent a state of at least ``moves`` moves (``exact``: of exactly that
+        many, as after an undo, which makes a log shorter), else say what it was sent."""
+        def waiting() -> bool:
+            return not self.view or (len(self.log) != moves if exact else len(self.log) < moves)
+
         async def wait() -> None:
-            while not self.view or len(self.log) < moves:
+            while waiting():
                 self.changed.clear()
                 await self.changed.wait()
         try:
             await asyncio.wait_for(wait(), timeout)
         except TimeoutError:
             raise AssertionError(f"{self.url}: no state of {moves} moves in {timeout:.0f} s; it has {len(self.log)}"
-                                 f" moves, was sent {self.other}, and its socket is {self.ws.state.name}") from None
+                                 f" moves (its view says {self.view.get('moves')}), was sent {self.other[-6:]}, and"
+                                 f" its socket is {self.ws.state.name}") from None
 
     async def send(self, move: str, at: int) -> dict[str, Any]:
         await self.ws.send(json.dumps({"type": "move", "move": move, "at": at}))
@@ -339,20 +344,6 @@ def test_a_link_to_a_table_another_process_made_a_moment_ago_works(postgres: Any
         deaf.app.state.hub.store.close()  # type: ignore[attr-defined]
 
 
-async def until_log(viewer: Viewer, moves: int) -> None:
-    """Wait until ``viewer`` holds exactly ``moves`` moves (an undo makes a log shorter)."""
-    async def wait() -> None:
-        while len(viewer.log) != moves:
-            viewer.changed.clear()
-            await viewer.changed.wait()
-    try:
-        await asyncio.wait_for(wait(), PATIENT_S)
-    except TimeoutError:
-        raise AssertionError(f"{viewer.url}: no log of {moves} moves in {PATIENT_S:.0f} s; it holds {len(viewer.log)}"
-                             f" (its view says {viewer.view.get('moves')}), was sent {viewer.other[-6:]}, and its"
-                             f" socket is {viewer.ws.state.name}") from None
-
-
 def agreed_log(servers: list[Server], table: str) -> list[str]:
     """The table's log once every process tells the same (each hears the others' changes a moment later)."""
     deadline = time.time() + PATIENT_S
@@ -386,7 +377,7 @@ def test_an_undo_on_one_process_is_seen_on_the_other_and_beats_a_stale_move(two:
                     break
                 n = len(agreed_log([a, b], t["id"]))  # both processes hold n moves: every socket is sent them
                 for viewer in (watcher, bo, ada_a, ada_b):  # (a socket of one process may still lag the other's)
-                    await until_log(viewer, n)
+                    await viewer.until(n, exact=True)
                 view = bo.view
                 mover = [ada_a, bo][view["to_move"]]
                 offer = view["undo"]
@@ -397,7 +388,7 @@ def test_an_undo_on_one_process_is_seen_on_the_other_and_beats_a_stale_move(two:
                     continue
                 if not outcomes:  # first: a plain undo, heard on the other process
                     assert await undo(ada_a, n) == {"type": "undone", "moves": n - 1}
-                    await until_log(watcher, n - 1)
+                    await watcher.until(n - 1, exact=True)
                     assert watcher.log == bo.log[: n - 1] or watcher.log == table_log(a, t["id"])
                     outcomes.append("undone")
                     continue

@@ -86,9 +86,10 @@ def on_idle_thread(work: Callable[..., T], *args: Any) -> tuple[bool, T | None]:
     Why: the coach analyses every game with a person at it while it is played, a core's worth of work on a busy
     server. At the workers' nice 10 it took 79% of a core beside the server and quadrupled the moves' round trip at
     150 tables on a 2-core machine (25.5 ms against 6.0 ms before the coach existed; ``web_load.py --against
-    f263baa``); on the idle thread, 6.9 ms against 5.3. Only this analysis ahead of time waits for idle CPU: a
-    finished game's report (which someone may be waiting for) runs on the worker's own thread at nice 10, and it
-    waits behind the idle thread for at most ``LIVE_WAIT`` seconds, however busy the machine.
+    f263baa``); on the idle thread, 6.9 and 7.1 ms against 5.3 and 4.6 in two runs. Only this analysis ahead of
+    time waits for idle CPU: a finished game's report (which someone may be waiting for) runs on the worker's own
+    thread at nice 10, and it waits behind the idle thread for at most ``LIVE_WAIT`` seconds, however busy the
+    machine.
     """
     global _IDLE_JOB
     _IDLE_JOB = job = Future[T]()
