@@ -144,7 +144,8 @@ def test_after_a_restart_a_rematch_accepted_from_two_browsers_seats_both_at_the_
     ann.wait_for_function("() => document.getElementById('rematch-status').textContent === 'Waiting for: Bob'")
     bob.click("#rematch-button")
     for page in (ann, bob):  # both are taken to their own seat at the new table
-        page.wait_for_function(f"() => document.body.dataset.table && document.body.dataset.table !== "
+        # document.body is null for a moment while the new table's page loads
+        page.wait_for_function(f"() => document.body?.dataset.table && document.body.dataset.table !== "
                                f"'{table['id']}'")
         page.wait_for_selector("#log li")
     assert ann.get_attribute("body", "data-table") == bob.get_attribute("body", "data-table")
