@@ -22,6 +22,7 @@ from .core.options import Option
 from .core.play import Watch, play_out
 from .core.protocol import GameState
 from .puzzles.cli import add_commands as add_puzzle_commands
+from .tournaments.cli import add_commands as add_tournament_commands
 
 DEFAULT_GAME = "spots"
 OPTION_DEST = "option_"  # rules flags are stored as option_<name>, and only when given
@@ -437,6 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_analyse)
     add_play_parser(sub)
     add_puzzle_commands(sub)
+    add_tournament_commands(sub)
     p = sub.add_parser("serve", help="the web app: tables, friends, bots and replays (default 127.0.0.1:8000)",
                        add_help=False)
     p.add_argument("options", nargs=argparse.REMAINDER,
