@@ -43,6 +43,8 @@ from .store import open_store
 from .tables import api, sockets
 from .tables.hub import Hub
 from .tables.workers import Workers
+from .tournaments.director import Director
+from .tournaments.routes import routes as tournament_routes
 from .writer import Unavailable, Writer
 
 
@@ -96,13 +98,16 @@ def create_app(
 
     bots = BotStreams(ctx)  # the bot API's connections (botapi/stream.py)
     ladder = Ladder(ctx, bots)  # the bot ladder's pairing (botapi/ladder.py)
+    director = Director(ctx)  # tournaments: rounds, results, standings (tournaments/director.py)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         told.start()
         ladder.start()
+        director.start()
         yield
+        await director.stop()
         await ladder.stop()
         await told.stop()
         await hub.stop()
@@ -117,6 +122,7 @@ def create_app(
     app.state.hub = hub
     app.state.ctx = ctx
     app.state.notices = told
+    app.state.director = director
     app.add_middleware(SessionReader, accounts=accounts)  # inside the Gate: refused requests never reach the store
     app.add_middleware(Gate, limits=limits, origin=origin)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -147,6 +153,7 @@ def create_app(
     app.include_router(invitations.routes(ctx))  # accepting and declining invitations by name (My games)
     app.include_router(bot_routes(ctx, bots))  # the bot API: bot accounts' programs play here (botapi/)
     app.include_router(bot_pages(ctx))  # a player's bots on their account page
+    app.include_router(tournament_routes(ctx, director))  # tournaments: Swiss, round-robin, arena (tournaments/)
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> Response:

@@ -26,6 +26,7 @@ from ..invitations.store import InviteStore
 from ..notices.store import PushStore
 from ..puzzles.store import PuzzleStore
 from ..talk.store import TalkStore
+from ..tournaments.store import TournamentStore
 from .migrate import SCHEMA_VERSION
 
 T = TypeVar("T")
@@ -117,7 +118,7 @@ def new_token() -> str:
 
 
 class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore, FairPlayStore, PuzzleStore, BotStore,
-                 ABC):
+                 TournamentStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their

@@ -227,7 +227,7 @@ class Hub:
     async def create(self, kind: GameKind, rules: Any, seats: list[dict[str, Any]], client: str = "",
                      dice: random.Random = DICE, pace: Pace | None = None, rated: bool = False,
                      hints: bool = True, commitment: Commitment | None = None, min_finished: int | None = None,
-                     opening: Sequence[str] = (), bots_join: bool = False) -> Room:
+                     opening: Sequence[str] = (), bots_join: bool = False, house: bool = False) -> Room:
         """A new table within the limits: deal and roll the opening chance events, store it, start the bots.
 
         ``dice``: online tables use the OS's entropy; only the tutorial passes a seeded generator.
@@ -236,8 +236,13 @@ class Hub:
         ``min_finished``: a rated table's minimum share of finished rated games for its players (ratings.py).
         ``opening``: moves already made, chance events among them (a puzzle played out from its position).
         ``bots_join``: a bot account may take an open seat through the bot API.
+        ``house``: a table the server makes itself (a tournament's round): only the server's caps apply.
         """
-        owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
+        if house:
+            self._check_cap(len(self.rooms), self.limits.max_tables, True, "tables")
+            owner = client
+        else:
+            owner = self._check_room_for(client, all(s["kind"] == "bot" for s in seats))
         # Online dice are committed to before the first chance event (fairplay/dice.py); a tutorial's seeded dice
         # and a challenge's are known dice, with nothing to commit to; a daily deal's key comes committed.
         committed: Commitment | None

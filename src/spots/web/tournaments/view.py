@@ -1,0 +1,83 @@
+"""What an event's page and its JSON show: the event, its entrants, its rounds with their tables, the standings, and
+for a signed-in entrant the link to their own seat. Standings are computed here from the stored places by
+``spots.tournaments`` (the same functions the format study used), never stored, so they cannot disagree."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from ...tournaments import GameResult, arena_standings, standings
+from ..tables.hub import Hub
+from .director import results_of
+from .settings import Settings, pace_of
+from .store import WAITING, EntrantRow, TournamentGame, TournamentRow
+
+
+def entrant_name(entrant: EntrantRow) -> str:
+    """An entrant's name as shown: a server bot's is its bot's name with "-bot" and a number ("greedy-bot 2")."""
+    return entrant.name
+
+
+def lines_of(event: TournamentRow, entrants: list[EntrantRow], games: list[TournamentGame]) -> list[dict[str, Any]]:
+    """The standings, best first."""
+    settings = Settings.of(event.settings)
+    names = {e.entrant: e for e in entrants}
+    results: list[GameResult] = results_of(games)
+    everyone = [e.entrant for e in entrants]
+    found = arena_standings(everyone, results) if settings.format == "arena" else standings(everyone, results)
+    return [{"rank": s.rank, "entrant": s.player, "name": entrant_name(names[s.player]),
+             "bot": names[s.player].bot is not None, "account": names[s.player].account,
+             "withdrawn": names[s.player].withdrawn, "points": round(s.points, 3), "games": s.games, "wins": s.wins,
+             "byes": s.byes, "buchholz": round(s.buchholz, 3), "sonneborn_berger": round(s.sonneborn_berger, 3)}
+            for s in found]
+
+
+async def event_json(hub: Hub, event: TournamentRow, me: str | None) -> dict[str, Any]:
+    """The event as its page and API show it (``me``: the signed-in account, for its own seat's link)."""
+    store = hub.store
+    entrants = await hub.writer.run(store.entrants, event.id)
+    games = await hub.writer.run(store.tournament_games, event.id)
+    settings = Settings.of(event.settings)
+    names = {e.entrant: entrant_name(e) for e in entrants}
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    mine = None
+    for game in games:
+        made = not game.table_id.startswith(WAITING) and len(game.players) > 1
+        row = {"table": game.table_id if made else None, "players": [names[p] for p in game.players],
+               "places": list(game.places) if game.places is not None else None, "bye": len(game.players) == 1}
+        rounds.setdefault(game.round, []).append(row)
+        if made and game.places is None and me is not None and me in game.players:
+            mine = await _seat_link(hub, game.table_id, me)
+    return {
+        "id": event.id, "name": event.name, "game": event.game, "status": event.status, "round": event.round,
+        "starts": event.starts, "ended": event.ended, "owner": event.owner,
+        "settings": {**settings.to_dict(), "pace": pace_of(settings).profile},
+        "entrants": [{"entrant": e.entrant, "name": names[e.entrant], "bot": e.bot is not None,
+                      "withdrawn": e.withdrawn, "mine": e.account == me and me is not None} for e in entrants],
+        "rounds": [{"round": n, "games": rows} for n, rows in sorted(rounds.items())],
+        "standings": lines_of(event, entrants, games),
+        "my_table": mine,
+        "finished": sum(g.places is not None and len(g.players) > 1 for g in games),
+    }
+
+
+async def _seat_link(hub: Hub, table_id: str, account: str) -> str | None:
+    """The link to the account's own seat at a table (its token: shown only to that account)."""
+    room = await hub.table(table_id)
+    if room is None:
+        return None
+    seat = next((s for s in room.row.seats if s.account == account and s.token), None)
+    return None if seat is None else f"/play/{seat.token}"
+
+
+def standings_csv(event: TournamentRow, entrants: list[EntrantRow], games: list[TournamentGame]) -> str:
+    """The standings as CSV (one row a player; the tie-breaks' columns as the page shows them)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    columns = ["rank", "name", "bot", "withdrawn", "points", "games", "wins", "byes", "buchholz", "sonneborn_berger"]
+    writer.writerow(columns)
+    for line in lines_of(event, entrants, games):
+        writer.writerow([line[c] for c in columns])
+    return out.getvalue()

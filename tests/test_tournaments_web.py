@@ -1,0 +1,171 @@
+"""Tournaments on the web app, on both stores: events run from sign-up to final standings with nobody acting but
+the players and the clocks (accounts whose players stay away are stood in for by the clocks' rule); bad requests
+are refused with what is allowed and change nothing."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import time
+from collections import Counter
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from support.processes import PATIENT_S
+from support.web import app_on, as_, sign_up
+
+pytestmark = pytest.mark.timeout(300)
+QUICK = {"pace": {"pace": "turn-based", "seconds": 1}, "options": {"target": 1, "tricks": "beginner"}}
+
+
+def event(c: TestClient, session: str, **settings: Any) -> str:
+    as_(c, session)
+    r = c.post("/tournaments", json={"name": "Club night", "game": "spots", **QUICK, **settings})
+    assert r.status_code == 200, r.text
+    return str(r.json()["id"])
+
+
+def view(c: TestClient, tournament: str) -> dict[str, Any]:
+    r = c.get(f"/api/tournaments/{tournament}")
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def until(c: TestClient, tournament: str, ready: Any, seconds: float = 6 * PATIENT_S) -> dict[str, Any]:
+    """Poll the event's JSON until ``ready(view)`` (the director acts on its own every second)."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        found = view(c, tournament)
+        if ready(found):
+            return found
+        time.sleep(0.3)
+    raise AssertionError(f"waited {seconds:.0f} s; the event is {found['status']} at round {found['round']}")
+
+
+def enter(c: TestClient, tournament: str, sessions: list[str], bots: list[str], organiser: str) -> None:
+    for session in sessions:
+        as_(c, session)
+        assert c.post(f"/tournaments/{tournament}/join", json={}).status_code == 200
+    as_(c, organiser)
+    for bot in bots:
+        r = c.post(f"/tournaments/{tournament}/bots", json={"bot": bot})
+        assert r.status_code == 200, r.text
+
+
+def pairs(games: list[dict[str, Any]]) -> Counter[frozenset[str]]:
+    return Counter(frozenset(p) for g in games for p in itertools.combinations(g["players"], 2))
+
+
+def test_a_sixteen_player_turn_based_swiss_runs_itself_to_the_final_standings(db: str) -> None:
+    with app_on(db, bot_delay=0.0) as c:
+        people = [sign_up(c, name) for name in ("Ann", "Bob", "Cy", "Dee")]
+        tournament = event(c, people[0], format="swiss", rounds=4, starts_in=60)
+        enter(c, tournament, people, ["greedy", "random"] * 6, people[0])
+        assert view(c, tournament)["status"] == "open"
+        as_(c, people[0])
+        assert c.post(f"/tournaments/{tournament}/start", json={}).status_code == 200
+        over = until(c, tournament, lambda v: v["status"] == "over")
+    assert over["round"] == 4 and [r["round"] for r in over["rounds"]] == [1, 2, 3, 4]
+    games = [g for r in over["rounds"] for g in r["games"]]
+    assert all(len(r["games"]) == 8 and all(g["places"] and g["table"] for g in r["games"]) for r in over["rounds"])
+    assert max(pairs(games).values()) == 1  # nobody met anyone twice
+    lines = over["standings"]
+    assert len(lines) == 16 and [s["rank"] for s in lines] == list(range(1, 17))
+    assert sum(s["points"] for s in lines) == pytest.approx(32)  # a point a game at two seats
+    assert all(s["games"] == 4 for s in lines)
+    points = [s["points"] for s in lines]
+    assert points == sorted(points, reverse=True)
+
+
+def test_a_round_robin_opens_every_table_at_once_and_everyone_meets_everyone(tmp_path: Any) -> None:
+    with app_on(str(tmp_path / "rr.db"), bot_delay=0.0) as c:
+        ann = sign_up(c, "Ann")
+        tournament = event(c, ann, format="round-robin")
+        enter(c, tournament, [ann], ["greedy", "random", "greedy", "random"], ann)
+        as_(c, ann)
+        c.post(f"/tournaments/{tournament}/start", json={})
+        started = until(c, tournament, lambda v: v["status"] == "playing" and all(
+            g["table"] or g["bye"] for r in v["rounds"] for g in r["games"]))
+        assert len(started["rounds"]) == 5  # five players: five rounds, a bye in each, all opened at the start
+        over = until(c, tournament, lambda v: v["status"] == "over")
+    played = [g for r in over["rounds"] for g in r["games"] if not g["bye"]]
+    assert len(played) == 10 and set(pairs(played).values()) == {1}
+    assert Counter(g["players"][0] for r in over["rounds"] for g in r["games"] if g["bye"]).most_common(1)[0][1] == 1
+
+
+def test_an_arena_takes_players_late_and_lets_them_leave_early(tmp_path: Any) -> None:
+    with app_on(str(tmp_path / "arena.db"), bot_delay=0.0) as c:
+        ann, bob = sign_up(c, "Ann"), sign_up(c, "Bob")
+        tournament = event(c, ann, format="arena", minutes=5)
+        enter(c, tournament, [], ["greedy", "random", "greedy"], ann)
+        as_(c, ann)
+        c.post(f"/tournaments/{tournament}/start", json={})
+        until(c, tournament, lambda v: v["finished"] >= 3)  # the bots play on
+        as_(c, bob)
+        assert c.post(f"/tournaments/{tournament}/join", json={}).status_code == 200  # late
+        joined = until(c, tournament, lambda v: any("Bob" in g["players"] for r in v["rounds"] for g in r["games"]))
+        as_(c, ann)
+        leaving = next(e["entrant"] for e in joined["entrants"] if e["name"] == "random-bot 2")
+        store = c.app.state.hub.store  # type: ignore[attr-defined]
+        store.withdraw(tournament, leaving)  # a bot leaves early (an account withdraws from its page: tested below)
+        before = view(c, tournament)
+        games_before = sum(1 for r in before["rounds"] for g in r["games"] if "random-bot 2" in g["players"])
+        store.write([("UPDATE tournaments SET starts = ? WHERE id = ?", (time.time() - 5 * 60, tournament))])
+        over = until(c, tournament, lambda v: v["status"] == "over")
+    games_after = sum(1 for r in over["rounds"] for g in r["games"] if "random-bot 2" in g["players"])
+    assert games_after <= games_before + 1  # at most the game it was already seated at when it left
+    lines = {s["name"]: s for s in over["standings"]}
+    assert lines["Bob"]["games"] >= 1 and lines["random-bot 2"]["withdrawn"]
+    assert [s["rank"] for s in over["standings"]] == list(range(1, 5))
+
+
+def test_bad_requests_are_refused_with_what_is_allowed_and_change_nothing(tmp_path: Any) -> None:
+    with app_on(str(tmp_path / "bad.db"), bot_delay=0.0) as c:
+        ann, bob = sign_up(c, "Ann"), sign_up(c, "Bob")
+        as_(c, None)
+        assert c.post("/tournaments", json={"name": "x"}).status_code == 401
+        as_(c, ann)
+        for body, words in [({"format": "knockout"}, "the formats are swiss, round-robin, arena"),
+                            ({"seats": 5}, "seats must be from 2 to 4"),
+                            ({"format": "round-robin", "seats": 3}, "a round-robin is played at two seats"),
+                            ({"rounds": 40}, "rounds must be from 1 to 15"),
+                            ({"pace": "none"}, "played on a clock"),
+                            ({"format": "arena", "duplicate": True}, "duplicate dice are for Swiss and round-robin"),
+                            ({"options": {"target": 99}}, "target"),
+                            ({"name": ""}, "an event's name is 1 to 60 characters")]:
+            r = c.post("/tournaments", json={"name": "Club night", **QUICK, **body})
+            assert r.status_code == 400 and words in r.json()["message"], (body, r.text)
+        assert c.get("/api/tournaments/nothing").status_code == 404
+        tournament = event(c, ann)
+        assert c.post(f"/tournaments/{tournament}/bots", json={"bot": "deep-blue"}).json()["message"].startswith(
+            "unknown bot 'deep-blue'; the bots of this game are random, greedy")
+        as_(c, bob)
+        assert c.post(f"/tournaments/{tournament}/start", json={}).status_code == 403
+        assert c.post(f"/tournaments/{tournament}/bots", json={"bot": "greedy"}).status_code == 403
+        assert c.post(f"/tournaments/{tournament}/withdraw", json={}).status_code == 409  # not signed up
+        assert view(c, tournament)["entrants"] == [] and view(c, tournament)["status"] == "open"
+        assert c.post(f"/tournaments/{tournament}/join", json={}).status_code == 200
+        assert c.post(f"/tournaments/{tournament}/withdraw", json={}).status_code == 200  # before the start: off
+        assert view(c, tournament)["entrants"] == []
+        as_(c, ann)
+        c.post(f"/tournaments/{tournament}/start", json={})
+        until(c, tournament, lambda v: v["status"] == "cancelled")  # nobody signed up
+        as_(c, bob)
+        assert c.post(f"/tournaments/{tournament}/join", json={}).status_code == 409
+
+
+def test_the_standings_download_as_csv(tmp_path: Any) -> None:
+    with app_on(str(tmp_path / "csv.db"), bot_delay=0.0) as c:
+        ann = sign_up(c, "Ann")
+        tournament = event(c, ann, rounds=1)
+        enter(c, tournament, [], ["greedy", "random", "greedy"], ann)
+        as_(c, ann)
+        c.post(f"/tournaments/{tournament}/start", json={})
+        until(c, tournament, lambda v: v["status"] == "over")
+        r = c.get(f"/tournaments/{tournament}/standings.csv")
+    rows = list(csv.DictReader(io.StringIO(r.text)))
+    assert r.headers["content-type"].startswith("text/csv") and len(rows) == 3
+    assert [row["rank"] for row in rows] == ["1", "2", "3"] and sum(float(row["points"]) for row in rows) == 2
