@@ -103,7 +103,7 @@ def test_no_page_shows_english_in_vietnamese_or_cantonese(server: Server, browse
         found[where] = list(dict.fromkeys(leaks(page, code, allowed)))
 
     for path in ("/", "/signin", "/signup", "/reset", "/rules", "/rules/spots", "/rules/double-spot", "/daily",
-                 "/leaderboard/spots", "/leaderboard/double-spot"):
+                 "/leaderboard/spots", "/leaderboard/double-spot", "/tournaments"):
         page.goto(server.url + path)
         scan(path)
     page.goto(server.url + "/signup")
@@ -119,6 +119,13 @@ def test_no_page_shows_english_in_vietnamese_or_cantonese(server: Server, browse
     scan("/puzzles, answered")
     page.goto(server.url + f"/players/{name}")
     scan("/players/NAME")
+    page.goto(server.url + "/tournaments")  # signed in: the form to make an event; then its page, signed up
+    scan("/tournaments, signed in")
+    page.fill("#t-name", name)
+    page.click("#t-submit")
+    page.click("#join")
+    page.wait_for_selector("#withdraw")
+    scan("/tournaments/ID")
     # a Spots table against a bot on a clock, both seats left unnamed: the seats, the clocks, the host page, the end,
     # the coach, the replay
     r = httpx.post(server.url + "/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],

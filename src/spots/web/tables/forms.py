@@ -120,6 +120,12 @@ def lobby_options(spec: GameSpec, body: dict[str, Any], seats: int) -> dict[str,
     return checked
 
 
+def bot_labels(spec: GameSpec, _: Callable[[str], str]) -> dict[str, str]:
+    """The bots a game offers players, each named with its strength in a word ("Bot: greedy (easy)")."""
+    return {b.name: _("Bot: {bot} ({level})").format(bot=b.name, level=_(b.level)) if b.level
+            else _("Bot: {bot}").format(bot=b.name) for b in spec.offered_bots()}
+
+
 def lobby_form(_: Callable[[str], str]) -> list[dict[str, Any]]:
     """The lobby's create-table form, generated from each hosted game's options schema and translated.
 
@@ -135,8 +141,7 @@ def lobby_form(_: Callable[[str], str]) -> list[dict[str, Any]]:
         out.append({"name": spec.name, "title": _(spec.title), "blurb": _(spec.blurb) if spec.blurb else spec.summary,
                     "goal": list(kind.web.goal), "draws": kind.web.draws,
                     "bots": list(kind.bots), "seats": spec.players[0], "seats_option": spec.seats_option,
-                    "bot_labels": {b.name: _("Bot: {bot} ({level})").format(bot=b.name, level=_(b.level))
-                                   if b.level else _("Bot: {bot}").format(bot=b.name) for b in spec.offered_bots()},
+                    "bot_labels": bot_labels(spec, _),
                     "main": [f for f in fields if f["place"] == "main"],
                     "variants": [f for f in fields if f["place"] != "main"]})
     return out

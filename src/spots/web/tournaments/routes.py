@@ -23,6 +23,7 @@ from ..clocks.clock import pace_menu
 from ..context import Context, tr_of
 from ..games import hosted
 from ..guard import Refused, parse_json, read_body
+from ..tables.forms import bot_labels
 from .director import Director
 from .settings import Settings, check_name, check_settings
 from .store import ACTIVE, TournamentRow
@@ -96,7 +97,8 @@ class TournamentPages:
         starts = datetime.fromtimestamp(event.starts, UTC).strftime("%Y-%m-%d %H:%M")
         return self.ctx.page(request, "tournament.html", event=view, starts=starts,
                              organiser=me is not None and me.id == event.owner,
-                             title=_(hosted()[event.game].spec.title), bots=list(hosted()[event.game].bots))
+                             title=_(hosted()[event.game].spec.title),
+                             bots=bot_labels(hosted()[event.game].spec, _))
 
     async def live(self, request: Request, tournament_id: str) -> HTMLResponse:
         """The page's live part (standings, rounds, the player's own table), for its script to swap in."""
