@@ -150,6 +150,10 @@ def test_bad_requests_are_refused_with_what_is_allowed_and_change_nothing(tmp_pa
         assert c.post(f"/tournaments/{tournament}/join", json={}).status_code == 200
         assert c.post(f"/tournaments/{tournament}/withdraw", json={}).status_code == 200  # before the start: off
         assert view(c, tournament)["entrants"] == []
+        demanding = event(c, ann, min_games=2, rated=True)
+        as_(c, bob)
+        r = c.post(f"/tournaments/{demanding}/join", json={})
+        assert r.status_code == 409 and "asks for 2 rated games of spots to sign up; you have 0" in r.json()["message"]
         as_(c, ann)
         c.post(f"/tournaments/{tournament}/start", json={})
         until(c, tournament, lambda v: v["status"] == "cancelled")  # nobody signed up

@@ -150,6 +150,12 @@ class TournamentPages:
         entrants = await self._run(self.hub.store.entrants, event.id)
         if len([e for e in entrants if not e.withdrawn]) >= settings.most:
             raise _refuse(409, "full", f"this event has its {settings.most} entrants, as many as it takes")
+        if settings.min_games:
+            rated = await self._run(self.hub.store.ratings_of, event.game, [f"user:{me.id}"])
+            played = rated[f"user:{me.id}"].games if rated else 0
+            if played < settings.min_games:
+                raise _refuse(409, "too-few-rated-games", f"this event asks for {settings.min_games} rated games of"
+                              f" {event.game} to sign up; you have {played}")
         if event.status == "open":
             done = await self._run(self.hub.store.enter, event.id, me.id, me.name, me.id, None)
         elif event.status == "playing" and settings.format == "arena":  # an arena takes players late

@@ -14,6 +14,7 @@ FORMATS = ("swiss", "round-robin", "arena")
 ROUNDS = (1, 15)
 MINUTES = (5, 7 * 24 * 60)  # an arena's window
 ROUND_ROBIN_MOST = 8
+MIN_GAMES = (0, 1000)
 MOST = 256  # entrants of a Swiss or an arena
 NAME_LENGTH = 60
 
@@ -28,10 +29,12 @@ class Settings:
     rated: bool = False
     duplicate: bool = False
     options: dict[str, Any] = field(default_factory=dict)
+    min_games: int = 0  # rated games of the game an account needs to sign up (0: anyone)
 
     @classmethod
     def of(cls, doc: dict[str, Any]) -> Settings:
-        return cls(**doc)
+        known = cls.__dataclass_fields__
+        return cls(**{k: v for k, v in doc.items() if k in known})
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,8 +85,9 @@ def check_settings(game: str, given: dict[str, Any]) -> Settings:
         raise ValueError("'options' must be an object of the game's rules options")
     for size in range(2, seats + 1):  # an uneven count seats smaller tables: every size must take the options
         lobby_options(kind.spec, {"options": dict(options)}, size)
+    min_games = _number(given.get("min_games") or 0, "min_games (rated games needed to sign up)", *MIN_GAMES)
     return Settings(form, seats, rounds, minutes, pace.to_dict(), _flag(given.get("rated")), duplicate,
-                    {k: v for k, v in options.items() if k != kind.spec.seats_option})
+                    {k: v for k, v in options.items() if k != kind.spec.seats_option}, min_games)
 
 
 def check_name(value: Any) -> str:
