@@ -7,7 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import json
 import time
+import zipfile
 from collections import Counter
 from typing import Any
 
@@ -161,7 +163,7 @@ def test_bad_requests_are_refused_with_what_is_allowed_and_change_nothing(tmp_pa
         assert c.post(f"/tournaments/{tournament}/join", json={}).status_code == 409
 
 
-def test_the_standings_download_as_csv(tmp_path: Any) -> None:
+def test_the_standings_download_as_csv_and_the_event_as_one_archive(tmp_path: Any) -> None:
     with app_on(str(tmp_path / "csv.db"), bot_delay=0.0) as c:
         ann = sign_up(c, "Ann")
         tournament = event(c, ann, rounds=1)
@@ -170,6 +172,14 @@ def test_the_standings_download_as_csv(tmp_path: Any) -> None:
         c.post(f"/tournaments/{tournament}/start", json={})
         until(c, tournament, lambda v: v["status"] == "over")
         r = c.get(f"/tournaments/{tournament}/standings.csv")
+        archive = zipfile.ZipFile(io.BytesIO(c.get(f"/tournaments/{tournament}/archive.zip").content))
+        table = next(g["table"] for g in view(c, tournament)["rounds"][0]["games"] if g["table"])
+        record = c.get(f"/api/tables/{table}/record").json()
+    names = archive.namelist()
+    assert names[:2] == ["event.json", "standings.csv"] and names[2:] == [f"round-01/spots-{table}.json"]
+    assert json.loads(archive.read(names[2])) == record  # the game's own record, as its table serves it
+    assert archive.read("standings.csv").decode() == r.text
+    assert len(json.loads(archive.read("event.json"))["games"]) == 2  # the game and the bye
     rows = list(csv.DictReader(io.StringIO(r.text)))
     assert r.headers["content-type"].startswith("text/csv") and len(rows) == 3
     assert [row["rank"] for row in rows] == ["1", "2", "3"] and sum(float(row["points"]) for row in rows) == 2

@@ -1,5 +1,6 @@
 """The tournaments' pages and API: the list with the form to make an event, an event's page (sign up, withdraw,
-the organiser's Start now and Add a bot), its JSON (polled by the page for live standings) and its standings as CSV.
+the organiser's Start now and Add a bot), its JSON, its live part (polled by the page for live standings), its
+standings as CSV and the whole event as one zip.
 
 Who may do what: any signed-in player makes an event and is its organiser; a signed-in player signs up and withdraws
 themselves; only the organiser starts it early or enters the server's bots (marked as bots everywhere). A bad value
@@ -8,8 +9,12 @@ is refused with what is allowed, and nothing changes.
 
 from __future__ import annotations
 
+import asyncio
+import io
+import json
 import secrets
 import time
+import zipfile
 from datetime import UTC, datetime
 from typing import Any
 
@@ -121,6 +126,26 @@ class TournamentPages:
         return Response(standings_csv(event, entrants, games), media_type="text/csv", headers={
             "Content-Disposition": f'attachment; filename="tournament-{event.id}-standings.csv"'})
 
+    async def archive(self, request: Request, tournament_id: str) -> Response:
+        """The event as one zip: its settings and entrants, the standings as CSV and every finished game's record."""
+        event = await self._event(tournament_id)
+        entrants = await self._run(self.hub.store.entrants, event.id)
+        games = await self._run(self.hub.store.tournament_games, event.id)
+        records = {}
+        for game in games:
+            room = None if game.places is None or len(game.players) < 2 else await self.hub.table(game.table_id)
+            if room is not None and room.state.is_terminal():
+                records[f"round-{game.round:02}/{event.game}-{room.id}.json"] = room.record().to_dict()
+        about = {"id": event.id, "name": event.name, "game": event.game, "status": event.status,
+                 "settings": event.settings, "starts": event.starts, "ended": event.ended,
+                 "entrants": [{"entrant": e.entrant, "name": e.name, "bot": e.bot, "withdrawn": e.withdrawn}
+                              for e in entrants],
+                 "games": [{"round": g.round, "table": g.table_id, "players": list(g.players),
+                            "places": None if g.places is None else list(g.places)} for g in games]}
+        body = await asyncio.to_thread(zipped, about, standings_csv(event, entrants, games), records)
+        return Response(body, media_type="application/zip", headers={
+            "Content-Disposition": f'attachment; filename="tournament-{event.id}.zip"'})
+
     async def create(self, request: Request) -> Response:
         me = self._signed_in(request)
         given = await self._given(request)
@@ -210,6 +235,16 @@ class TournamentPages:
         return event
 
 
+def zipped(about: dict[str, Any], standings: str, records: dict[str, Any]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("event.json", json.dumps(about, indent=1))
+        archive.writestr("standings.csv", standings)
+        for name, record in records.items():
+            archive.writestr(name, json.dumps(record))
+    return out.getvalue()
+
+
 def _starts(value: Any) -> float:
     """Seconds from now to the start: minutes in the form (0 to a week)."""
     if value in (None, ""):
@@ -236,6 +271,7 @@ def routes(ctx: Context, director: Director) -> APIRouter:
     router.add_api_route("/tournaments", pages.create, methods=["POST"])
     router.add_api_route("/tournaments/{tournament_id}", pages.event_page, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/tournaments/{tournament_id}/standings.csv", pages.csv, methods=["GET"])
+    router.add_api_route("/tournaments/{tournament_id}/archive.zip", pages.archive, methods=["GET"])
     router.add_api_route("/tournaments/{tournament_id}/live", pages.live, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/tournaments/{tournament_id}/join", pages.join, methods=["POST"])
     router.add_api_route("/tournaments/{tournament_id}/withdraw", pages.withdraw, methods=["POST"])
