@@ -94,7 +94,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.mark.parametrize("code", list(LOCALES))
 def test_no_page_shows_english_in_vietnamese_or_cantonese(server: Server, browser: Any, code: str) -> None:
     name = {"vi": "Lan", "zh-Hant": "Wing"}[code]
-    allowed = {name, "greedy", "random", "search", "Spots", "Double Spot"}
+    allowed = {name, "greedy", "random", "search", "Spots", "Double Spot", f"{name} club"}
     context = browser.new_context(locale=LOCALES[code], viewport={"width": 1280, "height": 900})
     page = context.new_page()
     found: dict[str, list[str]] = {}
@@ -126,6 +126,12 @@ def test_no_page_shows_english_in_vietnamese_or_cantonese(server: Server, browse
     page.click("#join")
     page.wait_for_selector("#withdraw")
     scan("/tournaments/ID")
+    page.goto(server.url + "/clubs")
+    scan("/clubs")
+    page.fill("#club-name", f"{name} club")
+    page.click("#club-submit")
+    page.wait_for_selector("#invite-link")
+    scan("/clubs/ID, its admin")
     # a Spots table against a bot on a clock, both seats left unnamed: the seats, the clocks, the host page, the end,
     # the coach, the replay
     r = httpx.post(server.url + "/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],

@@ -24,6 +24,7 @@ from .botapi.ladder import Ladder
 from .botapi.pages import routes as bot_pages
 from .botapi.stream import BotStreams
 from .botapi.stream import routes as bot_routes
+from .clubs.routes import routes as club_routes
 from .coach import service as coach
 from .config import Limits
 from .context import HERE, Context, tr_of
@@ -154,6 +155,7 @@ def create_app(
     app.include_router(bot_routes(ctx, bots))  # the bot API: bot accounts' programs play here (botapi/)
     app.include_router(bot_pages(ctx))  # a player's bots on their account page
     app.include_router(tournament_routes(ctx, director))  # tournaments: Swiss, round-robin, arena (tournaments/)
+    app.include_router(club_routes(ctx))  # clubs: members, admins, their events and leaderboard (clubs/)
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> Response:

@@ -8,20 +8,22 @@ the links are relative to the page, which is always right for the browser.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from fastapi import Request, WebSocket
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from .. import i18n
 from .accounts.service import Accounts, account_of
 from .config import Limits
 from .games import GameTemplates
-from .guard import Buckets, script_nonce
+from .guard import Buckets, Refused, script_nonce
 from .pages.words import js_words
 from .tables.hub import Hub
 from .tables.replays import Replays
@@ -89,6 +91,20 @@ class Context:
         if i18n.normalize(request.query_params.get("lang")):  # the switcher: remember the choice
             response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
         return response
+
+    def form_route(self, handler: Callable[..., Awaitable[Response]]) -> Callable[..., Awaitable[Response]]:
+        """A route that a page's form posts to: a refusal is shown as a page to the person (a program sending JSON
+        still gets the JSON error)."""
+        @functools.wraps(handler)
+        async def route(request: Request, **given: Any) -> Response:
+            try:
+                return await handler(request, **given)
+            except Refused as exc:
+                if request.headers.get("content-type", "").startswith("application/json"):
+                    raise
+                _ = tr_of(request)
+                return self.message(request, exc.status, _("That could not be done"), exc.message)
+        return route
 
     def message(self, request: Request, status: int, title: str, text: str, retry: int | None = None
                 ) -> HTMLResponse:

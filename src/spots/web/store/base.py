@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from ...core.commitment import Commitment, salts_text
 from ..accounts.store import AccountStore
 from ..botapi.store import BotStore
+from ..clubs.store import ClubStore
 from ..coach.store import AnalysisStore
 from ..fairplay.store import FairPlayStore
 from ..invitations.store import InviteStore
@@ -118,7 +119,7 @@ def new_token() -> str:
 
 
 class TableStore(TalkStore, AccountStore, InviteStore, PushStore, AnalysisStore, FairPlayStore, PuzzleStore, BotStore,
-                 TournamentStore, ABC):
+                 TournamentStore, ClubStore, ABC):
     """What the web app asks of its database. The calls are synchronous (the app runs them on ``Writer``).
 
     ``shared``: other server processes may change the tables too (then ``listen`` reports their

@@ -86,7 +86,11 @@ class TournamentPages:
         _ = tr_of(request)
         coming = await self._run(self.hub.store.tournaments, ACTIVE, LIST)
         over = await self._run(self.hub.store.tournaments, ("over",), LIST)
-        return self.ctx.page(request, "tournaments.html", coming=[_row(e) for e in reversed(coming)],
+        me, club = account_of(request), None
+        wanted = request.query_params.get("club", "")[:64]
+        if me is not None and wanted and await self._run(self.hub.store.role, wanted, me.id) == "admin":
+            club = await self._run(self.hub.store.club, wanted)  # the form makes an event of this club
+        return self.ctx.page(request, "tournaments.html", club=club, coming=[_row(e) for e in reversed(coming)],
                              over=[_row(e) for e in over], paces=pace_menu(_)[1:],
                              games=[{"name": g, "title": _(k.spec.title), "seats": list(k.spec.players),
                                      "duplicate": k.spec.dealing is not None} for g, k in hosted().items()])
@@ -100,7 +104,8 @@ class TournamentPages:
         me = account_of(request)
         view = await event_json(self.hub, event, me.id if me else None)
         starts = datetime.fromtimestamp(event.starts, UTC).strftime("%Y-%m-%d %H:%M")
-        return self.ctx.page(request, "tournament.html", event=view, starts=starts,
+        club = None if event.club is None else await self._run(self.hub.store.club, event.club)
+        return self.ctx.page(request, "tournament.html", event=view, starts=starts, club=club,
                              organiser=me is not None and me.id == event.owner,
                              title=_(hosted()[event.game].spec.title),
                              bots=bot_labels(hosted()[event.game].spec, _))
@@ -156,13 +161,16 @@ class TournamentPages:
             starts = _starts(given.get("starts_in"))
         except ValueError as exc:
             raise _refuse(400, "bad-tournament", str(exc)) from None
+        club = str(given.get("club") or "") or None
+        if club is not None and await self._run(self.hub.store.role, club, me.id) != "admin":
+            raise _refuse(403, "not-admin", "only a club's admins make its events")
         mine = [e for e in await self._run(self.hub.store.tournaments, ACTIVE, 500) if e.owner == me.id]
         if len(mine) >= MOST_OPEN:
             raise _refuse(429, "too-many-tournaments", f"you already run {len(mine)} events, the most one player may"
                           " run at once; let one finish first")
         now = time.time()
         event = TournamentRow(secrets.token_hex(5), name, game, me.id, settings.to_dict(), now + starts, "open", 0,
-                              now, None, secrets.token_hex(32))
+                              now, None, secrets.token_hex(32), club)
         await self._run(self.hub.store.create_tournament, event)
         self.director.version += 1
         return self._answer(request, {"id": event.id, "page": self.ctx.link(f"/tournaments/{event.id}")},
@@ -173,6 +181,10 @@ class TournamentPages:
         event = await self._event(tournament_id)
         settings = Settings.of(event.settings)
         entrants = await self._run(self.hub.store.entrants, event.id)
+        if event.club is not None and await self._run(self.hub.store.role, event.club, me.id) not in ("admin",
+                                                                                                      "member"):
+            raise _refuse(403, "club-members", "this is a club's event: only its members sign up (join the club"
+                          " first)")
         if len([e for e in entrants if not e.withdrawn]) >= settings.most:
             raise _refuse(409, "full", f"this event has its {settings.most} entrants, as many as it takes")
         if settings.min_games:
@@ -268,14 +280,14 @@ def routes(ctx: Context, director: Director) -> APIRouter:
     router = APIRouter()
     pages = TournamentPages(ctx, director)
     router.add_api_route("/tournaments", pages.list_page, methods=["GET"], response_class=HTMLResponse)
-    router.add_api_route("/tournaments", pages.create, methods=["POST"])
+    router.add_api_route("/tournaments", ctx.form_route(pages.create), methods=["POST"])
     router.add_api_route("/tournaments/{tournament_id}", pages.event_page, methods=["GET"], response_class=HTMLResponse)
     router.add_api_route("/tournaments/{tournament_id}/standings.csv", pages.csv, methods=["GET"])
     router.add_api_route("/tournaments/{tournament_id}/archive.zip", pages.archive, methods=["GET"])
     router.add_api_route("/tournaments/{tournament_id}/live", pages.live, methods=["GET"], response_class=HTMLResponse)
-    router.add_api_route("/tournaments/{tournament_id}/join", pages.join, methods=["POST"])
-    router.add_api_route("/tournaments/{tournament_id}/withdraw", pages.withdraw, methods=["POST"])
-    router.add_api_route("/tournaments/{tournament_id}/start", pages.start, methods=["POST"])
-    router.add_api_route("/tournaments/{tournament_id}/bots", pages.add_bot, methods=["POST"])
+    router.add_api_route("/tournaments/{tournament_id}/join", ctx.form_route(pages.join), methods=["POST"])
+    router.add_api_route("/tournaments/{tournament_id}/withdraw", ctx.form_route(pages.withdraw), methods=["POST"])
+    router.add_api_route("/tournaments/{tournament_id}/start", ctx.form_route(pages.start), methods=["POST"])
+    router.add_api_route("/tournaments/{tournament_id}/bots", ctx.form_route(pages.add_bot), methods=["POST"])
     router.add_api_route("/api/tournaments/{tournament_id}", pages.event_api, methods=["GET"])
     return router

@@ -28,11 +28,12 @@ class TournamentRow:
     created: float
     ended: float | None
     secret: str = ""
+    club: str | None = None  # a club's event: made by its admins, for its members
 
     @classmethod
     def of(cls, r: Sequence[Any]) -> TournamentRow:
         return cls(r[0], r[1], r[2], r[3], json.loads(r[4]), float(r[5]), r[6], int(r[7]), float(r[8]),
-                   None if r[9] is None else float(r[9]), r[10])
+                   None if r[9] is None else float(r[9]), r[10], r[11])
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class TournamentGame:
     finished: float | None
 
 
-COLUMNS = "id, name, game, owner, settings, starts, status, round, created, ended, secret"
+COLUMNS = "id, name, game, owner, settings, starts, status, round, created, ended, secret, club"
 
 
 class TournamentStore:
@@ -68,9 +69,9 @@ class TournamentStore:
         raise NotImplementedError
 
     def create_tournament(self, row: TournamentRow) -> None:
-        self._write([(f"INSERT INTO tournaments ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        self._write([(f"INSERT INTO tournaments ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                       (row.id, row.name, row.game, row.owner, json.dumps(row.settings), row.starts, row.status,
-                       row.round, row.created, row.ended, row.secret))])
+                       row.round, row.created, row.ended, row.secret, row.club))])
 
     def tournament(self, tournament_id: str) -> TournamentRow | None:
         with self.lock:
@@ -83,6 +84,13 @@ class TournamentStore:
         with self.lock:
             rows = self._read(f"SELECT {COLUMNS} FROM tournaments WHERE status IN ({marks})"
                               " ORDER BY starts DESC LIMIT ?", (*statuses, limit))
+        return [TournamentRow.of(r) for r in rows]
+
+    def club_tournaments(self, club: str, limit: int = 100) -> list[TournamentRow]:
+        """A club's events, newest start first."""
+        with self.lock:
+            rows = self._read(f"SELECT {COLUMNS} FROM tournaments WHERE club = ? ORDER BY starts DESC LIMIT ?",
+                              (club, limit))
         return [TournamentRow.of(r) for r in rows]
 
     def move_tournament(self, tournament_id: str, status: str, round_: int, new_status: str, new_round: int,

@@ -39,3 +39,24 @@ CREATE TABLE tournament_games (
     finished DOUBLE PRECISION
 );
 CREATE INDEX tournament_games_tournament ON tournament_games (tournament, round);
+-- Clubs (web/clubs/): a club, its members (admin, member, or pending: asked to join, waiting for an admin), its
+-- invite link's token (whoever opens it joins at once; an admin makes a new one to end the old), and the day its
+-- season began (its leaderboard counts its events' points since then). A club's events carry its id.
+CREATE TABLE clubs (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    about TEXT NOT NULL,
+    invite TEXT NOT NULL,
+    season DOUBLE PRECISION NOT NULL,
+    created DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE club_members (
+    club TEXT NOT NULL,
+    account TEXT NOT NULL,
+    role TEXT NOT NULL,
+    joined DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (club, account)
+);
+CREATE INDEX club_members_account ON club_members (account);
+ALTER TABLE tournaments ADD COLUMN club TEXT;
