@@ -4,7 +4,6 @@ with nothing lost or paired twice; on PostgreSQL two processes run one event and
 from __future__ import annotations
 
 import itertools
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from spots.web.accounts.service import COOKIE
 from support.processes import PATIENT_S
 from support.servers import Server, processes
 from support.sockets import signed_in
+from support.tournaments import until_event
 
 pytestmark = pytest.mark.timeout(300)
 FAST = ("--bot-delay", "0.02", "--private")
@@ -40,14 +40,8 @@ def view(server: Server, tournament: str) -> dict[str, Any]:
     return dict(httpx.get(f"{server.url}/api/tournaments/{tournament}", timeout=PATIENT_S).json())
 
 
-def until(server: Server, tournament: str, ready: Any, seconds: float = 6 * PATIENT_S) -> dict[str, Any]:
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        found = view(server, tournament)
-        if ready(found):
-            return found
-        time.sleep(0.3)
-    raise AssertionError(f"waited {seconds:.0f} s; the event is {found['status']} at round {found['round']}")
+def until(server: Server, tournament: str, ready: Any) -> dict[str, Any]:
+    return until_event(lambda t: view(server, t), tournament, ready)
 
 
 def check_played_out(over: dict[str, Any], entrants: int) -> None:

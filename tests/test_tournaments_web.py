@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from support.processes import PATIENT_S
+from support.tournaments import until_event
 from support.web import app_on, as_, sign_up
 
 pytestmark = pytest.mark.timeout(300)
@@ -36,15 +36,8 @@ def view(c: TestClient, tournament: str) -> dict[str, Any]:
     return dict(r.json())
 
 
-def until(c: TestClient, tournament: str, ready: Any, seconds: float = 6 * PATIENT_S) -> dict[str, Any]:
-    """Poll the event's JSON until ``ready(view)`` (the director acts on its own every second)."""
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        found = view(c, tournament)
-        if ready(found):
-            return found
-        time.sleep(0.3)
-    raise AssertionError(f"waited {seconds:.0f} s; the event is {found['status']} at round {found['round']}")
+def until(c: TestClient, tournament: str, ready: Any) -> dict[str, Any]:
+    return until_event(lambda t: view(c, t), tournament, ready)
 
 
 def enter(c: TestClient, tournament: str, sessions: list[str], bots: list[str], organiser: str) -> None:

@@ -17,8 +17,6 @@ sits first. Each game is played under the game's default rules for two players.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import random
 import time
@@ -27,7 +25,7 @@ from typing import Any
 from ..clocks.clock import Pace
 from ..context import Context
 from ..games import GameKind, hosted
-from ..writer import Unavailable
+from ..periodic import Periodic
 from .stream import BotStreams
 
 log = logging.getLogger("spots.web")
@@ -44,31 +42,17 @@ def two_player_rules(kind: GameKind) -> Any:
     return spec.make_rules(players=2) if any(o.name == "players" for o in spec.options) else spec.make_rules()
 
 
-class Ladder:
+class Ladder(Periodic):
     """Pairs the ladder's ready bots (``start`` in the app's lifespan, ``stop`` at its end)."""
 
+    every, what = PAIR_S, "the bot ladder"
+
     def __init__(self, ctx: Context, streams: BotStreams) -> None:
-        self.ctx, self.hub, self.streams = ctx, ctx.hub, streams
-        self.task: asyncio.Task[None] | None = None
+        super().__init__(ctx.hub)
+        self.ctx, self.streams = ctx, streams
 
-    def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._forever())
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(BaseException):
-                await self.task
-
-    async def _forever(self) -> None:
-        while not self.hub.closing:
-            await asyncio.sleep(PAIR_S)
-            try:
-                await self.pair()
-            except Unavailable:
-                continue  # the store cannot answer now: next time
-            except Exception:
-                log.exception("the bot ladder could not pair")
+    async def step(self) -> list[str]:
+        return await self.pair()
 
     async def pair(self, now: float | None = None) -> list[str]:
         """Seat the ready bots of every game's ladder two by two; the new tables."""

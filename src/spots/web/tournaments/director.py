@@ -11,8 +11,6 @@ two leaves the pairing, and the next pass makes the tables that are missing. The
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import logging
 import time
@@ -25,8 +23,8 @@ from ...tournaments.scoring import arena_points
 from ..context import Context
 from ..fairplay.resign import out_of_time
 from ..games import hosted
+from ..periodic import Periodic
 from ..ratings.service import last_for_absence, places
-from ..writer import Unavailable
 from .settings import Settings, pace_of, rules_for
 from .store import WAITING, EntrantRow, TournamentGame, TournamentRow
 
@@ -45,32 +43,18 @@ def waiting_table(tournament_id: str, round_: int, index: int) -> str:
     return f"{WAITING}{tournament_id}:{round_}:{index}"
 
 
-class Director:
+class Director(Periodic):
     """Runs the events (``start`` in the app's lifespan, ``stop`` at its end)."""
 
+    every, what = DIRECT_S, "the tournament director"
+
     def __init__(self, ctx: Context) -> None:
-        self.ctx, self.hub = ctx, ctx.hub
-        self.task: asyncio.Task[None] | None = None
-        self.version = 0  # bumped on every change an event page shows (its live updates)
+        super().__init__(ctx.hub)
+        self.ctx = ctx
+        self.version = 0  # bumped on every change an event page shows
 
-    def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._forever())
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(BaseException):
-                await self.task
-
-    async def _forever(self) -> None:
-        while not self.hub.closing:
-            await asyncio.sleep(DIRECT_S)
-            try:
-                await self.direct()
-            except Unavailable:
-                continue  # the store cannot answer now: next time
-            except Exception:
-                log.exception("the tournament director could not act")
+    async def step(self) -> None:
+        await self.direct()
 
     async def _run(self, call: Any, *args: Any) -> Any:
         return await self.hub.writer.run(call, *args)
