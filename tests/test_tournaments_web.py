@@ -75,6 +75,23 @@ def test_a_sixteen_player_turn_based_swiss_runs_itself_to_the_final_standings(db
     assert points == sorted(points, reverse=True)
 
 
+def test_a_swiss_round_with_a_set_time_waits_for_it(tmp_path: Any) -> None:
+    with app_on(str(tmp_path / "timed.db"), bot_delay=0.0) as c:
+        ann = sign_up(c, "Ann")
+        tournament = event(c, ann, rounds=2, round_every=60)  # round 2 an hour after the start
+        enter(c, tournament, [], ["greedy", "random", "greedy", "random"], ann)
+        as_(c, ann)
+        c.post(f"/tournaments/{tournament}/start", json={})
+        first = until(c, tournament, lambda v: v["finished"] == 2)  # round 1 is over ...
+        store, director = c.app.state.hub.store, c.app.state.director  # type: ignore[attr-defined]
+        for _ in range(2):  # ... and the director passes over the event (here, twice more) without opening round 2
+            c.portal.call(director.direct)  # type: ignore[union-attr]
+        assert view(c, tournament)["round"] == 1 and first["status"] == "playing"
+        store.write([("UPDATE tournaments SET starts = ? WHERE id = ?", (time.time() - 3600, tournament))])
+        over = until(c, tournament, lambda v: v["status"] == "over")  # the hour has passed: round 2, then the end
+    assert over["round"] == 2 and all(g["places"] for r in over["rounds"] for g in r["games"])
+
+
 def test_a_round_robin_opens_every_table_at_once_and_everyone_meets_everyone(tmp_path: Any) -> None:
     with app_on(str(tmp_path / "rr.db"), bot_delay=0.0) as c:
         ann = sign_up(c, "Ann")

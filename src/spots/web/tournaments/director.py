@@ -109,6 +109,8 @@ class Director(Periodic):
         if open_games:
             return
         if settings.format == "swiss" and event.round < settings.rounds:
+            if now < event.starts + event.round * settings.round_every * 60:
+                return  # the next round has a set time, not come yet
             active = [e.entrant for e in entrants if not e.withdrawn]
             if len(active) >= 2:
                 await self.open_swiss(event, settings, active, results_of(games), event.round + 1, now)

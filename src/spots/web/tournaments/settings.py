@@ -15,6 +15,7 @@ ROUNDS = (1, 15)
 MINUTES = (5, 7 * 24 * 60)  # an arena's window
 ROUND_ROBIN_MOST = 8
 MIN_GAMES = (0, 1000)
+ROUND_EVERY = (0, 14 * 24 * 60)  # minutes: up to a round a fortnight
 MOST = 256  # entrants of a Swiss or an arena
 NAME_LENGTH = 60
 
@@ -30,6 +31,7 @@ class Settings:
     duplicate: bool = False
     options: dict[str, Any] = field(default_factory=dict)
     min_games: int = 0  # rated games of the game an account needs to sign up (0: anyone)
+    round_every: int = 0  # Swiss: round N opens no sooner than (N - 1) times this many minutes after the start
 
     @classmethod
     def of(cls, doc: dict[str, Any]) -> Settings:
@@ -86,8 +88,10 @@ def check_settings(game: str, given: dict[str, Any]) -> Settings:
     for size in range(2, seats + 1):  # an uneven count seats smaller tables: every size must take the options
         lobby_options(kind.spec, {"options": dict(options)}, size)
     min_games = _number(given.get("min_games") or 0, "min_games (rated games needed to sign up)", *MIN_GAMES)
+    every = _number(given.get("round_every") or 0, "round_every (minutes between the rounds' starts)",
+                    *ROUND_EVERY) if form == "swiss" else 0
     return Settings(form, seats, rounds, minutes, pace.to_dict(), _flag(given.get("rated")), duplicate,
-                    {k: v for k, v in options.items() if k != kind.spec.seats_option}, min_games)
+                    {k: v for k, v in options.items() if k != kind.spec.seats_option}, min_games, every)
 
 
 def check_name(value: Any) -> str:
