@@ -65,6 +65,18 @@ def test_points_are_the_share_of_opponents_beaten_so_a_win_is_one_at_any_table()
     assert game_points(bye(1, "a"), "a") == 1.0
 
 
+def test_bots_filling_a_table_are_opponents_to_beat_but_not_in_the_standings() -> None:
+    against_a_bot = GameResult(1, ("a",), (1,), others=(2,))  # a bye played against the filling bot, and won
+    assert not against_a_bot.bye and game_points(against_a_bot, "a") == 1.0 and against_a_bot.won("a")
+    lost = GameResult(1, ("b",), (2,), others=(1,))
+    assert game_points(lost, "b") == 0.0 and not lost.won("b")
+    short = GameResult(1, ("a", "b", "c"), (2, 1, 4), others=(3,))  # three entrants and a bot at a table of four
+    assert [game_points(short, p) for p in "abc"] == [pytest.approx(2 / 3), 1.0, 0.0]
+    lines = {line.player: line for line in standings("abc", [short, GameResult(2, ("c",), (1,), others=(2,))])}
+    assert set(lines) == {"a", "b", "c"} and lines["c"].points == 1.0 and lines["c"].byes == 0
+    assert lines["c"].buchholz == pytest.approx((2 / 3 + 1) / 2 + 1.0)  # the bot-only game: c's own points
+
+
 def test_a_game_result_refuses_what_cannot_be() -> None:
     with pytest.raises(ValueError, match="one place per player"):
         GameResult(1, ("a", "b"), (1,))
@@ -201,6 +213,8 @@ def test_an_arena_seats_the_nearest_in_points_but_not_last_games_opponent() -> N
     # At fours, three waiting wait for a fourth, unless they have waited long enough.
     assert arena_tables(["a", "b", "c"], points, {}, 4) == []
     assert [t.players for t in arena_tables(["a", "b", "c"], points, {}, 4, smaller=True)] == [("a", "b", "c")]
+    assert arena_tables(["a"], points, {}, 2, smaller=True) == []  # alone: nobody to play ...
+    assert [t.players for t in arena_tables(["a"], points, {}, 2, True, smallest=1)] == [("a",)]  # ... but a bot
     # Five waiting at twos: the one who came last keeps waiting.
     seated = {p for t in arena_tables(["d", "c", "b", "a", "e"], {**points, "e": 20}, {}, 2) for p in t.players}
     assert seated == {"a", "b", "c", "d"}

@@ -92,6 +92,29 @@ def test_a_swiss_round_with_a_set_time_waits_for_it(tmp_path: Any) -> None:
     assert over["round"] == 2 and all(g["places"] for r in over["rounds"] for g in r["games"])
 
 
+def test_bots_fill_a_short_table_so_nobody_has_a_bye(tmp_path: Any) -> None:
+    with app_on(str(tmp_path / "fill.db"), bot_delay=0.0) as c:
+        ann = sign_up(c, "Ann")
+        tournament = event(c, ann, rounds=2, bots_fill=True)
+        enter(c, tournament, [], ["greedy", "random", "random"], ann)
+        as_(c, ann)
+        c.post(f"/tournaments/{tournament}/start", json={})
+        over = until(c, tournament, lambda v: v["status"] == "over")
+    for r in over["rounds"]:
+        assert len(r["games"]) == 2 and not any(g["bye"] for g in r["games"])
+        alone = next(g for g in r["games"] if "greedy-bot" in g["players"])  # the filling bot's name, no number
+        assert len(alone["players"]) == 2 and len(alone["places"]) == 2 and alone["table"]
+    assert all(s["games"] == 2 and s["byes"] == 0 for s in over["standings"])
+    assert sum(s["points"] for s in over["standings"]) <= 4  # the filling bot's wins are nobody's points
+    with app_on(str(tmp_path / "arena-fill.db"), bot_delay=30.0) as c:  # bots that wait: every table stays open
+        tournament = event(c, ann := sign_up(c, "Ann"), format="arena", minutes=5, bots_fill=True)
+        enter(c, tournament, [], ["greedy", "random", "random"], ann)
+        as_(c, ann)
+        c.post(f"/tournaments/{tournament}/start", json={})
+        seated = until(c, tournament, lambda v: sum(len(g["players"]) for r in v["rounds"] for g in r["games"]) == 4)
+    assert sorted(len(g["players"]) for r in seated["rounds"] for g in r["games"]) == [2, 2]  # nobody waits alone
+
+
 def test_a_round_robin_opens_every_table_at_once_and_everyone_meets_everyone(tmp_path: Any) -> None:
     with app_on(str(tmp_path / "rr.db"), bot_delay=0.0) as c:
         ann = sign_up(c, "Ann")

@@ -163,16 +163,16 @@ def round_robin(players: Sequence[str]) -> list[list[Table]]:
 
 
 def arena_tables(waiting: Sequence[str], points: Mapping[str, float], last_opponents: Mapping[str, Iterable[str]],
-                 seats: int = 2, smaller: bool = False) -> list[Table]:
+                 seats: int = 2, smaller: bool = False, smallest: int = 2) -> list[Table]:
     """Tables for the players waiting in an arena: nearest in points together, not last game's opponents again
     while others wait. Players who do not fill a table keep waiting, unless ``smaller`` (the caller has let them
-    wait long enough): then they sit at a smaller table, of two at least."""
+    wait long enough): then they sit at a smaller table, of ``smallest`` at least (1: bots fill the rest)."""
     if seats not in SEATS:
         raise ValueError(f"a table has {', '.join(map(str, SEATS))} seats, not {seats}")
     ranking = sorted(dict.fromkeys(waiting), key=lambda p: -points.get(p, 0.0))
     sizes = [seats] * (len(ranking) // seats)
     left = len(ranking) - seats * len(sizes)
-    if smaller and left >= 2:
+    if smaller and left >= smallest:
         sizes.append(left)
     seated = sum(sizes)
     met: Counter[frozenset[str]] = Counter()

@@ -10,9 +10,10 @@ The choices (docs/tournaments.md):
 - **Tie-breaks**, in the event's order: ``buchholz`` (the sum over one's games of the opponents' mean points),
   ``sonneborn-berger`` (the same sum, each game weighted by the points earned in it), ``wins`` (games won outright),
   ``luck`` (the coach's measure of the dice a player had, summed over the analysed games: the one who needed less
-  luck goes first). A bye counts as a game against a virtual opponent with the player's own points (as FIDE's
-  rules do for an unplayed round). The last word is the seed (rating, then sign-up order), so no two players share a
-  rank.
+  luck goes first). A bye, and a game whose only opponents were bots filling the table, count as a game against a
+  virtual opponent with the player's own points (as FIDE's rules do for an unplayed round). The last word is the
+  seed (rating, then sign-up order), so no two players share a rank. Bots that fill a table are opponents to beat
+  (``GameResult.others``), never in the standings.
 - **Arena points**: 2 for a win, 1 for a draw, 0 for a loss, times the share beaten at bigger tables; after two wins
   in a row a player is *on fire* and each game counts double until one is not won (lichess's streak).
 """
@@ -34,13 +35,15 @@ STREAK = 2  # wins in a row that put a player on fire
 class GameResult:
     """One finished table of an event: its round, its players in seat order and their places (1 is first).
 
-    A bye is a game of one player. ``luck``: the coach's luck of each seat (its sum over the game's chance events),
-    when the game was analysed."""
+    A bye is a game of one player and nobody else. ``others``: the places of the seats that server bots filled
+    (an event whose organiser lets bots fill a short table): opponents to beat, but not entrants, so they have no
+    standing. ``luck``: the coach's luck of each player (its sum over the game's chance events), when analysed."""
 
     round: int
     players: tuple[str, ...]
     places: tuple[int, ...]
     luck: tuple[float, ...] | None = None
+    others: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.players) != len(self.places) or not self.players:
@@ -52,7 +55,12 @@ class GameResult:
 
     @property
     def bye(self) -> bool:
-        return len(self.players) == 1
+        return len(self.players) == 1 and not self.others
+
+    @property
+    def every_place(self) -> tuple[int, ...]:
+        """The places of every seat, the players' then the filled seats'."""
+        return self.places + self.others
 
     def seat_of(self, player: str) -> int:
         return self.players.index(player)
@@ -60,7 +68,7 @@ class GameResult:
     def won(self, player: str) -> bool:
         """Won outright: first, alone."""
         place = self.places[self.seat_of(player)]
-        return not self.bye and place == 1 and self.places.count(1) == 1
+        return not self.bye and place == 1 and self.every_place.count(1) == 1
 
 
 @dataclass
@@ -94,10 +102,10 @@ def game_points(result: GameResult, player: str) -> float:
     """What the game is worth to ``player``: the share of opponents finished ahead of, half for each tie."""
     if result.bye:
         return BYE_POINTS
-    mine = result.places[result.seat_of(player)]
-    ahead = sum(place > mine for place in result.places)
-    tied = sum(place == mine for place in result.places) - 1
-    return (ahead + tied / 2) / (len(result.players) - 1)
+    mine, every = result.places[result.seat_of(player)], result.every_place
+    ahead = sum(place > mine for place in every)
+    tied = sum(place == mine for place in every) - 1
+    return (ahead + tied / 2) / (len(every) - 1)
 
 
 def standings(players: Iterable[str], results: Iterable[GameResult], tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,

@@ -18,14 +18,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ...core.commitment import Commitment, digest
-from ...tournaments import GameResult, arena_tables, round_robin, swiss_round
+from ...tournaments import GameResult, Table, arena_tables, round_robin, swiss_round
 from ...tournaments.scoring import arena_points
 from ..context import Context
 from ..fairplay.resign import out_of_time
 from ..games import hosted
 from ..periodic import Periodic
 from ..ratings.service import last_for_absence, places
-from .settings import Settings, pace_of, rules_for
+from .settings import Settings, filler, fillers, pace_of, rules_for
 from .store import WAITING, EntrantRow, TournamentGame, TournamentRow
 
 log = logging.getLogger("spots.web")
@@ -36,7 +36,15 @@ NO_RESULT = ("abandoned", "quarantined")  # a table that ended without a result:
 
 
 def results_of(games: list[TournamentGame]) -> list[GameResult]:
-    return [GameResult(g.round, g.players, g.places) for g in games if g.places is not None]
+    """The finished games as the formats read them (the places past the players' are the filled seats')."""
+    return [GameResult(g.round, g.players, g.places[:len(g.players)], others=g.places[len(g.players):])
+            for g in games if g.places is not None]
+
+
+def opened(event_id: str, number: int, tables: list[Table], settings: Settings) -> list[Any]:
+    """A round's games to store: a bye is over at once (a win), unless bots fill the tables (then it is a game)."""
+    return [(waiting_table(event_id, number, i), number, t.players,
+             (1,) if t.bye and not settings.bots_fill else None) for i, t in enumerate(tables)]
 
 
 def waiting_table(tournament_id: str, round_: int, index: int) -> str:
@@ -125,17 +133,15 @@ class Director(Periodic):
         if settings.format == "swiss":
             await self.open_swiss(event, settings, active, [], 1, now, status="open")
         elif settings.format == "round-robin":
-            games = [(waiting_table(event.id, number, i), number, t.players, (1,) if t.bye else None)
-                     for number, tables in enumerate(round_robin(active), 1) for i, t in enumerate(tables)]
+            games = [game for number, tables in enumerate(round_robin(active), 1)
+                     for game in opened(event.id, number, tables, settings)]
             await self._move(event, "playing", 1, games, now, status="open")
         else:
             await self._move(event, "playing", 0, [], now, status="open")
 
     async def open_swiss(self, event: TournamentRow, settings: Settings, active: list[str],
                          results: list[GameResult], number: int, now: float, status: str = "playing") -> None:
-        tables = swiss_round(active, results, settings.seats)
-        games = [(waiting_table(event.id, number, i), number, t.players, (1,) if t.bye else None)
-                 for i, t in enumerate(tables)]
+        games = opened(event.id, number, swiss_round(active, results, settings.seats), settings)
         await self._move(event, "playing", number, games, now, status=status)
 
     async def seat_arena(self, event: TournamentRow, settings: Settings, entrants: list[EntrantRow],
@@ -153,8 +159,8 @@ class Director(Periodic):
                          key=lambda p: since.get(p, now))
         results = results_of(games)
         points = {p: sum(arena_points(results, p)) for p in waiting}
-        smaller = any(now - since.get(p, now) >= ARENA_WAIT_S for p in waiting)
-        tables = arena_tables(waiting, points, last, settings.seats, smaller)
+        smaller = settings.bots_fill or any(now - since.get(p, now) >= ARENA_WAIT_S for p in waiting)
+        tables = arena_tables(waiting, points, last, settings.seats, smaller, 1 if settings.bots_fill else 2)
         if tables:
             number = event.round + 1
             made = [(waiting_table(event.id, number, i), number, t.players, None) for i, t in enumerate(tables)]
@@ -184,7 +190,8 @@ class Director(Periodic):
         kind = hosted()[event.game]
         seats = [{"kind": "bot", "bot": e.bot, "name": e.name} if e.bot else
                  {"kind": "human", "name": e.name, "account": e.account, "claimed": True} for e in players]
-        rules = rules_for(kind, settings, len(players))
+        seats += [{"kind": "bot", "bot": filler(kind), "name": ""}] * fillers(settings, len(players))
+        rules = rules_for(kind, settings, len(seats))
         dice: Any = None
         commitment = None
         if settings.duplicate and kind.spec.dealing is not None:

@@ -32,6 +32,7 @@ class Settings:
     options: dict[str, Any] = field(default_factory=dict)
     min_games: int = 0  # rated games of the game an account needs to sign up (0: anyone)
     round_every: int = 0  # Swiss: round N opens no sooner than (N - 1) times this many minutes after the start
+    bots_fill: bool = False  # the server's bot fills a short table's empty seats (and plays a bye's player)
 
     @classmethod
     def of(cls, doc: dict[str, Any]) -> Settings:
@@ -91,7 +92,8 @@ def check_settings(game: str, given: dict[str, Any]) -> Settings:
     every = _number(given.get("round_every") or 0, "round_every (minutes between the rounds' starts)",
                     *ROUND_EVERY) if form == "swiss" else 0
     return Settings(form, seats, rounds, minutes, pace.to_dict(), _flag(given.get("rated")), duplicate,
-                    {k: v for k, v in options.items() if k != kind.spec.seats_option}, min_games, every)
+                    {k: v for k, v in options.items() if k != kind.spec.seats_option}, min_games, every,
+                    _flag(given.get("bots_fill")))
 
 
 def check_name(value: Any) -> str:
@@ -99,6 +101,16 @@ def check_name(value: Any) -> str:
     if not name or len(name) > NAME_LENGTH:
         raise ValueError(f"an event's name is 1 to {NAME_LENGTH} characters")
     return name
+
+
+def filler(kind: GameKind) -> str:
+    """The bot that fills a short table's seats: the quick greedy bot where the game has one (as a stand-in)."""
+    return "greedy" if "greedy" in kind.bots else kind.bots[0]
+
+
+def fillers(settings: Settings, players: int) -> int:
+    """How many of a table's seats the server's bot fills."""
+    return max(0, settings.seats - players) if settings.bots_fill else 0
 
 
 def pace_of(settings: Settings) -> Pace:

@@ -9,9 +9,10 @@ import io
 from typing import Any
 
 from ...tournaments import GameResult, arena_standings, standings
+from ..games import hosted
 from ..tables.hub import Hub
 from .director import results_of
-from .settings import Settings, pace_of
+from .settings import Settings, filler, fillers, pace_of
 from .store import WAITING, EntrantRow, TournamentGame, TournamentRow
 
 
@@ -43,10 +44,13 @@ async def event_json(hub: Hub, event: TournamentRow, me: str | None) -> dict[str
     names = {e.entrant: entrant_name(e) for e in entrants}
     rounds: dict[int, list[dict[str, Any]]] = {}
     mine = None
+    kind = hosted()[event.game]
     for game in games:
-        made = not game.table_id.startswith(WAITING) and len(game.players) > 1
-        row = {"table": game.table_id if made else None, "players": [names[p] for p in game.players],
-               "places": list(game.places) if game.places is not None else None, "bye": len(game.players) == 1}
+        made = not game.table_id.startswith(WAITING)
+        filled = [f"{filler(kind)}-bot"] * fillers(settings, len(game.players))
+        row = {"table": game.table_id if made else None, "players": [names[p] for p in game.players] + filled,
+               "places": list(game.places) if game.places is not None else None,
+               "bye": not made and game.places is not None}
         rounds.setdefault(game.round, []).append(row)
         if made and game.places is None and me is not None and me in game.players:
             mine = await _seat_link(hub, game.table_id, me)
@@ -59,7 +63,7 @@ async def event_json(hub: Hub, event: TournamentRow, me: str | None) -> dict[str
         "rounds": [{"round": n, "games": rows} for n, rows in sorted(rounds.items())],
         "standings": lines_of(event, entrants, games),
         "my_table": mine,
-        "finished": sum(g.places is not None and len(g.players) > 1 for g in games),
+        "finished": sum(g.places is not None and not g.table_id.startswith(WAITING) for g in games),
     }
 
 
