@@ -136,6 +136,31 @@ def test_a_your_turn_email_arrives_once_links_to_the_seat_and_goes_to_nobody_who
         srv.stop()
 
 
+def test_a_tournament_round_e_mails_each_signed_up_player_their_table(tmp_path: Path,
+                                                                       mailbox: tuple[int, list[Any]]) -> None:
+    port, received = mailbox
+    srv = Server(tmp_path / "cup.db", *FAST, "--smtp", f"smtp://127.0.0.1:{port}?from=spots@example.org").start()
+    try:
+        ada = account(srv, "Ada", "ada@example.org", notify=True, received=received)
+        cy = account(srv, "Cy", "cy@example.org", notify=False, received=received)
+        cup = ada.post("/tournaments", json={"name": "Club cup", "game": "spots", "rounds": 1, "pace": "day",
+                                             "starts_in": 60, "options": {"target": 1, "tricks": "beginner"}},
+                       headers={"Content-Type": "application/json"}).json()["id"]
+        for client in (ada, cy):
+            assert client.post(f"/tournaments/{cup}/join", json={}).status_code == 200
+        assert ada.post(f"/tournaments/{cup}/start", json={}).status_code == 200
+        mail = parsed(wait_for(received, lambda m: m.rcpt_tos == ["ada@example.org"], "the round's e-mail"))
+        deadline = time.time() + PATIENT_S  # the round's game is stored with its table a moment after the mail left
+        while (link := ada.get(f"/api/tournaments/{cup}").json()["my_table"]) is None:
+            assert time.time() < deadline, "Ada's table never showed on the event's page"
+            time.sleep(0.05)
+        assert mail["Subject"] == "Round 1 of Club cup has started" and link and link in mail.get_content()
+        assert link not in (tmp_path / "cup.log").read_text()  # the seat's secret is never logged
+        assert all(m.rcpt_tos == ["ada@example.org"] for m in received)  # Cy asked for no notices
+    finally:
+        srv.stop()
+
+
 def unsubscribe_link(message: Any) -> str:
     found = re.fullmatch(r"<(\S+)>", "".join(str(message["List-Unsubscribe"]).split()))
     assert found, message["List-Unsubscribe"]

@@ -407,7 +407,8 @@ class SessionReader:
 
     Guests carry no cookie and cost nothing; static files and the JSON reads (``GET /api/...``: the
     lobby's poll every few seconds, replays) are skipped, since no answer there depends on who asks; but for the
-    puzzles' (``GET /api/puzzles/...``: the next puzzle near your rating, your drill deck).
+    puzzles' (``GET /api/puzzles/...``: the next puzzle near your rating, your drill deck) and an event's
+    (``GET /api/tournaments/...``: your own table's link).
     A store that cannot answer leaves the visitor signed out for that request (never a 500).
     """
 
@@ -423,7 +424,7 @@ class SessionReader:
             return False
         path = scope["path"]
         return not (scope["method"] in ("GET", "HEAD") and path.startswith("/api/")
-                    and not path.startswith("/api/puzzles/"))
+                    and not path.startswith(("/api/puzzles/", "/api/tournaments/")))
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if self.wanted(scope):

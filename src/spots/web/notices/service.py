@@ -203,6 +203,31 @@ class Notices:
             log.warning("table %s: a your-turn notice for seat %d could not be sent (%s)", room.id, seat,
                         type(exc).__name__)
 
+    def table_ready(self, room: Room, seat: int, event: str, number: int) -> None:
+        """A tournament's round ``number`` (0: an arena's next game) has opened the account's table at ``room``: e-mail
+        its seat's link (to an account that asked for notices, turn by turn or in a digest: a round's start is worth
+        telling at once)."""
+        token = room.row.seats[seat].token
+        if self.smtp is not None and token and room.row.seats[seat].account is not None:
+            self._spawn(self._ready(room, seat, self.public_url + f"/play/{token}", event, number))
+
+    async def _ready(self, room: Room, seat: int, link: str, event: str, number: int) -> None:
+        try:
+            account = await self.hub.writer.run(self.hub.store.account, room.row.seats[seat].account)
+            to = address_of(account)
+            if account is None or to is None:
+                return
+            lang = self.pending_lang.get(account.id, i18n.DEFAULT)  # the language of its latest table, if known
+            _ = i18n.translator(lang).gettext
+            subject = (_("Round {n} of {event} has started").format(n=number, event=event) if number else
+                       _("Your next game of {event} is ready").format(event=event))
+            text = _("Your table is ready ({game}). Your seat: {link}").format(game=room.kind.spec.title, link=link)
+            if await self.mail(account, to, subject, text, lang):
+                log.info("table %s: a round's e-mail sent for seat %d", room.id, seat)  # never the link
+        except Exception as exc:
+            log.warning("table %s: a round's notice for seat %d could not be sent (%s)", room.id, seat,
+                        type(exc).__name__)
+
     async def mail(self, account: AccountRow, to: str, subject: str, text: str, lang: str | None = None) -> bool:
         """Send one e-mail to the account at ``to``, unless it had ``emails_per_day`` today already; with ``lang``
         (a notice, not a confirmation) and the account's unsubscribe token, its one-click way out. Whether sent."""

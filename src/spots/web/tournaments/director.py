@@ -23,6 +23,7 @@ from ...tournaments.scoring import arena_points
 from ..context import Context
 from ..fairplay.resign import out_of_time
 from ..games import hosted
+from ..notices.service import Notices
 from ..periodic import Periodic
 from ..ratings.service import last_for_absence, places
 from .settings import Settings, filler, fillers, pace_of, rules_for
@@ -56,9 +57,9 @@ class Director(Periodic):
 
     every, what = DIRECT_S, "the tournament director"
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, notices: Notices | None = None) -> None:
         super().__init__(ctx.hub)
-        self.ctx = ctx
+        self.ctx, self.notices = ctx, notices
         self.version = 0  # bumped on every change an event page shows
 
     async def step(self) -> None:
@@ -202,5 +203,9 @@ class Director(Periodic):
         extra: dict[str, Any] = {} if dice is None else {"dice": dice, "commitment": commitment}
         room = await self.hub.create(kind, rules, seats, client=f"tournament {event.id}", pace=pace_of(settings),
                                      rated=settings.rated, hints=False, house=True, **extra)
+        if self.notices is not None:  # "Round 3 of the club cup has started": each person's seat link by e-mail
+            for seat, entrant in enumerate(players):
+                if entrant.account is not None:
+                    self.notices.table_ready(room, seat, event.name, 0 if settings.format == "arena" else round_)
         return room.id
 
