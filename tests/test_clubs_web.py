@@ -41,6 +41,9 @@ def test_a_club_from_founding_to_its_season_leaderboard(db: str) -> None:
         taken = post(c, "/clubs", name="tuesday  spots")
         assert taken.status_code == 409 and "already a club named tuesday spots" in taken.text  # a page, not JSON
         assert c.get("/clubs").text.count("Tuesday Spots") == 1
+        for n in range(4):
+            found(c, ann, f"Club {n}")
+        assert post(c, "/clubs", name="One too many").status_code == 429  # five clubs run already
 
         as_(c, bob)  # Bob asks; only an admin can let him in
         assert post(c, f"/clubs/{club}/ask").status_code == 303

@@ -29,6 +29,7 @@ from ..tournaments.view import lines_of
 from .store import ClubRow
 
 NAME_LENGTH = (3, 40)
+MOST_RUN = 5  # clubs one player may be an admin of (so nobody fills the list)
 ABOUT_LENGTH = 500
 
 
@@ -120,6 +121,8 @@ class ClubPages:
         if not low <= len(name) <= high or len(about) > ABOUT_LENGTH:
             raise Refused(400, "bad-club", f"a club's name is {low} to {high} characters and its description at most"
                           f" {ABOUT_LENGTH}")
+        if await self._run(self.hub.store.clubs_run_by, me.id) >= MOST_RUN:
+            raise Refused(429, "too-many-clubs", f"you already run {MOST_RUN} clubs, the most one player may run")
         now = time.time()
         club = ClubRow(secrets.token_hex(5), name, about, secrets.token_urlsafe(12), now, now)
         try:

@@ -106,6 +106,12 @@ class ClubStore:
         if season is not None:
             self._write([("UPDATE clubs SET season = ? WHERE id = ?", (season, club_id))])
 
+    def clubs_run_by(self, account: str) -> int:
+        """How many clubs an account is an admin of."""
+        with self.lock:
+            return int(self._read("SELECT COUNT(*) FROM club_members WHERE account = ? AND role = 'admin'",
+                                  (account,))[0][0])
+
     def clubs_of(self, account: str) -> list[str]:
         """The clubs an account is a member or an admin of."""
         with self.lock:

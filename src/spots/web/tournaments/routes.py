@@ -257,10 +257,13 @@ def zipped(about: dict[str, Any], standings: str, records: dict[str, Any]) -> by
     return out.getvalue()
 
 
+START_IN = 10  # minutes to the start when none is given (as the form's): time to sign up
+
+
 def _starts(value: Any) -> float:
-    """Seconds from now to the start: minutes in the form (0 to a week)."""
+    """Seconds from now to the start: minutes in the form (0 to a week; none: ``START_IN``)."""
     if value in (None, ""):
-        return 0.0
+        return START_IN * 60.0
     try:
         minutes = float(value)
     except (TypeError, ValueError):
