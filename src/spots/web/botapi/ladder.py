@@ -25,7 +25,7 @@ from typing import Any
 from ..clocks.clock import Pace
 from ..context import Context
 from ..games import GameKind, hosted
-from ..periodic import Periodic
+from ..tables.periodic import Periodic
 from .stream import BotStreams
 
 log = logging.getLogger("spots.web")

@@ -24,8 +24,8 @@ from ..context import Context
 from ..fairplay.resign import out_of_time
 from ..games import hosted
 from ..notices.service import Notices
-from ..periodic import Periodic
 from ..ratings.service import last_for_absence, places
+from ..tables.periodic import Periodic
 from .settings import Settings, filler, fillers, pace_of, rules_for
 from .store import WAITING, EntrantRow, TournamentGame, TournamentRow
 

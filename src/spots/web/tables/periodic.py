@@ -12,10 +12,10 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
-from .writer import Unavailable
+from ..writer import Unavailable
 
 if TYPE_CHECKING:
-    from .tables.hub import Hub
+    from .hub import Hub
 
 log = logging.getLogger("spots.web")
 
