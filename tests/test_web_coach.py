@@ -46,7 +46,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def play_against_greedy(c: TestClient) -> str:
     """Ann (always the first legal move: rarely the best) against the greedy bot, to 3 dogs (long enough for her to
-    make mistakes the coach is sure of, whatever the server's dice); the table's id."""
+    make mistakes the coach is sure of, with most of the server's dice); the table's id."""
     t = new_table(c, seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}], target=3)
     with c.websocket_connect(f"/ws/{t['id']}?token={token(t['seats'][0]['link'])}") as ws:
         view = opened(ws)["state"]["view"]
@@ -78,11 +78,16 @@ def test_a_finished_game_gets_its_report_once_and_keeps_it(tmp_path: Path, monke
     db = tmp_path / "coach.db"
     calls = counted(monkeypatch)
     with client(db, bot_delay=0.0, rate=1e6) as c:
-        table = play_against_greedy(c)
-        moves = c.get(f"/api/tables/{table}/record").json()["moves"]
-        seen: list[Msg] = []
-        report = report_of(c, table, seen=seen)
-        assert calls == [calls[0]], "one computation, however often it was asked for"
+        games = 0
+        while games < 3:  # the server's dice are the OS's: now and then a short game leaves no sure mistake
+            games += 1
+            table = play_against_greedy(c)
+            moves = c.get(f"/api/tables/{table}/record").json()["moves"]
+            seen: list[Msg] = []
+            report = report_of(c, table, seen=seen)
+            if report["players"][0]["mistakes"]:
+                break
+        assert len(calls) == games, "one computation a game, however often it was asked for"
         assert all(s["status"] == "computing" and 0 <= s["done"] <= s["total"] == len(moves) for s in seen)
         ann, bot = report["players"]
         assert (ann["name"], ann["human"], bot["human"]) == ("Ann", True, False)
