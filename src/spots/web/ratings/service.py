@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from openskill.models import PlackettLuce
 
 from ...i18n import N_
+from ...tournaments.scoring import places as finishing_places
 from ..botapi.store import ladder_pool
 from ..fairplay import resign
 from ..games import hosted
@@ -49,10 +50,7 @@ FINISHING = ("finished", "resigned")  # endings that count as finishing (not: ra
 
 def places(scores: Sequence[int], winner: int | None) -> list[int]:
     """Each seat's finishing place (1 = first): the winner first, then by score; equal scores share a place."""
-    def key(seat: int) -> tuple[int, int]:
-        return (0 if seat == winner else 1, -scores[seat])
-
-    return [1 + sum(key(other) < key(seat) for other in range(len(scores))) for seat in range(len(scores))]
+    return list(finishing_places(winner, scores))  # one rule for rated tables and tournaments
 
 
 def last_for_absence(ranks: Sequence[int], leaver: int | None, ran_out: Sequence[int]) -> list[int]:
