@@ -9,12 +9,14 @@ import pytest
 
 from spots.tournaments import (
     GameResult,
+    SameDice,
     arena_points,
     arena_standings,
     arena_tables,
     game_points,
     places,
     round_robin,
+    same_dice,
     standings,
     swiss_round,
     table_sizes,
@@ -218,3 +220,19 @@ def test_an_arena_seats_the_nearest_in_points_but_not_last_games_opponent() -> N
     # Five waiting at twos: the one who came last keeps waiting.
     seated = {p for t in arena_tables(["d", "c", "b", "a", "e"], {**points, "e": 20}, {}, 2) for p in t.players}
     assert seated == {"a", "b", "c", "d"}
+
+
+def test_duplicate_dice_set_each_result_against_the_same_seat_at_tables_of_the_same_size() -> None:
+    results = [GameResult(1, ("a", "b"), (1, 2), scores=(10, 4)), GameResult(1, ("c", "d"), (1, 2), scores=(6, 4)),
+               GameResult(1, ("e", "f"), (1, 2), scores=(10, 7)),
+               GameResult(1, ("g", "h", "i"), (1, 2, 3), scores=(3, 2, 1)),  # alone with a three-seat deal
+               GameResult(2, ("a", "c"), (2, 1), scores=(1, 9)),  # another round: other dice
+               GameResult(1, ("j",), (1,))]  # a bye
+    found = same_dice(results)
+    # seat 0 held 10, 6, 10: a and e share first (0.75: one beaten, one tied of two); c is last
+    assert found[0][0] == SameDice(1, 3, 0.75) and found[2][0] == SameDice(1, 3, 0.75)
+    assert found[1][0] == SameDice(3, 3, 0.0)
+    # seat 1 held 4, 4, 7: b and d tie behind f
+    assert found[0][1] == SameDice(2, 3, 0.25) and found[1][1] == SameDice(2, 3, 0.25)
+    assert found[2][1] == SameDice(1, 3, 1.0)
+    assert found[3] == (None, None, None) and found[4] == (None, None) and found[5] == (None,)

@@ -21,7 +21,8 @@ from support.tournaments import until_event
 pytestmark = pytest.mark.timeout(300)
 FAST = ("--bot-delay", "0.02", "--private")
 EVENT = {"name": "Club night", "game": "spots", "format": "swiss", "rounds": 3, "starts_in": 60,
-         "pace": {"pace": "turn-based", "seconds": 1}, "options": {"target": 1, "tricks": "beginner"}}
+         "pace": {"pace": "turn-based", "seconds": 1}, "options": {"target": 1, "tricks": "beginner"},
+         "luck": False}  # the coach's luck is tested apart (test_tournaments_web.py); here it would only slow the end
 
 
 def organise(server: Server, session: str, bots: int) -> str:

@@ -20,7 +20,8 @@ from support.tournaments import until_event
 from support.web import app_on, as_, sign_up
 
 pytestmark = pytest.mark.timeout(300)
-QUICK = {"pace": {"pace": "turn-based", "seconds": 1}, "options": {"target": 1, "tricks": "beginner"}}
+# Short games on a second's clock; luck measured only where a test asks (the coach's analysis of each game is seconds)
+QUICK = {"pace": {"pace": "turn-based", "seconds": 1}, "options": {"target": 1, "tricks": "beginner"}, "luck": False}
 
 
 def event(c: TestClient, session: str, **settings: Any) -> str:
@@ -174,6 +175,9 @@ def test_bad_requests_are_refused_with_what_is_allowed_and_change_nothing(tmp_pa
             r = c.post("/tournaments", json={"name": "Club night", **QUICK, **body})
             assert r.status_code == 400 and words in r.json()["message"], (body, r.text)
         assert c.get("/api/tournaments/nothing").status_code == 404
+        for body, luck in [({}, True), ({"format": "arena"}, False), ({"luck": "0"}, False)]:  # luck: the default
+            r = c.post("/tournaments", json={"name": "Defaults", "game": "spots", **body})
+            assert view(c, r.json()["id"])["settings"]["luck"] is luck, body
         tournament = event(c, ann)
         assert c.post(f"/tournaments/{tournament}/bots", json={"bot": "deep-blue"}).json()["message"].startswith(
             "unknown bot 'deep-blue'; the bots of this game are random, greedy")
@@ -194,6 +198,36 @@ def test_bad_requests_are_refused_with_what_is_allowed_and_change_nothing(tmp_pa
         until(c, tournament, lambda v: v["status"] == "cancelled")  # nobody signed up
         as_(c, bob)
         assert c.post(f"/tournaments/{tournament}/join", json={}).status_code == 409
+
+
+def test_a_duplicate_round_sets_each_result_against_the_same_dice_and_luck_breaks_ties(tmp_path: Any) -> None:
+    with app_on(str(tmp_path / "duplicate.db"), bot_delay=0.0) as c:
+        ann = sign_up(c, "Ann")
+        tournament = event(c, ann, rounds=1, duplicate=True, luck=True)
+        enter(c, tournament, [], ["greedy", "random"] * 4, ann)
+        as_(c, ann)
+        c.post(f"/tournaments/{tournament}/start", json={})
+        over = until(c, tournament, lambda v: v["status"] == "over")
+        page = c.get(f"/tournaments/{tournament}").text
+        rows = list(csv.DictReader(io.StringIO(c.get(f"/tournaments/{tournament}/standings.csv").text)))
+        records = [c.get(f"/api/tables/{g['table']}/record").json() for g in over["rounds"][0]["games"]]
+    dealt = [list(itertools.takewhile(lambda m: m.startswith("reveal"), r["moves"])) for r in records]
+    assert len({json.dumps(d) for d in dealt}) == 1 and dealt[0]  # every table of the round: the same deal
+    games = over["rounds"][0]["games"]
+    assert len(games) == 4 and all(g["scores"] and len(g["luck"]) == 2 for g in games)  # measured before the end
+    for seat in (0, 1):  # a seat's dice were every table's: each player ranked among the four who had them
+        scores = [g["scores"][seat] for g in games]
+        for g in games:
+            assert g["same_dice"][seat] == [1 + sum(s > g["scores"][seat] for s in scores), 4]
+    luck = {p: g["luck"][i] for g in games for i, p in enumerate(g["players"])}
+    lines = over["standings"]
+    for better, worse in itertools.pairwise(lines):  # on equal points, who needed less luck ranks first
+        assert better["points"] > worse["points"] or better["luck"] <= worse["luck"]
+    assert all(line["luck"] == pytest.approx(luck[line["name"]], abs=1e-3) for line in lines)
+    assert any(abs(x) > 0 for x in luck.values())  # the coach measured the dice
+    assert all(0 <= line["same_dice"] <= 1 for line in lines)
+    assert "Same dice" in page and "Luck first: on equal points" in page and "with the same dice: " in page
+    assert [row["luck"] for row in rows] == [str(line["luck"]) for line in lines] and "same_dice" in rows[0]
 
 
 def test_the_standings_download_as_csv_and_the_event_as_one_archive(tmp_path: Any) -> None:

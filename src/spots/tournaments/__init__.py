@@ -8,7 +8,17 @@ functions. The decisions (points, tie-breaks, byes, seats) are written in ``docs
 """
 
 from .pairing import Table, arena_tables, round_robin, swiss_round, table_sizes
-from .scoring import GameResult, Standing, arena_points, arena_standings, game_points, places, standings
+from .scoring import (
+    GameResult,
+    SameDice,
+    Standing,
+    arena_points,
+    arena_standings,
+    game_points,
+    places,
+    same_dice,
+    standings,
+)
 
-__all__ = ["GameResult", "Standing", "Table", "arena_points", "arena_standings", "arena_tables", "game_points",
-           "places", "round_robin", "standings", "swiss_round", "table_sizes"]
+__all__ = ["GameResult", "SameDice", "Standing", "Table", "arena_points", "arena_standings", "arena_tables",
+           "game_points", "places", "round_robin", "same_dice", "standings", "swiss_round", "table_sizes"]

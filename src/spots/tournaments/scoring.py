@@ -14,6 +14,10 @@ The choices (docs/tournaments.md):
   virtual opponent with the player's own points (as FIDE's rules do for an unplayed round). The last word is the
   seed (rating, then sign-up order), so no two players share a rank. Bots that fill a table are opponents to beat
   (``GameResult.others``), never in the standings.
+- **Duplicate dice** (every table of a round dealt the same keyed dice): each entrant's result is also set against
+  everyone who had those dice, the players in the same seat at tables of the same size in the same round
+  (``same_dice``): their rank among them by score and the share of them outscored, half for each tie (duplicate
+  bridge's matchpoints). It is shown beside the standings, not a tie-break.
 - **Arena points**: 2 for a win, 1 for a draw, 0 for a loss, times the share beaten at bigger tables; after two wins
   in a row a player is *on fire* and each game counts double until one is not won (lichess's streak).
 """
@@ -37,13 +41,15 @@ class GameResult:
 
     A bye is a game of one player and nobody else. ``others``: the places of the seats that server bots filled
     (an event whose organiser lets bots fill a short table): opponents to beat, but not entrants, so they have no
-    standing. ``luck``: the coach's luck of each player (its sum over the game's chance events), when analysed."""
+    standing. ``luck``: the coach's luck of each player (its sum over the game's chance events), when analysed.
+    ``scores``: every seat's score (the players', then the filled seats'), when known."""
 
     round: int
     players: tuple[str, ...]
     places: tuple[int, ...]
     luck: tuple[float, ...] | None = None
     others: tuple[int, ...] = ()
+    scores: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
         if len(self.players) != len(self.places) or not self.players:
@@ -52,6 +58,8 @@ class GameResult:
             raise ValueError(f"a player sits twice at one table: {self.players}")
         if self.luck is not None and len(self.luck) != len(self.players):
             raise ValueError(f"a game needs one luck per player: {self.players} against {self.luck}")
+        if self.scores is not None and len(self.scores) != len(self.every_place):
+            raise ValueError(f"a game needs one score per seat: {self.every_place} against {self.scores}")
 
     @property
     def bye(self) -> bool:
@@ -139,6 +147,45 @@ def standings(players: Iterable[str], results: Iterable[GameResult], tiebreaks: 
     for rank, player in enumerate(ranked, 1):
         lines[player].rank = rank
     return [lines[p] for p in ranked]
+
+
+@dataclass(frozen=True)
+class SameDice:
+    """A player's result against everyone else who had the same dice: rank by score among the ``of`` players who
+    had them (equal scores share a rank), and the share of the others outscored, half for each tie."""
+
+    rank: int
+    of: int
+    share: float
+
+
+def same_dice(results: Sequence[GameResult]) -> list[tuple[SameDice | None, ...]]:
+    """For each result, each player's ``SameDice`` (None: no score, or nobody else had those dice).
+
+    In a duplicate round the same dice fall for the same seat at every table of the same size, so a seat's dice
+    are named by (round, table size, seat)."""
+    held: dict[tuple[int, int, int], list[float]] = defaultdict(list)
+    for result in results:
+        if result.scores is not None and not result.bye:
+            for seat, score in enumerate(result.scores):
+                held[result.round, len(result.scores), seat].append(score)
+    found: list[tuple[SameDice | None, ...]] = []
+    for result in results:
+        seats: list[SameDice | None] = []
+        for seat in range(len(result.players)):
+            if result.scores is None or result.bye:
+                seats.append(None)
+                continue
+            everyone, mine = held[result.round, len(result.scores), seat], result.scores[seat]
+            if len(everyone) < 2:
+                seats.append(None)
+                continue
+            above = sum(score > mine for score in everyone)
+            below = sum(score < mine for score in everyone)
+            tied = len(everyone) - above - below - 1
+            seats.append(SameDice(1 + above, len(everyone), (below + tied / 2) / (len(everyone) - 1)))
+        found.append(tuple(seats))
+    return found
 
 
 def arena_points(results: Iterable[GameResult], player: str) -> list[float]:

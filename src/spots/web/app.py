@@ -99,7 +99,7 @@ def create_app(
 
     bots = BotStreams(ctx)  # the bot API's connections (botapi/stream.py)
     ladder = Ladder(ctx, bots)  # the bot ladder's pairing (botapi/ladder.py)
-    director = Director(ctx, told)  # tournaments: rounds, results, standings (tournaments/director.py)
+    director = Director(ctx, told, reports)  # tournaments: rounds, results, standings (tournaments/director.py)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

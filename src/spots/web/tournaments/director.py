@@ -15,7 +15,7 @@ import hashlib
 import logging
 import time
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.commitment import Commitment, digest
 from ...tournaments import GameResult, Table, arena_tables, round_robin, swiss_round
@@ -23,11 +23,15 @@ from ...tournaments.scoring import arena_points
 from ..context import Context
 from ..fairplay.resign import out_of_time
 from ..games import hosted
+from ..guard import Refused
 from ..notices.service import Notices
 from ..ratings.service import last_for_absence, places
 from ..tables.periodic import Periodic
 from .settings import Settings, filler, fillers, pace_of, rules_for
 from .store import WAITING, EntrantRow, TournamentGame, TournamentRow
+
+if TYPE_CHECKING:
+    from ..coach.service import Coach
 
 log = logging.getLogger("spots.web")
 DIRECT_S = 1.0
@@ -38,8 +42,15 @@ NO_RESULT = ("abandoned", "quarantined")  # a table that ended without a result:
 
 def results_of(games: list[TournamentGame]) -> list[GameResult]:
     """The finished games as the formats read them (the places past the players' are the filled seats')."""
-    return [GameResult(g.round, g.players, g.places[:len(g.players)], others=g.places[len(g.players):])
+    return [GameResult(g.round, g.players, g.places[:len(g.players)], others=g.places[len(g.players):],
+                       scores=g.scores if g.scores is not None and len(g.scores) == len(g.places) else None,
+                       luck=g.luck if g.luck is not None and len(g.luck) == len(g.players) else None)
             for g in games if g.places is not None]
+
+
+def unmeasured(games: list[TournamentGame]) -> list[TournamentGame]:
+    """The finished games played at a table whose luck the coach has not measured yet."""
+    return [g for g in games if g.places is not None and g.luck is None and not g.table_id.startswith(WAITING)]
 
 
 def opened(event_id: str, number: int, tables: list[Table], settings: Settings) -> list[Any]:
@@ -57,9 +68,9 @@ class Director(Periodic):
 
     every, what = DIRECT_S, "the tournament director"
 
-    def __init__(self, ctx: Context, notices: Notices | None = None) -> None:
+    def __init__(self, ctx: Context, notices: Notices | None = None, coach: Coach | None = None) -> None:
         super().__init__(ctx.hub)
-        self.ctx, self.notices = ctx, notices
+        self.ctx, self.notices, self.coach = ctx, notices, coach
         self.version = 0  # bumped on every change an event page shows
 
     async def step(self) -> None:
@@ -90,12 +101,40 @@ class Director(Periodic):
                 resigned = room.row.resigned_seats()
                 ranks = last_for_absence(places(summary.scores, summary.winner), None,
                                          [*resigned, *out_of_time(room)])
+                scores: list[float] | None = [float(s) for s in summary.scores]
             elif status in NO_RESULT:
-                ranks = [1] * seats
+                ranks, scores = [1] * seats, None
             else:
                 continue
-            if await self._run(self.hub.store.finish_tournament_game, table_id, ranks, now):
+            if await self._run(self.hub.store.finish_tournament_game, table_id, ranks, now, scores):
                 self.version += 1
+
+    async def measure(self, games: list[TournamentGame]) -> bool:
+        """Ask the coach for the luck of each finished game not measured yet, and store what it has (a game whose
+        table is gone, or whose report failed, counts no luck for anyone); True when every game is measured."""
+        left = unmeasured(games)
+        for game in left:
+            luck = await self._luck_of(game)
+            if luck is not None and await self._run(self.hub.store.measure_luck, game.table_id, luck):
+                self.version += 1
+                left = [g for g in left if g is not game]
+        return not left
+
+    async def _luck_of(self, game: TournamentGame) -> list[float] | None:
+        room = await self.hub.table(game.table_id)
+        if room is None or self.coach is None:
+            return [0.0] * len(game.players)
+        try:
+            answer = await self.coach.answer(room)
+        except Refused:
+            return None  # the coach is busy with other games: the next pass asks again
+        if answer["status"] == "failed":
+            log.warning("table %s: no luck for its event's tie-break (%s)", game.table_id, answer.get("message"))
+            return [0.0] * len(game.players)
+        if answer["status"] != "ready":
+            return None
+        by_seat = {p["seat"]: float(p["luck"]) for p in answer["report"]["players"]}
+        return [by_seat.get(seat, 0.0) for seat in range(len(game.players))]
 
     # -------------------------------------------------------------- moving events on
 
@@ -109,6 +148,7 @@ class Director(Periodic):
                 await self.begin(event, settings, entrants, now)
             return
         open_games = [g for g in games if g.places is None]
+        measured = await self.measure(games) if settings.luck else True
         if settings.format == "arena":
             if now < event.starts + settings.minutes * 60:
                 await self.seat_arena(event, settings, entrants, games, now)
@@ -124,7 +164,8 @@ class Director(Periodic):
             if len(active) >= 2:
                 await self.open_swiss(event, settings, active, results_of(games), event.round + 1, now)
                 return
-        await self._move(event, "over", event.round, [], now)
+        if measured:  # with luck as a tie-break, the final standings wait for the coach's luck of every game
+            await self._move(event, "over", event.round, [], now)
 
     async def begin(self, event: TournamentRow, settings: Settings, entrants: list[EntrantRow], now: float) -> None:
         active = [e.entrant for e in entrants if not e.withdrawn]

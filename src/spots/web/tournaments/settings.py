@@ -1,11 +1,12 @@
-"""An event's settings, checked when it is made: format, seats, rounds or minutes, pace, rated, duplicate dice and
-the game's rules options. A bad value is refused with what is allowed (a ``ValueError``)."""
+"""An event's settings, checked when it is made: format, seats, rounds or minutes, pace, rated, duplicate dice, luck
+as the first tie-break and the game's rules options. A bad value is refused with what is allowed (a ``ValueError``)."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ...tournaments.scoring import DEFAULT_TIEBREAKS
 from ..clocks.clock import Pace, parse_pace
 from ..games import GameKind, hosted
 from ..tables.forms import lobby_options
@@ -33,6 +34,11 @@ class Settings:
     min_games: int = 0  # rated games of the game an account needs to sign up (0: anyone)
     round_every: int = 0  # Swiss: round N opens no sooner than (N - 1) times this many minutes after the start
     bots_fill: bool = False  # the server's bot fills a short table's empty seats (and plays a bye's player)
+    luck: bool = False  # ties are broken first by the coach's luck (who needed less goes first; made events' default)
+
+    @property
+    def tiebreaks(self) -> tuple[str, ...]:
+        return ("luck", *DEFAULT_TIEBREAKS) if self.luck else DEFAULT_TIEBREAKS
 
     @classmethod
     def of(cls, doc: dict[str, Any]) -> Settings:
@@ -83,6 +89,10 @@ def check_settings(game: str, given: dict[str, Any]) -> Settings:
     if duplicate and (kind.spec.dealing is None or form == "arena"):
         raise ValueError("duplicate dice are for Swiss and round-robin events of a game with dice to deal"
                          f" ({', '.join(g for g, k in hosted().items() if k.spec.dealing is not None)})")
+    luck = _flag(given.get("luck", kind.spec.coach is not None)) and form != "arena"  # an arena has no such ties
+    if luck and kind.spec.coach is None:
+        raise ValueError("luck breaks ties in events of a game the coach analyses"
+                         f" ({', '.join(g for g, k in hosted().items() if k.spec.coach is not None)})")
     options = given.get("options") or {}
     if not isinstance(options, dict):
         raise ValueError("'options' must be an object of the game's rules options")
@@ -93,7 +103,7 @@ def check_settings(game: str, given: dict[str, Any]) -> Settings:
                     *ROUND_EVERY) if form == "swiss" else 0
     return Settings(form, seats, rounds, minutes, pace.to_dict(), _flag(given.get("rated")), duplicate,
                     {k: v for k, v in options.items() if k != kind.spec.seats_option}, min_games, every,
-                    _flag(given.get("bots_fill")))
+                    _flag(given.get("bots_fill")), luck)
 
 
 def check_name(value: Any) -> str:

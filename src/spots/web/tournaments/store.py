@@ -54,6 +54,8 @@ class TournamentGame:
     places: tuple[int, ...] | None
     created: float
     finished: float | None
+    scores: tuple[float, ...] | None = None  # every seat's score (the entrants', then the filled seats')
+    luck: tuple[float, ...] | None = None  # the coach's luck of each entrant, when the event asks for it
 
 
 COLUMNS = "id, name, game, owner, settings, starts, status, round, created, ended, secret, club"
@@ -139,10 +141,11 @@ class TournamentStore:
 
     def tournament_games(self, tournament_id: str) -> list[TournamentGame]:
         with self.lock:
-            rows = self._read("SELECT table_id, round, players, places, created, finished FROM tournament_games"
-                              " WHERE tournament = ? ORDER BY round, created, table_id", (tournament_id,))
-        return [TournamentGame(r[0], int(r[1]), tuple(json.loads(r[2])), None if r[3] is None else
-                               tuple(json.loads(r[3])), float(r[4]), None if r[5] is None else float(r[5]))
+            rows = self._read("SELECT table_id, round, players, places, created, finished, scores, luck"
+                              " FROM tournament_games WHERE tournament = ? ORDER BY round, created, table_id",
+                              (tournament_id,))
+        return [TournamentGame(r[0], int(r[1]), tuple(json.loads(r[2])), _numbers(r[3]), float(r[4]),
+                               None if r[5] is None else float(r[5]), _numbers(r[6]), _numbers(r[7]))
                 for r in rows]
 
     def move_with_games(self, tournament_id: str, status: str, round_: int, new_status: str, new_round: int,
@@ -168,9 +171,17 @@ class TournamentStore:
         return self._write([("UPDATE tournament_games SET table_id = ? WHERE table_id = ?",
                              (table_id, placeholder))])[0] > 0
 
-    def finish_tournament_game(self, table_id: str, places: Sequence[int], now: float) -> bool:
-        return self._write([("UPDATE tournament_games SET places = ?, finished = ? WHERE table_id = ?"
-                             " AND places IS NULL", (json.dumps(list(places)), now, table_id))])[0] > 0
+    def finish_tournament_game(self, table_id: str, places: Sequence[int], now: float,
+                               scores: Sequence[float] | None = None) -> bool:
+        return self._write([("UPDATE tournament_games SET places = ?, finished = ?, scores = ? WHERE table_id = ?"
+                             " AND places IS NULL", (json.dumps(list(places)), now,
+                                                     None if scores is None else json.dumps(list(scores)),
+                                                     table_id))])[0] > 0
+
+    def measure_luck(self, table_id: str, luck: Sequence[float]) -> bool:
+        """Store the coach's luck of a finished game's entrants (once)."""
+        return self._write([("UPDATE tournament_games SET luck = ? WHERE table_id = ? AND luck IS NULL"
+                             " AND places IS NOT NULL", (json.dumps(list(luck)), table_id))])[0] > 0
 
     def unfinished_games(self) -> list[tuple[str, str, int]]:
         """The games of events being played that have no places yet: (table, its status, its players)."""
@@ -184,3 +195,7 @@ class TournamentStore:
         with self.lock:
             rows = self._read("SELECT tournament FROM tournament_games WHERE table_id = ?", (table_id,))
         return rows[0][0] if rows else None
+
+
+def _numbers(text: str | None) -> tuple[Any, ...] | None:
+    return None if text is None else tuple(json.loads(text))

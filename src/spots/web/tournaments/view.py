@@ -8,7 +8,7 @@ import csv
 import io
 from typing import Any
 
-from ...tournaments import GameResult, arena_standings, standings
+from ...tournaments import GameResult, arena_standings, same_dice, standings
 from ..games import hosted
 from ..tables.hub import Hub
 from .director import results_of
@@ -27,12 +27,26 @@ def lines_of(event: TournamentRow, entrants: list[EntrantRow], games: list[Tourn
     names = {e.entrant: e for e in entrants}
     results: list[GameResult] = results_of(games)
     everyone = [e.entrant for e in entrants]
-    found = arena_standings(everyone, results) if settings.format == "arena" else standings(everyone, results)
+    found = (arena_standings(everyone, results) if settings.format == "arena"
+             else standings(everyone, results, settings.tiebreaks))
+    shares = same_dice_shares(results) if settings.duplicate else {}
     return [{"rank": s.rank, "entrant": s.player, "name": entrant_name(names[s.player]),
              "bot": names[s.player].bot is not None, "account": names[s.player].account,
              "withdrawn": names[s.player].withdrawn, "points": round(s.points, 3), "games": s.games, "wins": s.wins,
-             "byes": s.byes, "buchholz": round(s.buchholz, 3), "sonneborn_berger": round(s.sonneborn_berger, 3)}
+             "byes": s.byes, "buchholz": round(s.buchholz, 3), "sonneborn_berger": round(s.sonneborn_berger, 3),
+             **({"luck": round(s.luck, 3)} if settings.luck else {}),
+             **({"same_dice": shares.get(s.player)} if settings.duplicate else {})}
             for s in found]
+
+
+def same_dice_shares(results: list[GameResult]) -> dict[str, float]:
+    """Duplicate dice: each player's mean share of the others who had the same dice that they outscored (0 to 1)."""
+    shares: dict[str, list[float]] = {}
+    for result, seats in zip(results, same_dice(results), strict=True):
+        for player, found in zip(result.players, seats, strict=True):
+            if found is not None:
+                shares.setdefault(player, []).append(found.share)
+    return {player: round(sum(got) / len(got), 3) for player, got in shares.items()}
 
 
 async def event_json(hub: Hub, event: TournamentRow, me: str | None) -> dict[str, Any]:
@@ -45,12 +59,19 @@ async def event_json(hub: Hub, event: TournamentRow, me: str | None) -> dict[str
     rounds: dict[int, list[dict[str, Any]]] = {}
     mine = None
     kind = hosted()[event.game]
+    compared = _same_dice_of(games) if settings.duplicate else {}
     for game in games:
         made = not game.table_id.startswith(WAITING)
         filled = [f"{filler(kind)}-bot"] * fillers(settings, len(game.players))
-        row = {"table": game.table_id if made else None, "players": [names[p] for p in game.players] + filled,
+        row: dict[str, Any] = {"table": game.table_id if made else None,
+               "players": [names[p] for p in game.players] + filled,
                "places": list(game.places) if game.places is not None else None,
+               "scores": list(game.scores) if game.scores is not None else None,
                "bye": not made and game.places is not None}
+        if settings.duplicate:  # each player's rank among everyone who had the same dice: [rank, of] or None
+            row["same_dice"] = compared.get(game.table_id)
+        if settings.luck:
+            row["luck"] = [round(x, 3) for x in game.luck] if game.luck is not None else None
         rounds.setdefault(game.round, []).append(row)
         if made and game.places is None and me is not None and me in game.players:
             mine = await _seat_link(hub, game.table_id, me)
@@ -67,6 +88,13 @@ async def event_json(hub: Hub, event: TournamentRow, me: str | None) -> dict[str
     }
 
 
+def _same_dice_of(games: list[TournamentGame]) -> dict[str, list[list[int] | None]]:
+    """By table, each player's [rank, of] among everyone who had the same dice in a duplicate round."""
+    finished = [g for g in games if g.places is not None]
+    return {game.table_id: [None if d is None else [d.rank, d.of] for d in seats]
+            for game, seats in zip(finished, same_dice(results_of(finished)), strict=True)}
+
+
 async def _seat_link(hub: Hub, table_id: str, account: str) -> str | None:
     """The link to the account's own seat at a table (its token: shown only to that account)."""
     room = await hub.table(table_id)
@@ -81,7 +109,9 @@ def standings_csv(event: TournamentRow, entrants: list[EntrantRow], games: list[
     out = io.StringIO()
     writer = csv.writer(out)
     columns = ["rank", "name", "bot", "withdrawn", "points", "games", "wins", "byes", "buchholz", "sonneborn_berger"]
+    lines = lines_of(event, entrants, games)
+    columns += [c for c in ("luck", "same_dice") if lines and c in lines[0]]
     writer.writerow(columns)
-    for line in lines_of(event, entrants, games):
-        writer.writerow([line[c] for c in columns])
+    for line in lines:
+        writer.writerow(["" if line[c] is None else line[c] for c in columns])
     return out.getvalue()
