@@ -32,7 +32,9 @@ def end_seen_through(c: TestClient, table_id: str, link: str) -> Msg:
 def test_a_finished_tables_seat_link_opens_its_end_screen_after_it_left_memory_and_after_a_restart(
         tmp_path: Path) -> None:
     db = tmp_path / "t.db"
-    with app_on(str(db), linger_after_end=0.5, expire_after=1.0, rate=1000.0, burst=1000.0) as c:  # swept often
+    # Swept every 2 s (a quarter of expire_after); expire_after itself long enough that a loaded machine's pause
+    # between making the table and the first player's socket never retires it (1 s once did, in CI).
+    with app_on(str(db), linger_after_end=0.5, expire_after=8.0, rate=1000.0, burst=1000.0) as c:
         t = new_table(c, TWO, tricks="beginner", target=2)
         links = [token(s["link"]) for s in t["seats"]]
         with c.websocket_connect(f"/ws/{t['id']}?token={links[0]}") as ada, \
