@@ -211,6 +211,10 @@ def test_a_duplicate_round_sets_each_result_against_the_same_dice_and_luck_break
         page = c.get(f"/tournaments/{tournament}").text
         rows = list(csv.DictReader(io.StringIO(c.get(f"/tournaments/{tournament}/standings.csv").text)))
         records = [c.get(f"/api/tables/{g['table']}/record").json() for g in over["rounds"][0]["games"]]
+        archive = zipfile.ZipFile(io.BytesIO(c.get(f"/tournaments/{tournament}/archive.zip").content))
+    kept = json.loads(archive.read("event.json"))["games"]
+    assert [(g["scores"], [round(x, 3) for x in g["luck"]]) for g in kept] == [
+        (g["scores"], g["luck"]) for g in over["rounds"][0]["games"]]  # the archive keeps each game's scores and luck
     dealt = [list(itertools.takewhile(lambda m: m.startswith("reveal"), r["moves"])) for r in records]
     assert len({json.dumps(d) for d in dealt}) == 1 and dealt[0]  # every table of the round: the same deal
     games = over["rounds"][0]["games"]

@@ -146,7 +146,9 @@ class TournamentPages:
                  "entrants": [{"entrant": e.entrant, "name": e.name, "bot": e.bot, "withdrawn": e.withdrawn}
                               for e in entrants],
                  "games": [{"round": g.round, "table": g.table_id, "players": list(g.players),
-                            "places": None if g.places is None else list(g.places)} for g in games]}
+                            "places": None if g.places is None else list(g.places),
+                            "scores": None if g.scores is None else list(g.scores),
+                            "luck": None if g.luck is None else list(g.luck)} for g in games]}
         body = await asyncio.to_thread(zipped, about, standings_csv(event, entrants, games), records)
         return Response(body, media_type="application/zip", headers={
             "Content-Disposition": f'attachment; filename="tournament-{event.id}.zip"'})
