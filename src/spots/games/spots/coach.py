@@ -327,8 +327,13 @@ class TurnSearch:
 
     def _outside_the_turn(self, state: State) -> Values | None:
         """A position the search does not look into: decided, the start of a turn (the turn's end), or the setup."""
-        if state.is_terminal() or state.phase == "turn":
-            return self.turn_end(state)
+        if state.is_terminal() or state.phase == "turn":  # many lines of a turn end alike: each valued once
+            memo = self._memo(state)
+            key = (state.key(), "end")
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = self.turn_end(state)
+            return found
         if state.turn == 0:
             return self._setup(state)
         return None
