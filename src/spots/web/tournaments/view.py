@@ -63,11 +63,11 @@ async def event_json(hub: Hub, event: TournamentRow, me: str | None) -> dict[str
     for game in games:
         made = not game.table_id.startswith(WAITING)
         filled = [f"{filler(kind)}-bot"] * fillers(settings, len(game.players))
-        row: dict[str, Any] = {"table": game.table_id if made else None,
-               "players": [names[p] for p in game.players] + filled,
-               "places": list(game.places) if game.places is not None else None,
-               "scores": list(game.scores) if game.scores is not None else None,
-               "bye": not made and game.places is not None}
+        row: dict[str, Any] = {
+            "table": game.table_id if made else None, "players": [names[p] for p in game.players] + filled,
+            "places": list(game.places) if game.places is not None else None,
+            "scores": list(game.scores) if game.scores is not None else None,
+            "bye": not made and game.places is not None}
         if settings.duplicate:  # each player's rank among everyone who had the same dice: [rank, of] or None
             row["same_dice"] = compared.get(game.table_id)
         if settings.luck:
