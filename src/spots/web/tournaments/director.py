@@ -37,6 +37,7 @@ log = logging.getLogger("spots.web")
 DIRECT_S = 1.0
 LEASE = "tournaments"  # the lease (``TableStore.bot_lease``) of the process that directs
 ARENA_WAIT_S = 30.0  # an arena player waiting this long at a table size with too few others sits at a smaller table
+MEASURING = 2  # events' games whose luck the coach computes at once (its reports for people go on beside them)
 NO_RESULT = ("abandoned", "quarantined")  # a table that ended without a result: everyone shares the place
 
 
@@ -72,6 +73,7 @@ class Director(Periodic):
         super().__init__(ctx.hub)
         self.ctx, self.notices, self.coach = ctx, notices, coach
         self.version = 0  # bumped on every change an event page shows
+        self.measuring = 0
 
     async def step(self) -> None:
         await self.direct()
@@ -84,6 +86,7 @@ class Director(Periodic):
         if not await self._run(self.hub.store.bot_lease, LEASE):
             return
         now = time.time() if now is None else now
+        self.measuring = 0  # reports asked for the events' luck in this pass, still being computed
         await self.collect(now)
         for event in await self._run(self.hub.store.tournaments, ("open", "playing"), 500):
             await self.advance(event, now)
@@ -111,13 +114,20 @@ class Director(Periodic):
 
     async def measure(self, games: list[TournamentGame]) -> bool:
         """Ask the coach for the luck of each finished game not measured yet, and store what it has (a game whose
-        table is gone, or whose report failed, counts no luck for anyone); True when every game is measured."""
+        table is gone, or whose report failed, counts no luck for anyone); True when every game is measured.
+
+        At most ``MEASURING`` reports for the events are computed at once (counted over one pass of every event), so
+        the events' luck leaves the coach's other places (``AT_ONCE``) to the players asking "How did it go?"."""
         left = unmeasured(games)
-        for game in left:
+        for game in list(left):
+            if self.measuring >= MEASURING:
+                break
             luck = await self._luck_of(game)
-            if luck is not None and await self._run(self.hub.store.measure_luck, game.table_id, luck):
+            if luck is None:
+                self.measuring += 1
+            elif await self._run(self.hub.store.measure_luck, game.table_id, luck):
                 self.version += 1
-                left = [g for g in left if g is not game]
+                left.remove(game)
         return not left
 
     async def _luck_of(self, game: TournamentGame) -> list[float] | None:
