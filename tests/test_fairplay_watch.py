@@ -63,8 +63,10 @@ def advisors_move(db: Path, table_id: str) -> Any:
     return choose
 
 
-def rated_game(c: TestClient, db: Path, ann: str, bob: str, copies: bool) -> str:
-    """Ann (seat 0) and Bob play a rated game to the end, Ann copying the advisor or not; the table."""
+def rated_game(c: TestClient, db: Path, ann: str, bob: str) -> str:
+    """Ann (seat 0) and Bob play a rated game to the end, Ann copying the advisor and Bob playing his last legal
+    move; the table. (Ann copies in every game: two players both playing their last move took thousands of
+    moves.)"""
     as_(c, ann)
     t = new_table(c, TWO, creator_seat=0, rated=True)
     links = [token(s["link"]) for s in t["seats"]]
@@ -77,7 +79,7 @@ def rated_game(c: TestClient, db: Path, ann: str, bob: str, copies: bool) -> str
             pick = advisors_move(db, t["id"])
 
             def choose(seat: int, view: Msg) -> str:
-                return pick(seat, view) if seat == 0 and copies else view["legal"][-1]["move"]
+                return pick(seat, view) if seat == 0 else view["legal"][-1]["move"]
 
             assert play_to_the_end({0: wa, 1: wb}, views=views, choose=choose)["over"]
     return str(t["id"])
@@ -115,7 +117,7 @@ def test_spots_fairplay_lists_an_account_that_copies_the_advisor_and_a_mark_unra
     db = tmp_path / "t.db"
     with app_on(str(db), rate=1000.0, burst=1000.0) as c:
         ann, bob = sign_up(c, "ann_copies"), sign_up(c, "bob_plays")
-        tables = [rated_game(c, db, ann, bob, copies=True) for _ in range(2)]
+        tables = [rated_game(c, db, ann, bob) for _ in range(2)]
         for table_id in tables:
             until_rated(db, table_id)
             report = reported(c, table_id)
@@ -133,10 +135,10 @@ def test_spots_fairplay_lists_an_account_that_copies_the_advisor_and_a_mark_unra
 
         code, out = fairplay_cli(str(db), "mark", "ann_copies", "--why", "copies the advisor")
         assert code == 0 and "unrated from now on" in out
-        marked = rated_game(c, db, ann, bob, copies=False)
+        marked = rated_game(c, db, ann, bob)
         code, out = fairplay_cli(str(db), "unmark", "ann_copies")
         assert code == 0 and "rated again" in out and "marked" not in fairplay_cli(str(db), "show", "ann_copies")[1]
-        again = rated_game(c, db, ann, bob, copies=False)
+        again = rated_game(c, db, ann, bob)
         until_rated(db, again)  # rated in turn after the marked table, whose ratings were decided first
         assert rating_rows(db, marked) == 0  # the marked player's table counted for nobody
         code, out = fairplay_cli(str(db), "mark", "nobody_here", "--why", "x")
