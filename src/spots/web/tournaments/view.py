@@ -8,12 +8,14 @@ import csv
 import io
 from typing import Any
 
-from ...tournaments import GameResult, arena_standings, same_dice, standings
+from ...tournaments import GameResult, SameDice, arena_standings, same_dice, standings
 from ..games import hosted
 from ..tables.hub import Hub
 from .director import results_of
 from .settings import Settings, filler, fillers, pace_of
 from .store import WAITING, EntrantRow, TournamentGame, TournamentRow
+
+Ranks = tuple[SameDice | None, ...]  # a finished game's players' ranks among those who had the same dice
 
 
 def entrant_name(entrant: EntrantRow) -> str:
@@ -21,15 +23,18 @@ def entrant_name(entrant: EntrantRow) -> str:
     return entrant.name
 
 
-def lines_of(event: TournamentRow, entrants: list[EntrantRow], games: list[TournamentGame]) -> list[dict[str, Any]]:
-    """The standings, best first."""
+def lines_of(event: TournamentRow, entrants: list[EntrantRow], games: list[TournamentGame],
+             ranked: list[Ranks] | None = None) -> list[dict[str, Any]]:
+    """The standings, best first (``ranked``: the finished games' ``same_dice`` where the caller has them)."""
     settings = Settings.of(event.settings)
     names = {e.entrant: e for e in entrants}
     results: list[GameResult] = results_of(games)
     everyone = [e.entrant for e in entrants]
     found = (arena_standings(everyone, results) if settings.format == "arena"
              else standings(everyone, results, settings.tiebreaks))
-    shares = same_dice_shares(results) if settings.duplicate else {}
+    if settings.duplicate and ranked is None:
+        ranked = same_dice(results)
+    shares = same_dice_shares(results, ranked) if ranked is not None else {}
     return [{"rank": s.rank, "entrant": s.player, "name": entrant_name(names[s.player]),
              "bot": names[s.player].bot is not None, "account": names[s.player].account,
              "withdrawn": names[s.player].withdrawn, "points": round(s.points, 3), "games": s.games, "wins": s.wins,
@@ -39,10 +44,11 @@ def lines_of(event: TournamentRow, entrants: list[EntrantRow], games: list[Tourn
             for s in found]
 
 
-def same_dice_shares(results: list[GameResult]) -> dict[str, float]:
-    """Duplicate dice: each player's mean share of the others who had the same dice that they outscored (0 to 1)."""
+def same_dice_shares(results: list[GameResult], ranked: list[Ranks]) -> dict[str, float]:
+    """Duplicate dice: each player's mean share of the others who had the same dice that they outscored (0 to 1),
+    from ``ranked`` (``same_dice(results)``)."""
     shares: dict[str, list[float]] = {}
-    for result, seats in zip(results, same_dice(results), strict=True):
+    for result, seats in zip(results, ranked, strict=True):
         for player, found in zip(result.players, seats, strict=True):
             if found is not None:
                 shares.setdefault(player, []).append(found.share)
@@ -59,7 +65,9 @@ async def event_json(hub: Hub, event: TournamentRow, me: str | None) -> dict[str
     rounds: dict[int, list[dict[str, Any]]] = {}
     mine = None
     kind = hosted()[event.game]
-    compared = _same_dice_of(games) if settings.duplicate else {}
+    finished = [g for g in games if g.places is not None]
+    ranked = same_dice(results_of(finished)) if settings.duplicate else None
+    compared = {} if ranked is None else _ranks_by_table(finished, ranked)
     for game in games:
         made = not game.table_id.startswith(WAITING)
         filled = [f"{filler(kind)}-bot"] * fillers(settings, len(game.players))
@@ -82,17 +90,16 @@ async def event_json(hub: Hub, event: TournamentRow, me: str | None) -> dict[str
         "entrants": [{"entrant": e.entrant, "name": names[e.entrant], "bot": e.bot is not None,
                       "withdrawn": e.withdrawn, "mine": e.account == me and me is not None} for e in entrants],
         "rounds": [{"round": n, "games": rows} for n, rows in sorted(rounds.items())],
-        "standings": lines_of(event, entrants, games),
+        "standings": lines_of(event, entrants, games, ranked),
         "my_table": mine,
         "finished": sum(g.places is not None and not g.table_id.startswith(WAITING) for g in games),
     }
 
 
-def _same_dice_of(games: list[TournamentGame]) -> dict[str, list[list[int] | None]]:
+def _ranks_by_table(finished: list[TournamentGame], ranked: list[Ranks]) -> dict[str, list[list[int] | None]]:
     """By table, each player's [rank, of] among everyone who had the same dice in a duplicate round."""
-    finished = [g for g in games if g.places is not None]
     return {game.table_id: [None if d is None else [d.rank, d.of] for d in seats]
-            for game, seats in zip(finished, same_dice(results_of(finished)), strict=True)}
+            for game, seats in zip(finished, ranked, strict=True)}
 
 
 async def _seat_link(hub: Hub, table_id: str, account: str) -> str | None:
