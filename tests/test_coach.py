@@ -227,8 +227,8 @@ def run_cli(*argv: object) -> Any:
 def test_selfplay_records_its_bots_and_analyse_coaches_only_people(tmp_path: Any) -> None:
     """``spots selfplay`` writes who sat where (every seat a bot), so ``spots analyse`` lists no bot's mistakes
     unless ``--all``; losses read as positive numbers, and the header is in the reader's language."""
-    path = tmp_path / "game.json"
-    done = run_cli("selfplay", "--seed", "4", "--bots", "random,greedy", "--target", "2", "--out", path, "--quiet")
+    path = tmp_path / "game.json"  # seed 9: a game of 59 moves, analysed three times below
+    done = run_cli("selfplay", "--seed", "9", "--bots", "random,greedy", "--target", "2", "--out", path, "--quiet")
     assert done.returncode == 0, done.stderr
     doc = json.loads(path.read_text())
     assert doc["seats"] == ["random", "greedy"] and doc["bots"] == ["random", "greedy"]
