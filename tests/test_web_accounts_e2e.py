@@ -159,12 +159,14 @@ def test_a_guest_plays_through_an_invite_link_as_before(site: tuple[Server, str]
     assert "you are Sam" in pages[1].inner_text("#who") and pages[1].locator("#take-seat").count() == 0
     assert pages[1].locator("#signin-link").count() == 1
     table = pages[0].get_attribute("body", "data-table")
-    for _ in range(2):  # the server says whose turn it is; a page may not have drawn the last move yet
-        to_move = page.request.get(f"{base}/api/tables/{table}").json()["view"]["to_move"]
-        mover, other = pages[to_move], pages[1 - to_move]
-        before = int(other.get_attribute("body", "data-moves") or 0)
+    for _ in range(2):
+        # The server says whose turn it is and how many moves the table has; the mover's page waits until it has
+        # drawn them all (a move of the same turn may not be drawn yet: its old buttons would send a stale move).
+        view = page.request.get(f"{base}/api/tables/{table}").json()["view"]
+        mover, other = pages[view["to_move"]], pages[1 - view["to_move"]]
+        mover.wait_for_function(f"() => Number(document.body.dataset.moves) >= {view['moves']}")
         mover.locator("#controls button.move:not([disabled])").first.click()  # waits for the page to offer it
-        other.wait_for_function(f"() => Number(document.body.dataset.moves) > {before}")
+        other.wait_for_function(f"() => Number(document.body.dataset.moves) > {view['moves']}")
     page.goto(base + "/me")  # the table is in Lee's My games
     assert page.locator("#my-games li").count() == 1
     host.close()
